@@ -1,0 +1,108 @@
+"""Per-seat views: JSON-ready dicts holding exactly what a viewer may see.
+
+While the game is on, a seat sees every other hand but only ``order`` and knowledge of its
+own cards; a spectator sees public information only. Once the game is over, everyone sees
+everything (RULES.md, "Public information").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import Game
+from .knowledge import deduce_hand, visible_counts
+
+Card = dict[str, Any]
+
+
+def view(game: Game, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see."""
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"no seat {seat} in a {game.num_players}-player game")
+    return _build(game, seat, reveal=game.is_over)
+
+
+def spectator_view(game: Game) -> dict[str, Any]:
+    """Public information only (every hand's identities hidden) while the game is on."""
+    return _build(game, None, reveal=game.is_over)
+
+
+def full_view(game: Game) -> dict[str, Any]:
+    """Everything, for finished games, replays and tests."""
+    return _build(game, None, reveal=True)
+
+
+def possible_dict(game: Game, mask: int) -> dict[str, list[int]]:
+    """A knowledge mask as {suit id: [ranks]} (suits with no possible rank left out)."""
+    out: dict[str, list[int]] = {}
+    for index, suit in enumerate(game.variant.suits):
+        ranks = [r for r in range(1, 6) if mask >> (index * 5 + r - 1) & 1]
+        if ranks:
+            out[suit.id] = ranks
+    return out
+
+
+def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
+    variant = game.variant
+    deck = game.deck
+    n = game.num_players
+    hands = []
+    for holder in range(n):
+        # Deduce from what both the holder and the viewer can see: never from the viewer's
+        # own cards, which would tell the viewer about them.
+        if reveal:
+            hidden = {holder}
+        elif viewer is None:
+            hidden = set(range(n))
+        else:
+            hidden = {holder, viewer}
+        deduced = deduce_hand(game, holder, visible_counts(game, hidden))
+        shown = reveal or (viewer is not None and holder != viewer)
+        cards = []
+        for order, mask in zip(game.hands[holder], deduced, strict=True):
+            card = deck[order]
+            clues = game.card_clues.get(order, ())
+            cards.append(
+                {
+                    "order": order,
+                    "suit": variant.suits[card // 5].id if shown else None,
+                    "rank": card % 5 + 1 if shown else None,
+                    "knowledge": {
+                        "clued": bool(clues),
+                        "clues": [{"color": c["color"], "rank": c["rank"]} for c in clues],
+                        "possible": possible_dict(game, game.told[order]),
+                        "deduced": possible_dict(game, mask),
+                    },
+                }
+            )
+        hands.append(cards)
+    is_turn = viewer is not None and viewer == game.current and not game.is_over
+    return {
+        "variant": variant.id,
+        "options": game.setup.options.to_dict(),
+        "players": list(game.setup.players),
+        "you": viewer,
+        "turn": game.turn,
+        "current_seat": None if game.is_over else game.current,
+        "clue_tokens": game.clue_tokens,
+        "strikes": game.strikes,
+        "deck_size": game.deck_size,
+        "score": game.score,
+        "max_score": game.max_score_possible(),
+        "pace": game.pace(),
+        "fireworks": {variant.suits[f].id: game.fireworks[f] for f in variant.firework_suits},
+        "hands": hands,
+        "discards": [
+            {
+                "order": order,
+                "suit": variant.suits[deck[order] // 5].id,
+                "rank": deck[order] % 5 + 1,
+                "misplayed": order in game.misplays,
+            }
+            for order in game.discards
+        ],
+        "clues": [dict(c) for c in game.clues],
+        "turns_left": game.turns_left,
+        "legal_actions": [a.to_dict() for a in game.legal_actions()] if is_turn else [],
+        "result": dict(game.result) if game.result else None,
+    }
