@@ -24,8 +24,8 @@ from .engine import (
     replay,
     shuffled_deck,
 )
-from .hanablive import export_game, import_game, import_setup
 from .errors import HanabiError, IllegalAction, ImportFormatError, SetupError
+from .hanablive import export_game, import_game, import_setup
 from .variants import VARIANTS, Suit, Variant, get_variant
 from .views import full_view, spectator_view, view
 

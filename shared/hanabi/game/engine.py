@@ -204,6 +204,47 @@ class Game:
         self.result: dict[str, Any] | None = None
         self.actions: list[Action] = []
 
+    # -- snapshots ----------------------------------------------------------------------
+
+    _SNAPSHOT_FIELDS = (
+        "deck", "next_draw", "hands", "told", "fireworks", "stacks", "score", "clue_tokens",
+        "strikes", "current", "discards", "discarded", "clues", "turns_left", "result",
+    )  # fmt: skip
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state as a JSON-ready dict, so a store can load a game without a replay.
+
+        With the setup and the action log it restores the game exactly; the log stays the
+        truth (see :func:`replay`).
+        """
+        snap = {name: getattr(self, name) for name in self._SNAPSHOT_FIELDS}
+        snap["misplays"] = sorted(self.misplays)
+        snap["card_clues"] = {str(k): v for k, v in self.card_clues.items()}
+        return snap
+
+    @classmethod
+    def from_snapshot(cls, setup: Setup, actions: Sequence[Action], snap: dict[str, Any]) -> Game:
+        """Restore a game from :meth:`snapshot` output taken after ``actions``."""
+        game = cls.__new__(cls)
+        game.setup = setup
+        game.variant = get_variant(setup.variant)
+        game.num_players = len(setup.players)
+        game.hand_size = HAND_SIZES[game.num_players]
+        for name in cls._SNAPSHOT_FIELDS:
+            value = snap[name]
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            setattr(game, name, value)
+        if game.result is not None:
+            game.result = dict(game.result)
+        game.clues = [dict(c) for c in snap["clues"]]
+        game.misplays = set(snap["misplays"])
+        game.card_clues = {}
+        for key, clues in snap["card_clues"].items():
+            game.card_clues[int(key)] = [dict(c) for c in clues]
+        game.actions = list(actions)
+        return game
+
     # -- reading the state -------------------------------------------------------------
 
     @property
@@ -319,7 +360,7 @@ class Game:
         turn = len(self.actions)
         if kind == CLUE:
             events = self._clue(action, actor, turn)
-        elif kind == PLAY or kind == DISCARD:
+        elif kind in (PLAY, DISCARD):
             events = self._play_or_discard(action, actor, turn)
         else:
             raise IllegalAction("unknown_action", f"Unknown action type {kind!r}.")
@@ -489,8 +530,14 @@ class Game:
 
     def _draw_event(self, turn: int, seat: int, order: int) -> dict[str, Any]:
         suit, rank = self.variant.card(self.deck[order])
-        return {"type": "draw", "turn": turn, "seat": seat, "card": order, "suit": suit,
-                "rank": rank}
+        return {
+            "type": "draw",
+            "turn": turn,
+            "seat": seat,
+            "card": order,
+            "suit": suit,
+            "rank": rank,
+        }
 
     def _end_turn(self, events: list[dict[str, Any]], turn: int) -> None:
         if self.strikes >= MAX_STRIKES:

@@ -106,3 +106,16 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
         "legal_actions": [a.to_dict() for a in game.legal_actions()] if is_turn else [],
         "result": dict(game.result) if game.result else None,
     }
+
+
+def redact_event(event: dict[str, Any], viewer: int | None, game_over: bool) -> dict[str, Any]:
+    """An event as ``viewer`` (a seat, or None for a spectator) may see it.
+
+    Only draws carry hidden information: a seat does not see the cards it draws, and a
+    spectator sees no drawn card, until the game is over. Other events are public.
+    """
+    if game_over or event.get("type") != "draw":
+        return event
+    if viewer is not None and event["seat"] != viewer:
+        return event
+    return {**event, "suit": None, "rank": None}

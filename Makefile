@@ -1,0 +1,47 @@
+# Hanabi monorepo tasks. Needs only Python 3.11 and GNU make.
+
+PYTHON_BOOT := $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV        := .venv
+PY          := $(VENV)/bin/python
+STAMP       := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+# Three editable installs share the `hanabi` namespace package (no hanabi/__init__.py).
+# editable_mode=compat puts each project dir on sys.path via a .pth file, which the
+# namespace-package machinery merges cleanly (also for tools that read sys.path statically).
+EDITABLE := --config-settings editable_mode=compat
+
+.PHONY: all venv test lint format run bench clean
+
+all: test
+
+venv: $(STAMP)
+
+$(STAMP): shared/pyproject.toml server/pyproject.toml client/pyproject.toml requirements-dev.txt
+	test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install $(EDITABLE) -e shared -e server -e client -r requirements-dev.txt
+	touch $@
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+run: $(STAMP)
+	$(PY) -m hanabi.server
+
+bench: $(STAMP)
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -name '*.egg-info' -type d -prune -exec rm -rf {} +

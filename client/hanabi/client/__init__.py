@@ -1,0 +1,1 @@
+"""Terminal client for the Hanabi REST game service (work in progress)."""

@@ -1,0 +1,1 @@
+"""Flask REST API for Hanabi games (work in progress)."""

