@@ -73,9 +73,7 @@ class Setup:
         if isinstance(options, dict):
             options = Options(**options)
         if deck is not None:
-            deck = tuple(
-                (c["suit"], c["rank"]) if isinstance(c, dict) else (c[0], c[1]) for c in deck
-            )
+            deck = tuple(_card_pair(c) for c in deck)
         return cls(variant, tuple(players), options or Options(), str(seed), deck)
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,6 +90,16 @@ class Setup:
         return cls.create(
             data["variant"], data["players"], data.get("options"), data["seed"], data.get("deck")
         )
+
+
+def _card_pair(card: Any) -> tuple[Any, Any]:
+    """(suit, rank) of a loosely written card; a malformed one is kept for the deck check
+    to refuse with its position, rather than failing here with a bare KeyError."""
+    if isinstance(card, dict):
+        return card.get("suit"), card.get("rank")
+    if isinstance(card, (list, tuple)) and len(card) == 2:
+        return card[0], card[1]
+    return card, None
 
 
 def shuffled_deck(variant: Variant, seed: str) -> list[int]:

@@ -150,7 +150,7 @@ class Variant:
 
     def card_of(self, suit_id: str, rank: int) -> int:
         """Card id of a (suit id, rank) pair; raises KeyError or ValueError if invalid."""
-        if rank not in RANKS:
+        if type(rank) is not int or rank not in RANKS:  # not True or 1.0 either
             raise ValueError(f"rank {rank!r} is not 1-5")
         return card_id(self.suit_index(suit_id), rank)
 
