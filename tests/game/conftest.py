@@ -120,15 +120,36 @@ def play_action(game: Game, order: int) -> Action:
     return Action.play(order, variant.suits[(takers or variant.firework_suits)[0]].id)
 
 
+def dead(game: Game, order: int) -> bool:
+    """Whether a card can never be played any more (its rank is already on its firework)."""
+    suit, height = divmod(game.deck[order], 5)
+    variant = game.variant
+    if variant.suits[suit].wild:
+        return all(game.fireworks[f] > height for f in variant.firework_suits)
+    return game.fireworks[suit] > height
+
+
 def cheat_step(game: Game) -> Action:
-    """A strong full-knowledge move: play a playable card, else discard, else clue."""
+    """A strong full-knowledge move: play a playable card, else discard the least useful
+    card (dead, then duplicated, then not the last copy), else clue."""
     hand = game.hands[game.current]
     for order in hand:
         if playable(game, order):
             return play_action(game, order)
-    if game.clue_tokens < 8:
-        return Action.discard(hand[-1])
-    return next(a for a in game.legal_actions() if a.type == "clue")
+    if game.clue_tokens == 8:
+        return next(a for a in game.legal_actions() if a.type == "clue")
+    deck = game.deck
+    oldest_first = hand[::-1]
+    held = [deck[o] for h in game.hands for o in h]
+    for keep_if in (
+        lambda o: not dead(game, o),
+        lambda o: held.count(deck[o]) < 2,
+        lambda o: game.variant.copies[deck[o]] - game.discarded[deck[o]] < 2,
+    ):
+        for order in oldest_first:
+            if not keep_if(order):
+                return Action.discard(order)
+    return Action.discard(hand[-1])
 
 
 def identity(game: Game, order: int) -> tuple[str, int]:

@@ -389,7 +389,8 @@ class Game:
         if (color is None) == (rank is None):
             raise IllegalAction("invalid_clue", "A clue names exactly one colour or one rank.")
         if color is not None:
-            mask = variant.color_masks.get(color)
+            # type checks first: JSON input may bring a list (unhashable) or True (== 1).
+            mask = variant.color_masks.get(color) if type(color) is str else None
             if mask is None:
                 raise IllegalAction(
                     "unknown_color",
@@ -397,7 +398,7 @@ class Game:
                     f"(colours: {', '.join(variant.clue_colors)}).",
                 )
         else:
-            mask = variant.rank_masks.get(rank)  # type: ignore[arg-type]
+            mask = variant.rank_masks.get(rank) if type(rank) is int else None
             if mask is None:
                 raise IllegalAction("unknown_rank", f"{rank!r} is not a clue rank (1 to 5).")
         deck = self.deck
@@ -432,7 +433,7 @@ class Game:
     def _play_or_discard(self, action: Action, actor: int, turn: int) -> list[dict[str, Any]]:
         order = action.card
         hand = self.hands[actor]
-        if order not in hand:
+        if type(order) is not int or order not in hand:  # True and 1.0 are not card 1
             raise IllegalAction("card_not_in_hand", f"Card {order!r} is not in your hand.")
         variant = self.variant
         card = self.deck[order]
