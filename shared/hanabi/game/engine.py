@@ -520,15 +520,17 @@ class Game:
                 raise IllegalAction(
                     "unknown_firework", f"There is no firework {action.firework!r} in this game."
                 )
-        suit_index = card // 5
-        if not variant.suits[suit_index].wild:
-            return suit_index
+        # Decided from what the holder was told, before looking at the card: refusing only
+        # real wild cards would tell the player which of their cards are wild.
         if named is None and len(self.wild_choices(order)) > 1:
             raise IllegalAction(
                 "firework_required",
                 "This card may be wild and more than one firework could take it: "
                 "name the firework to play it on.",
             )
+        suit_index = card // 5
+        if not variant.suits[suit_index].wild:
+            return suit_index
         rank = card % 5 + 1
         takers = [f for f in variant.firework_suits if self.fireworks[f] == rank - 1]
         if len(takers) == 1:
