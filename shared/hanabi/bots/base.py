@@ -1,0 +1,45 @@
+"""The interface every strategy implements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from hanabi.game import Action, Variant
+
+from .observation import Observation
+
+
+class Bot:
+    """One seat's player: fed that seat's events, asked for an action on its turn.
+
+    A bot is built from the table's public facts (variant, player count, its seat,
+    options) and learns everything else from :meth:`observe`: the opening deal's draws,
+    then the events of every action in order, each as :func:`~hanabi.game.views.redact_event`
+    gives them to this seat. Its decisions must depend only on those events, so that a
+    bot rebuilt from the log (the stateless server) acts exactly like one that watched
+    the game live; :meth:`act` therefore must not change what later turns decide.
+    """
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        num_players: int,
+        seat: int,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.obs = Observation(variant, num_players, seat, options)
+
+    @property
+    def seat(self) -> int:
+        return self.obs.me
+
+    def observe(self, events: Iterable[dict[str, Any]]) -> None:
+        """Take in the events of one action (or of the opening deal)."""
+        self.obs.observe(events)
+
+    def act(self) -> Action:
+        """The action this seat takes now (only asked when it is this seat's turn)."""
+        raise NotImplementedError

@@ -1,0 +1,500 @@
+"""``conventions``: a bot that plays the way a good human team does.
+
+Its conventions are a small subset of the ones most online players use, so a person can
+read its clues and give it clues it understands:
+
+* **Chop.** A player's chop is their oldest card that no clue has touched. With nothing
+  better to do a player discards their chop; cards touched by a clue are kept.
+* **Focus.** A clue's focus is the chop if the clue touches it, else the newest card the
+  clue newly touches (else, for a clue touching only clued cards, the newest of them).
+* **Play clue.** The focus is playable now, or right after cards every player knows are
+  about to be played (a delayed play clue). Its holder plays it once nothing else fits.
+* **Save clue.** A clue whose focus is the chop may instead save it: a critical card
+  (the last copy of a card still needed, such as any 5), or a 2 saved with a rank clue.
+  The next player's endangered chop is saved before anything else.
+* **Good touch.** Clues do not touch cards that are already played, so a newly touched
+  card is never one of those; and a player never gives a clue whose meaning (under
+  these rules) would be false.
+* **Discards.** Known-useless cards go first, then the chop; discarding a clued card is
+  the last resort.
+* **No blind plays.** A card is played only when everything its holder knows about it
+  says it is playable; the only guesses are in the final round, with a strike to spare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi.game import Action, Variant
+
+from .base import Bot
+from .observation import UNKNOWN
+
+
+class ConventionsBot(Bot):
+    """Human-style conventions: play clues, save clues, chop discards (see module doc)."""
+
+    name = "conventions"
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        num_players: int,
+        seat: int,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(variant, num_players, seat, options)
+        obs = self.obs
+        v = obs.variant
+        self.inf = list(obs.told)  # public, convention-narrowed knowledge per card order
+        self.rank_bits = [0] * 7
+        for c, n in enumerate(v.copies):
+            if n:
+                self.rank_bits[c % 5 + 1] |= 1 << c
+        self.clues: list[tuple[str | None, int | None, int]] = [
+            (color, None, m) for color, m in v.color_masks.items()
+        ] + [(None, r, m) for r, m in v.rank_masks.items()]
+        self.empty_ok = bool(obs.options.get("empty_clues"))
+
+    # -- watching the game ------------------------------------------------------------
+
+    def observe(self, events: Any) -> None:
+        obs = self.obs
+        for event in events:
+            if event["type"] == "clue":
+                variant = obs.variant
+                color = event["color"]
+                mask = (
+                    variant.color_masks[color]
+                    if color is not None
+                    else variant.rank_masks[event["rank"]]
+                )
+                inf = self.inf
+                for order, m in self.interpret(
+                    event["target"], mask, event["rank"], event["touched"]
+                ):
+                    inf[order] = m
+            obs.handle(event)
+        obs.end_turn()
+
+    def delayed(self) -> int:
+        """Card ids playable now or right after cards every player knows are queued."""
+        obs = self.obs
+        ok = obs.playable
+        if obs.wild:
+            return ok
+        known = 0
+        inf = self.inf
+        clued = obs.clued
+        for hand in obs.hands:
+            for order in hand:
+                m = inf[order]
+                if clued[order] and m & (m - 1) == 0 and m:
+                    known |= m
+        known &= ~obs.dead
+        while True:
+            step = known & ok
+            nxt = ok | ((step & ~self.rank_bits[5]) << 1)
+            if nxt == ok:
+                return ok
+            ok = nxt
+            known &= ~step
+
+    def interpret(
+        self, target: int, mask: int, rank: int | None, touched: Any
+    ) -> list[tuple[int, int]]:
+        """The public knowledge of ``target``'s cards after a clue, under the conventions.
+
+        Everyone computes the same thing: it uses only public information (clues, the
+        fireworks and the discards), never anyone's cards.
+        """
+        obs = self.obs
+        hand = obs.hands[target]
+        clued = obs.clued
+        inf = self.inf
+        dead = obs.dead
+        chop = None
+        for order in reversed(hand):
+            if not clued[order]:
+                chop = order
+                break
+        out = []
+        newest_new = None
+        tempo = None
+        playable = obs.playable
+        gone_full = obs.gone_full
+        for order in hand:
+            if order in touched:
+                m = inf[order] & mask
+                if not clued[order]:
+                    g = m & ~dead
+                    if g:
+                        m = g
+                    if newest_new is None:
+                        newest_new = order
+                elif tempo is None:
+                    k = m & ~gone_full
+                    if k & ~playable:
+                        tempo = order
+            else:
+                m = inf[order] & ~mask
+            out.append((order, m))
+        if chop is not None and chop in touched:
+            focus = chop
+        elif newest_new is not None:
+            focus = newest_new
+        else:
+            focus = tempo
+        if focus is None:
+            return out
+        allowed = self.delayed()
+        if focus == chop:
+            allowed |= obs.critical
+            if rank == 2:
+                allowed |= self.rank_bits[2] & ~dead
+        for i, (order, m) in enumerate(out):
+            if order == focus:
+                narrowed = m & allowed
+                if narrowed:
+                    out[i] = (order, narrowed)
+                break
+        return out
+
+    # -- deciding -----------------------------------------------------------------------
+
+    def knowledge(self, order: int) -> int:
+        """What this seat knows of one of its own cards (conventions + visible copies)."""
+        obs = self.obs
+        m = self.inf[order]
+        k = m & ~obs.seen_full
+        if k and obs.clued[order]:
+            # Good touch: a clued card is not a copy that has been played since.
+            g = k & ~obs.dead
+            return g or k
+        if k:
+            return k
+        k = obs.told[order] & ~obs.seen_full
+        return k or obs.told[order]
+
+    def act(self) -> Action:
+        obs = self.obs
+        me = obs.me
+        hand = obs.hands[me]
+        playable = obs.playable
+        dead = obs.dead
+        plays = []
+        trash = []
+        for order in hand:
+            k = self.knowledge(order)
+            if not k & ~playable:
+                plays.append((order, k))
+            elif not k & ~dead:
+                trash.append(order)
+        tokens = obs.clue_tokens
+        n = obs.num_players
+        if tokens > 0:
+            nxt = (me + 1) % n
+            if self._needs_save(nxt):
+                action = self._save_clue(nxt)
+                if action is not None:
+                    return action
+        if plays:
+            return self._best_play(plays)
+        if tokens > 0:
+            action, gain = self._best_clue(everything=obs.max_clues)
+            if action is not None and (gain >= 1 or obs.max_clues):
+                return action
+        if obs.turns_left is not None and obs.strikes < 2:
+            guess = self._best_guess(hand)
+            if guess is not None:
+                return guess
+        if not obs.max_clues:
+            if trash:
+                return Action.discard(trash[-1])
+            return Action.discard(self._discard_choice(hand))
+        # Eight tokens and no clue worth giving: any legal clue, else the safest play.
+        action, _ = self._best_clue(everything=True, any_clue=True)
+        if action is not None:
+            return action
+        return Action.play(hand[-1])
+
+    def _best_play(self, plays: list[tuple[int, int]]) -> Action:
+        obs = self.obs
+        best = None
+        best_score = -1.0
+        for order, k in plays:
+            score = 0.0
+            if not k & (k - 1):
+                c = k.bit_length() - 1
+                rank = c % 5 + 1
+                score = 6 - rank
+                if rank == 5:
+                    score += 3
+                # Unlocks a card someone holds.
+                if rank < 5 and obs.seen[c + 1] - obs.gone[c + 1] > 0:
+                    score += 2
+            else:
+                score = 1.0
+            if score > best_score:
+                best_score = score
+                best = (order, k)
+        assert best is not None
+        return obs.play(best[0], best[1])
+
+    def _important(self, seat: int, order: int) -> bool:
+        """Whether the card at ``order`` (in ``seat``'s hand) must not be discarded."""
+        obs = self.obs
+        c = obs.card[order]
+        if c == UNKNOWN or obs.dead >> c & 1:
+            return False
+        # Another copy already clued in some hand: not worth a clue.
+        inf = self.inf
+        for hand in obs.hands:
+            for o in hand:
+                if o != order and obs.clued[o] and (obs.card[o] == c or inf[o] == 1 << c):
+                    return False
+        if obs.critical >> c & 1:
+            return True
+        if c % 5 == 1:
+            for s, hand in enumerate(obs.hands):
+                if s != seat and s != obs.me:
+                    for o in hand:
+                        if obs.card[o] == c:
+                            return False
+            return True
+        return False
+
+    def _has_safe_action(self, seat: int) -> bool:
+        obs = self.obs
+        playable = obs.playable
+        dead = obs.dead
+        gone_full = obs.gone_full
+        inf = self.inf
+        clued = obs.clued
+        for order in obs.hands[seat]:
+            k = inf[order] & ~gone_full
+            if clued[order]:
+                k = k & ~dead or k
+            if not k & ~playable or not k & ~dead:
+                return True
+        return False
+
+    def _needs_save(self, seat: int) -> bool:
+        obs = self.obs
+        if obs.deck_size == 0:
+            return False
+        chop = obs.chop(seat)
+        if chop is None or not self._important(seat, chop):
+            return False
+        return not self._has_safe_action(seat)
+
+    def _save_clue(self, seat: int) -> Action | None:
+        obs = self.obs
+        chop = obs.chop(seat)
+        c = obs.card[chop]
+        best = None
+        best_gain = -99.0
+        for color, rank, mask in self.clues:
+            if not mask >> c & 1:
+                continue
+            gain = self._evaluate(seat, mask, rank)
+            if gain is not None and gain > best_gain:
+                best_gain = gain
+                best = Action.clue(seat, color=color, rank=rank)
+        return best
+
+    def _queued(self) -> int:
+        """Card ids some player already knows to play (from this seat's point of view)."""
+        obs = self.obs
+        playable = obs.playable
+        gone_full = obs.gone_full
+        inf = self.inf
+        card = obs.card
+        q = 0
+        dead = obs.dead
+        for hand in obs.hands:
+            for order in hand:
+                if not obs.clued[order]:
+                    continue
+                k = inf[order] & ~gone_full
+                k = k & ~dead or k
+                if not k & ~playable:
+                    c = card[order]
+                    if c != UNKNOWN:
+                        q |= 1 << c
+                    elif not k & (k - 1):
+                        q |= k
+        return q
+
+    def _clued_elsewhere(self, target: int) -> int:
+        """Card ids clued in hands other than ``target``'s (as far as this seat knows)."""
+        obs = self.obs
+        out = 0
+        card = obs.card
+        clued = obs.clued
+        inf = self.inf
+        for s, hand in enumerate(obs.hands):
+            if s == target:
+                continue
+            for order in hand:
+                if clued[order]:
+                    c = card[order]
+                    if c != UNKNOWN:
+                        out |= 1 << c
+                    else:
+                        m = inf[order]
+                        if m and not m & (m - 1):
+                            out |= m
+        return out
+
+    def _evaluate(self, target: int, mask: int, rank: int | None) -> float | None:
+        """How good a clue is, or None if it would tell ``target`` something false."""
+        obs = self.obs
+        hand = obs.hands[target]
+        card = obs.card
+        touched = [o for o in hand if mask >> card[o] & 1]
+        if not touched:
+            return None
+        res = self.interpret(target, mask, rank, touched)
+        playable = obs.playable
+        dead = obs.dead
+        gone_full = obs.gone_full
+        clued = obs.clued
+        inf = self.inf
+        queued = self._queued()
+        elsewhere = self._clued_elsewhere(target)
+        delayed = None
+        gain = 0.0
+        seen_here = 0
+        chop = obs.chop(target)
+        for order, m in res:
+            c = card[order]
+            if not m >> c & 1:
+                return None
+            if order not in touched:
+                continue
+            bit = 1 << c
+            ka = m & ~gone_full
+            if not ka & ~playable:
+                kb = inf[order] & ~gone_full
+                if clued[order]:
+                    kb = kb & ~dead or kb
+                if kb & ~playable:
+                    if not clued[order] and (elsewhere | seen_here) & bit:
+                        return None
+                    if queued & bit or seen_here & bit:
+                        gain -= 1.0
+                    else:
+                        gain += 1.0
+                        queued |= bit
+            elif not clued[order]:
+                if dead & bit or elsewhere & bit or seen_here & bit:
+                    return None
+                else:
+                    if delayed is None:
+                        delayed = self.delayed()
+                    if not ka & ~delayed and delayed & bit:
+                        gain += 0.7
+                    elif order == chop and self._important(target, order):
+                        gain += 1.0
+                    elif obs.critical & bit:
+                        gain += 0.3
+                    else:
+                        gain += 0.15
+            if not clued[order]:
+                seen_here |= bit
+        # Sooner is better: the next player acts on it first.
+        gain -= 0.01 * ((target - obs.me) % obs.num_players)
+        return gain
+
+    def _best_clue(
+        self, everything: bool = False, any_clue: bool = False
+    ) -> tuple[Action | None, float]:
+        """The best clue to give: by default only clues that touch a playable card."""
+        obs = self.obs
+        me = obs.me
+        n = obs.num_players
+        card = obs.card
+        playable = obs.playable
+        best = None
+        best_gain = -99.0
+        for offset in range(1, n):
+            target = (me + offset) % n
+            hand = obs.hands[target]
+            if everything:
+                present = 0
+                for order in hand:
+                    present |= 1 << card[order]
+            else:
+                present = 0
+                for order in hand:
+                    if playable >> card[order] & 1:
+                        present |= 1 << card[order]
+                if not present:
+                    continue
+            for color, rank, mask in self.clues:
+                if not mask & present:
+                    continue
+                gain = self._evaluate(target, mask, rank)
+                if gain is None:
+                    continue
+                if gain > best_gain:
+                    best_gain = gain
+                    best = Action.clue(target, color=color, rank=rank)
+        if best is None and any_clue:
+            for offset in range(1, n):
+                target = (me + offset) % n
+                present = 0
+                for order in obs.hands[target]:
+                    present |= 1 << card[order]
+                for color, rank, mask in self.clues:
+                    if mask & present:
+                        return Action.clue(target, color=color, rank=rank), -99.0
+        return best, best_gain
+
+    def _best_guess(self, hand: list[int]) -> Action | None:
+        """In the final round, the card most likely to be playable (if any may be)."""
+        obs = self.obs
+        copies = obs.variant.copies
+        seen = obs.seen
+        best = None
+        best_p = 0.0
+        for order in hand:
+            k = self.knowledge(order)
+            total = good = 0
+            m = k
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                w = copies[c] - seen[c]
+                total += w
+                if obs.playable & low:
+                    good += w
+                m ^= low
+            if total and good / total > best_p:
+                best_p = good / total
+                best = (order, k)
+        if best is None:
+            return None
+        return obs.play(best[0], best[1] & obs.playable)
+
+    def _discard_choice(self, hand: list[int]) -> int:
+        obs = self.obs
+        clued = obs.clued
+        for order in reversed(hand):
+            if not clued[order]:
+                return order
+        # Every card is clued: drop the one least likely to matter.
+        elsewhere = self._clued_elsewhere(obs.me)
+        best = hand[-1]
+        best_score = -1.0
+        for order in reversed(hand):
+            k = self.knowledge(order)
+            total = len(obs.variant.cards_in(k)) or 1
+            junk = len(obs.variant.cards_in(k & (obs.dead | elsewhere)))
+            crit = len(obs.variant.cards_in(k & obs.critical))
+            score = (junk - 2 * crit) / total
+            if score > best_score:
+                best_score = score
+                best = order
+        return best
