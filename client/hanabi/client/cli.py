@@ -1,11 +1,412 @@
-"""Command-line entry point for ``hanabi-client`` (placeholder)."""
+"""``hanabi-client``: create, list, join, watch, export and replay games from a terminal.
 
+Every command takes ``--server URL`` (default ``$HANABI_SERVER``, else
+http://127.0.0.1:8000) and ``--json`` (machine-readable output: one JSON document, or one
+JSON object per line at a table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from .api import DEFAULT_SERVER, ApiError, Client
+from .narrate import player_names
+from .render import TableRenderer
+from .session import TableSession
+from .tokens import SavedSeat, TokenStore
+from .variants import VariantInfo
+
+STATUSES = ("lobby", "playing", "finished", "all")
 
 
-def main() -> int:
-    print("hanabi-client: not implemented yet", file=sys.stderr)
-    return 2
+class Fail(Exception):
+    """A command that cannot go on: a one-line reason for the user, exit status 1."""
+
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def default_name() -> str:
+    try:
+        return os.environ.get("HANABI_NAME") or getpass.getuser()
+    except Exception:  # no login name (containers): any name will do
+        return "player"
+
+
+def server_flag(client: Client) -> str:
+    """``--server URL`` when the server is not the default one, for commands we print."""
+    default = os.environ.get("HANABI_SERVER") or DEFAULT_SERVER
+    return "" if client.server == default.rstrip("/") else f" --server {client.server}"
+
+
+def make_console(args: argparse.Namespace) -> Console:
+    return Console(
+        highlight=False,
+        no_color=True if args.no_color else None,
+        soft_wrap=True,
+        emoji=False,
+    )
+
+
+def variant_info(
+    client: Client, variant_id: str, view: dict[str, Any] | None = None
+) -> VariantInfo:
+    try:
+        for entry in client.variants():
+            if entry.get("id") == variant_id:
+                return VariantInfo.from_api(entry)
+    except ApiError:
+        pass
+    return VariantInfo.from_view(view or {"variant": variant_id})
+
+
+def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | None, int | None]:
+    """A deck file: a list of {"suit", "rank"} (or [suit, rank]), or a hanab.live game.
+
+    Returns (deck, variant id named by the file or None, player count named or None).
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise Fail(f"Cannot read the deck file {path}: {exc.strerror}.") from None
+    except ValueError as exc:
+        raise Fail(f"The deck file {path} is not JSON: {exc}.") from None
+    cards = data.get("deck") if isinstance(data, dict) else data
+    if not isinstance(cards, list) or not cards:
+        raise Fail(f"The deck file {path} holds no list of cards.")
+    variant_id = None
+    players = len(data["players"]) if isinstance(data, dict) and data.get("players") else None
+    if all(isinstance(c, dict) and "suitIndex" in c for c in cards):
+        # hanab.live: suits by index into the variant's suit list.
+        name = (data.get("options") or {}).get("variant", "No Variant")
+        variants = client.variants()
+        match = [v for v in variants if name in (v.get("hanablive_name"), v.get("name"), v["id"])]
+        if not match:
+            raise Fail(
+                f'The deck file names the variant "{name}", which this server does not have.'
+            )
+        suits = [s["id"] for s in match[0]["suits"]]
+        variant_id = match[0]["id"]
+        try:
+            return (
+                [{"suit": suits[c["suitIndex"]], "rank": c["rank"]} for c in cards],
+                variant_id,
+                players,
+            )
+        except (IndexError, TypeError):
+            raise Fail(f"The deck file {path} has a card of a suit {name} lacks.") from None
+    out = []
+    for c in cards:
+        if isinstance(c, dict) and "suit" in c and "rank" in c:
+            out.append({"suit": c["suit"], "rank": c["rank"]})
+        elif isinstance(c, list | tuple) and len(c) == 2:
+            out.append({"suit": c[0], "rank": c[1]})
+        else:
+            raise Fail(f"The deck file {path} has a card that is not a suit and a rank: {c!r}.")
+    return out, variant_id, players
+
+
+def dump(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+# -- commands -------------------------------------------------------------------------
+
+
+def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
+    deck = variant = players = None
+    if args.deck:
+        deck, variant, players = read_deck(args.deck, client)
+    options = {"empty_clues": True} if args.empty_clues else None
+    name = args.name or default_name()
+    seat = client.create_game(
+        name,
+        variant=args.variant or variant,
+        max_players=args.players or players,
+        options=options,
+        seed=args.seed,
+        deck=deck,
+    )
+    TokenStore().save(SavedSeat(client.server, seat.game_id, seat.seat, name, seat.token))
+    join = f"hanabi-client join {seat.game_id} --name NAME{server_flag(client)}"
+    if args.json:
+        dump({"id": seat.game_id, "seat": seat.seat, "join": join, "game": seat.game})
+        return 0
+    game = seat.game
+    console.print(
+        Text(
+            f"Created game {seat.game_id} ({game.get('variant')}, up to "
+            f"{game.get('max_players', '?')} players). You are {name}, the host.",
+            style="bold",
+        )
+    )
+    console.print(f"Friends join with:\n  {join}")
+    if args.detach:
+        console.print(
+            f"Take your seat with:\n  hanabi-client join {seat.game_id}{server_flag(client)}"
+        )
+        return 0
+    return sit(client, console, args, seat.game_id, seat.token, store_seat=None)
+
+
+def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
+    status = None if args.status == "all" else args.status
+    page = client.list_games(status, limit=args.limit)
+    if args.json:
+        dump({"games": page.games, "next_cursor": page.cursor})
+        return 0
+    if not page.games:
+        console.print(
+            f"No {'' if status is None else status + ' '}games. Start one with: hanabi-client create"
+        )
+        return 0
+    rows = [("ID", "STATUS", "VARIANT", "SEATS", "PLAYERS", "SCORE")]
+    for g in page.games:
+        names = ", ".join(player_names(g))
+        seats = f"{len(g.get('players') or [])}/{g.get('max_players', '?')}"
+        score = "" if g.get("status") == "lobby" else str(g.get("score", ""))
+        rows.append((g["id"], g.get("status", ""), g.get("variant", ""), seats, names, score))
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        console.print(Text("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()))
+    if any(g.get("status") == "lobby" for g in page.games):
+        console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
+    return 0
+
+
+def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
+    store = TokenStore()
+    game_id = args.id
+    saved = store.find(client.server, game_id, args.name)
+    if saved is None and args.name is None:
+        mine = store.seats(client.server, game_id)
+        if len(mine) > 1:
+            names = ", ".join(s.name for s in mine)
+            raise Fail(f"You hold several seats at {game_id} ({names}): choose with --name.")
+    if saved is not None:
+        try:
+            view = client.game(game_id, token=saved.token)
+        except ApiError as exc:
+            if exc.status in (401, 403, 404):
+                store.forget(saved)  # expired or revoked: the saved token is useless
+                if exc.status == 404:
+                    raise
+                saved = None
+            else:
+                raise
+        else:
+            if view.get("you") != saved.seat:
+                store.forget(saved)
+                saved = None
+    if saved is not None:
+        if not args.json:
+            console.print(
+                Text(f"Welcome back, {saved.name}: resuming your seat at {game_id}.", style="bold")
+            )
+        return sit(client, console, args, game_id, saved.token, store_seat=saved)
+    name = args.name or default_name()
+    try:
+        seat = client.join(game_id, name)
+    except ApiError as exc:
+        if exc.status == 409 and "start" in exc.code:
+            raise Fail(
+                f"{exc.detail} Watch it with: hanabi-client watch {game_id}{server_flag(client)}"
+            ) from None
+        raise
+    saved = SavedSeat(client.server, game_id, seat.seat, name, seat.token)
+    store.save(saved)
+    if not args.json:
+        console.print(Text(f"You joined game {game_id} as {name}.", style="bold"))
+    return sit(client, console, args, game_id, seat.token, store_seat=saved)
+
+
+def sit(
+    client: Client,
+    console: Console,
+    args: argparse.Namespace,
+    game_id: str,
+    token: str | None,
+    *,
+    store_seat: SavedSeat | None,
+) -> int:
+    def forget() -> None:
+        seat = store_seat or TokenStore().find(client.server, game_id)
+        if seat is not None:
+            TokenStore().forget(seat)
+
+    session = TableSession(
+        client,
+        game_id,
+        token,
+        console=console,
+        json_mode=args.json,
+        clear=not args.no_clear,
+        on_leave=forget,
+        join_hint=f"hanabi-client join {game_id} --name NAME{server_flag(client)}",
+    )
+    return session.run()
+
+
+def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
+    client.game(args.id)  # fail early and plainly on an unknown game
+    if not args.json:
+        console.print(Text(f"Watching game {args.id}. Ctrl-C or quit to stop.", style="bold"))
+    return sit(client, console, args, args.id, None, store_seat=None)
+
+
+def cmd_export(args: argparse.Namespace, client: Client, console: Console) -> int:
+    doc = client.export(args.id)
+    text = json.dumps(doc, indent=2) + "\n"
+    if args.output and args.output != "-":
+        Path(args.output).write_text(text, encoding="utf-8")
+        if args.json:
+            dump({"id": args.id, "file": args.output})
+        else:
+            console.print(f"Saved game {args.id} as hanab.live JSON in {args.output}.")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> int:
+    view = client.replay(args.id, args.turn)
+    if args.json:
+        dump(view)
+        return 0
+    renderer = TableRenderer(variant_info(client, view.get("variant", ""), view))
+    console.print(renderer.render(view, game_id=args.id))
+    return 0
+
+
+def cmd_variants(args: argparse.Namespace, client: Client, console: Console) -> int:
+    variants = client.variants()
+    if args.json:
+        dump({"variants": variants})
+        return 0
+    for v in variants:
+        info = VariantInfo.from_api(v)
+        line = Text(f"{v['id']:<16} {v.get('name', ''):<30} ")
+        for s in info.suits:
+            line.append(s.letter, style=s.style)
+        line.append(f"  max {v.get('max_score', '?')}")
+        console.print(line)
+    return 0
+
+
+# -- argument parsing -----------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--server",
+        default=argparse.SUPPRESS,
+        help="API server URL (default: $HANABI_SERVER, else http://127.0.0.1:8000)",
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+    )
+    common.add_argument(
+        "--no-color",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="no colour (also: NO_COLOR=1)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="hanabi-client",
+        description="Play Hanabi in a terminal against a Hanabi REST server.",
+        parents=[common],
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("create", parents=[common], help="open a new table and sit at it as host")
+    p.add_argument("--variant", help="variant id (see: hanabi-client variants)")
+    p.add_argument("--players", type=int, metavar="N", help="seats at the table (2-6, default 5)")
+    p.add_argument("--name", help="your name (default: $HANABI_NAME, else your login)")
+    p.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
+    p.add_argument(
+        "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
+    )
+    p.add_argument("--seed", help="shuffle seed (same seed, same deal)")
+    p.add_argument(
+        "--detach", action="store_true", help="only create; take your seat later with join"
+    )
+    p.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+    )
+    p.set_defaults(run=cmd_create)
+
+    p = sub.add_parser("list", parents=[common], help="list open tables")
+    p.add_argument("--status", choices=STATUSES, default="lobby", help="default: lobby")
+    p.add_argument("--limit", type=int, default=20)
+    p.set_defaults(run=cmd_list)
+
+    p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
+    p.add_argument("id", help="game id")
+    p.add_argument(
+        "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
+    )
+    p.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+    )
+    p.set_defaults(run=cmd_join)
+
+    p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
+    p.add_argument("id", help="game id")
+    p.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+    )
+    p.set_defaults(run=cmd_watch)
+
+    p = sub.add_parser("export", parents=[common], help="a finished game as hanab.live JSON")
+    p.add_argument("id", help="game id")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    p.set_defaults(run=cmd_export)
+
+    p = sub.add_parser("replay", parents=[common], help="show a finished game at any turn")
+    p.add_argument("id", help="game id")
+    p.add_argument("--turn", type=int, metavar="N", help="after N moves (default: the end)")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("variants", parents=[common], help="the variants the server offers")
+    p.set_defaults(run=cmd_variants)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    args.server = getattr(args, "server", None) or os.environ.get("HANABI_SERVER") or DEFAULT_SERVER
+    args.json = getattr(args, "json", False)
+    args.no_color = getattr(args, "no_color", False)
+    args.no_clear = getattr(args, "no_clear", False)
+    console = make_console(args)
+    client = Client(args.server)
+    try:
+        return args.run(args, client, console)
+    except ApiError as exc:
+        if args.json:
+            dump({"error": {"code": exc.code, "status": exc.status, "detail": exc.detail}})
+        else:
+            print(f"hanabi-client: {exc.detail}", file=sys.stderr)
+        return 1
+    except Fail as exc:
+        if args.json:
+            dump({"error": {"code": "client_error", "status": None, "detail": str(exc)}})
+        else:
+            print(f"hanabi-client: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

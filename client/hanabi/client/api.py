@@ -1,0 +1,530 @@
+"""A small typed library over the Hanabi REST API (``/api/v1``).
+
+Every call returns plain JSON data (views and events are dicts, exactly as the server
+sends them) or a small dataclass around it, and every failure raises one exception type,
+:class:`ApiError`, carrying the server's problem ``code``, ``status`` and ``detail``.
+
+Requests that fail on the network are retried when that is safe: reads always, and
+actions too, because an action names the ``turn`` it is for, so the server answers a
+re-sent action with the original result instead of acting twice. Requests that would
+have a second effect (creating a game, joining, chatting) are retried only when the
+connection was never made, so the server cannot have seen them.
+
+>>> api = Client("http://127.0.0.1:8000")                    # doctest: +SKIP
+>>> seat = api.create_game("alice", max_players=2)           # doctest: +SKIP
+>>> table = api.table(seat.game_id, seat.token)              # doctest: +SKIP
+>>> table.play(turn=0, card=4)                               # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import requests
+from urllib3.exceptions import NewConnectionError
+
+__all__ = [
+    "DEFAULT_SERVER",
+    "ActResult",
+    "ApiError",
+    "Client",
+    "GamePage",
+    "Poll",
+    "Seat",
+    "Table",
+    "Unreachable",
+]
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+API_PREFIX = "/api/v1"
+USER_AGENT = "hanabi-client/0.1"
+MAX_WAIT = 30  # the server holds a long-poll at most this long
+
+View = dict[str, Any]
+Event = dict[str, Any]
+
+
+class ApiError(Exception):
+    """A request the server refused, or one that never got an answer.
+
+    ``code`` is the server's stable problem code (``not_your_turn``, ``stale_turn``, ...)
+    or, for failures that are not the server's answer, one of the client's own:
+    ``unreachable`` (see :class:`Unreachable`) and ``bad_response``. ``status`` is the
+    HTTP status (None when there was no answer), ``detail`` the human sentence, and
+    ``problem`` the whole problem document (schema errors list failing fields there).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        status: int | None,
+        detail: str,
+        *,
+        title: str | None = None,
+        problem: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.status = status
+        self.detail = detail
+        self.title = title
+        self.problem: dict[str, Any] = dict(problem or {})
+
+    def __str__(self) -> str:
+        return self.detail
+
+    def __repr__(self) -> str:
+        return f"ApiError(code={self.code!r}, status={self.status!r}, detail={self.detail!r})"
+
+
+class Unreachable(ApiError):
+    """The server could not be reached (after retrying where that was safe)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("unreachable", None, detail)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at a table: what creating or joining a game returns.
+
+    ``token`` is shown once by the server; keep it to act, or to come back later.
+    """
+
+    game_id: str
+    seat: int
+    token: str
+    game: View
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """The answer to an action: the events it caused and the view after it.
+
+    ``repeated`` is True when the server had already applied this very action (a retry
+    after a lost answer) and sent the original result again.
+    """
+
+    events: list[Event]
+    game: View
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class Poll:
+    """One answer to a conditional view request.
+
+    ``game`` is None when nothing changed since ``etag`` (HTTP 304).
+    """
+
+    game: View | None
+    etag: str | None
+
+    @property
+    def changed(self) -> bool:
+        return self.game is not None
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of game summaries; pass ``cursor`` back for the next page."""
+
+    games: list[dict[str, Any]]
+    cursor: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+class Client:
+    """A connection to one Hanabi server.
+
+    ``token`` is used for every call that does not pass its own; most programs either
+    make one :class:`Client` per seat or call :meth:`table` to bind a game and a token.
+    ``retries`` is how many times a safe request is re-sent after a network failure
+    (with ``backoff`` seconds before the first retry, doubling each time).
+    """
+
+    def __init__(
+        self,
+        server: str = DEFAULT_SERVER,
+        token: str | None = None,
+        *,
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.25,
+        session: requests.Session | None = None,
+    ) -> None:
+        server = server.rstrip("/")
+        if server.endswith(API_PREFIX):
+            server = server[: -len(API_PREFIX)]
+        self.server = server
+        self.token = token
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.session = session or requests.Session()
+        self.session.headers.setdefault("User-Agent", USER_AGENT)
+
+    # -- service --------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """``{"status": "ok"}`` when the server and its Redis answer."""
+        return self._request("GET", "/health").json()
+
+    def variants(self) -> list[dict[str, Any]]:
+        """Every variant the server offers (suits, clue colours, clue ranks, max score)."""
+        data = self._request("GET", "/variants").json()
+        return data["variants"] if isinstance(data, dict) and "variants" in data else data
+
+    # -- lobby ----------------------------------------------------------------------
+
+    def create_game(
+        self,
+        name: str,
+        *,
+        variant: str | None = None,
+        max_players: int | None = None,
+        options: Mapping[str, bool] | None = None,
+        seed: str | None = None,
+        deck: list[Mapping[str, Any]] | None = None,
+    ) -> Seat:
+        """Open a new table with ``name`` as its host at seat 0."""
+        body: dict[str, Any] = {"name": name}
+        for key, value in (
+            ("variant", variant),
+            ("max_players", max_players),
+            ("options", dict(options) if options is not None else None),
+            ("seed", seed),
+            ("deck", [dict(c) for c in deck] if deck is not None else None),
+        ):
+            if value is not None:
+                body[key] = value
+        data = self._request("POST", "/games", json=body, idempotent=False).json()
+        return _seat(data)
+
+    def list_games(
+        self, status: str | None = None, *, limit: int | None = None, cursor: str | None = None
+    ) -> GamePage:
+        """One page of game summaries, newest first, optionally filtered by status."""
+        params = {"status": status, "limit": limit, "cursor": cursor}
+        data = self._request("GET", "/games", params=params).json()
+        if isinstance(data, list):
+            return GamePage(data, None, {"games": data})
+        cursor = data.get("next_cursor", data.get("cursor", data.get("next")))
+        return GamePage(list(data.get("games", data.get("items", []))), cursor, data)
+
+    def iter_games(self, status: str | None = None, *, limit: int | None = None) -> Iterator[dict]:
+        """Every game summary, following the cursor from page to page."""
+        cursor = None
+        while True:
+            page = self.list_games(status, limit=limit, cursor=cursor)
+            yield from page.games
+            if not page.cursor or not page.games:
+                return
+            cursor = page.cursor
+
+    def join(self, game_id: str, name: str) -> Seat:
+        """Take the next free seat at a table in its lobby."""
+        data = self._request(
+            "POST", f"/games/{game_id}/players", json={"name": name}, idempotent=False
+        ).json()
+        return _seat({"id": game_id, **data})
+
+    def leave(self, game_id: str, seat: int, *, token: str | None = None) -> None:
+        """Leave a table before it starts (or, as its host, remove a seat)."""
+        self._request("DELETE", f"/games/{game_id}/players/{seat}", token=token)
+
+    def start(self, game_id: str, *, token: str | None = None) -> View:
+        """Deal the cards (host only, at least two seated)."""
+        return self._request("POST", f"/games/{game_id}/start", token=token).json()
+
+    # -- the game -------------------------------------------------------------------
+
+    def game(self, game_id: str, *, token: str | None = None) -> View:
+        """The view for the token's seat (the spectator view without one)."""
+        return self.poll(game_id, token=token).game  # type: ignore[return-value]
+
+    def poll(
+        self,
+        game_id: str,
+        etag: str | None = None,
+        *,
+        wait: float | None = None,
+        token: str | None = None,
+    ) -> Poll:
+        """The view if it changed since ``etag``; with ``wait``, hold until it does.
+
+        ``wait`` (seconds, at most 30) makes the server answer as soon as the game
+        changes, or with 304 once the time is up.
+        """
+        headers = {"If-None-Match": etag} if etag else {}
+        params: dict[str, Any] = {}
+        timeout = self.timeout
+        if wait is not None and etag:
+            wait = max(0.0, min(float(wait), MAX_WAIT))
+            params["wait"] = int(wait) if float(wait).is_integer() else wait
+            timeout = self.timeout + wait
+        response = self._request(
+            "GET",
+            f"/games/{game_id}",
+            token=token,
+            headers=headers,
+            params=params,
+            timeout=timeout,
+            allow=(304,),
+        )
+        new_etag = response.headers.get("ETag", etag)
+        if response.status_code == 304:
+            return Poll(None, new_etag)
+        return Poll(response.json(), new_etag)
+
+    def watch(self, game_id: str, *, wait: float = 25, token: str | None = None) -> Iterator[View]:
+        """Yield the view now and then every time it changes, until the game is over."""
+        etag = None
+        while True:
+            polled = self.poll(game_id, etag, wait=wait, token=token)
+            etag = polled.etag
+            if polled.game is not None:
+                yield polled.game
+                if polled.game.get("status") == "finished":
+                    return
+
+    def act(
+        self, game_id: str, turn: int, action: Mapping[str, Any], *, token: str | None = None
+    ) -> ActResult:
+        """Take an action (``{"type": "play", "card": 12}``, ...) as the move of ``turn``.
+
+        Safe to retry: a different ``turn`` than the game's is refused with
+        ``stale_turn``, and the same action re-sent for a turn already taken returns the
+        original result (``repeated=True``).
+        """
+        body = {**action, "turn": turn}
+        response = self._request("POST", f"/games/{game_id}/actions", json=body, token=token)
+        data = response.json()
+        return ActResult(list(data.get("events", [])), data["game"], response.status_code == 200)
+
+    def play(self, game_id: str, turn: int, card: int, *, firework: str | None = None,
+             token: str | None = None) -> ActResult:  # fmt: skip
+        """Play the card with deck order ``card``."""
+        action: dict[str, Any] = {"type": "play", "card": card}
+        if firework is not None:
+            action["firework"] = firework
+        return self.act(game_id, turn, action, token=token)
+
+    def discard(self, game_id: str, turn: int, card: int, *, token: str | None = None) -> ActResult:
+        """Discard the card with deck order ``card``."""
+        return self.act(game_id, turn, {"type": "discard", "card": card}, token=token)
+
+    def clue(
+        self,
+        game_id: str,
+        turn: int,
+        target: int,
+        *,
+        color: str | None = None,
+        rank: int | None = None,
+        token: str | None = None,
+    ) -> ActResult:
+        """Clue seat ``target`` with a colour or a rank."""
+        action: dict[str, Any] = {"type": "clue", "target": target}
+        if color is not None:
+            action["color"] = color
+        if rank is not None:
+            action["rank"] = rank
+        return self.act(game_id, turn, action, token=token)
+
+    def events(self, game_id: str, after: int | None = None, *, token: str | None = None) -> list[Event]:  # fmt: skip
+        """The event log as the token's seat may see it: events with ``seq`` > ``after``."""
+        params = {"after": after} if after is not None else {}
+        data = self._request("GET", f"/games/{game_id}/events", params=params, token=token).json()
+        return list(data["events"] if isinstance(data, dict) else data)
+
+    def chat(self, game_id: str, text: str, *, token: str | None = None) -> dict[str, Any]:
+        """Say something to the table (it appears in the event log)."""
+        response = self._request(
+            "POST", f"/games/{game_id}/chat", json={"text": text}, token=token, idempotent=False
+        )
+        return response.json() if response.content else {}
+
+    def terminate(self, game_id: str, *, token: str | None = None) -> View:
+        """End the game for everyone (reason ``terminated``, score 0)."""
+        data = self._request("POST", f"/games/{game_id}/terminate", token=token).json()
+        return data.get("game", data) if isinstance(data, dict) else data
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """A finished game as hanab.live JSON."""
+        return self._request("GET", f"/games/{game_id}/export").json()
+
+    def replay(self, game_id: str, turn: int | None = None) -> View:
+        """The full view of a finished game at ``turn`` (the end when None)."""
+        params = {"turn": turn} if turn is not None else {}
+        return self._request("GET", f"/games/{game_id}/replay", params=params).json()
+
+    def table(self, game_id: str, token: str | None = None) -> Table:
+        """This client bound to one game and one seat's token."""
+        return Table(self, game_id, token if token is not None else self.token)
+
+    # -- plumbing -------------------------------------------------------------------
+
+    def url(self, path: str) -> str:
+        return f"{self.server}{API_PREFIX}{path}"
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        token: str | None = None,
+        timeout: float | None = None,
+        idempotent: bool = True,
+        allow: tuple[int, ...] = (),
+    ) -> requests.Response:
+        """Send one request; retry network failures when safe; raise ApiError on 4xx/5xx."""
+        all_headers = {"Accept": "application/json, application/problem+json"}
+        bearer = token if token is not None else self.token
+        if bearer:
+            all_headers["Authorization"] = f"Bearer {bearer}"
+        all_headers.update(headers or {})
+        clean_params = {k: v for k, v in (params or {}).items() if v is not None}
+        url = self.url(path)
+        attempt = 0
+        while True:
+            try:
+                response = self.session.request(
+                    method,
+                    url,
+                    json=json,
+                    params=clean_params,
+                    headers=all_headers,
+                    timeout=(min(5.0, self.timeout), timeout or self.timeout),
+                )
+            except requests.RequestException as exc:
+                if attempt < self.retries and (idempotent or _never_sent(exc)):
+                    self._sleep(attempt)
+                    attempt += 1
+                    continue
+                raise Unreachable(
+                    f"Cannot reach the server at {self.server}: {_reason(exc)}"
+                ) from exc
+            if response.status_code in (502, 503, 504) and attempt < self.retries and idempotent:
+                self._sleep(attempt)
+                attempt += 1
+                continue
+            if response.status_code >= 400 and response.status_code not in allow:
+                raise _problem(response)
+            return response
+
+    def _sleep(self, attempt: int) -> None:
+        time.sleep(self.backoff * (2**attempt))
+
+
+class Table:
+    """One seat's (or a spectator's) handle on one game: the client, game id and token."""
+
+    def __init__(self, client: Client, game_id: str, token: str | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+
+    def game(self) -> View:
+        return self.client.game(self.game_id, token=self.token)
+
+    def poll(self, etag: str | None = None, *, wait: float | None = None) -> Poll:
+        return self.client.poll(self.game_id, etag, wait=wait, token=self.token)
+
+    def watch(self, *, wait: float = 25) -> Iterator[View]:
+        return self.client.watch(self.game_id, wait=wait, token=self.token)
+
+    def start(self) -> View:
+        return self.client.start(self.game_id, token=self.token)
+
+    def leave(self, seat: int) -> None:
+        self.client.leave(self.game_id, seat, token=self.token)
+
+    def act(self, turn: int, action: Mapping[str, Any]) -> ActResult:
+        return self.client.act(self.game_id, turn, action, token=self.token)
+
+    def play(self, turn: int, card: int, *, firework: str | None = None) -> ActResult:
+        return self.client.play(self.game_id, turn, card, firework=firework, token=self.token)
+
+    def discard(self, turn: int, card: int) -> ActResult:
+        return self.client.discard(self.game_id, turn, card, token=self.token)
+
+    def clue(self, turn: int, target: int, *, color: str | None = None, rank: int | None = None) -> ActResult:  # fmt: skip
+        return self.client.clue(
+            self.game_id, turn, target, color=color, rank=rank, token=self.token
+        )
+
+    def events(self, after: int | None = None) -> list[Event]:
+        return self.client.events(self.game_id, after, token=self.token)
+
+    def chat(self, text: str) -> dict[str, Any]:
+        return self.client.chat(self.game_id, text, token=self.token)
+
+    def terminate(self) -> View:
+        return self.client.terminate(self.game_id, token=self.token)
+
+
+def _seat(data: Mapping[str, Any]) -> Seat:
+    game = data.get("game") or {}
+    game_id = data.get("id") or game.get("id")
+    return Seat(str(game_id), int(data["seat"]), str(data["token"]), dict(game))
+
+
+def _problem(response: requests.Response) -> ApiError:
+    """The ApiError for a 4xx/5xx answer, from its problem+json body when there is one."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and ("code" in body or "detail" in body or "title" in body):
+        title = body.get("title")
+        detail = body.get("detail") or title or response.reason or f"HTTP {response.status_code}"
+        code = body.get("code") or f"http_{response.status_code}"
+        status = body.get("status") if isinstance(body.get("status"), int) else None
+        return ApiError(
+            str(code), status or response.status_code, str(detail), title=title, problem=body
+        )
+    reason = response.reason or "error"
+    return ApiError(
+        "bad_response",
+        response.status_code,
+        f"The server answered {response.status_code} {reason}.",
+    )
+
+
+def _never_sent(exc: requests.RequestException) -> bool:
+    """True when the request failed before any byte reached the server."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    if isinstance(exc, requests.ConnectionError):
+        seen: set[int] = set()
+        stack: list[BaseException | None] = [exc]
+        while stack:
+            item = stack.pop()
+            if item is None or id(item) in seen:
+                continue
+            seen.add(id(item))
+            if isinstance(item, NewConnectionError | ConnectionRefusedError):
+                return True
+            stack.extend([item.__cause__, item.__context__, getattr(item, "reason", None)])
+            stack.extend(a for a in item.args if isinstance(a, BaseException))
+    return False
+
+
+def _reason(exc: requests.RequestException) -> str:
+    if isinstance(exc, requests.Timeout):
+        return "no answer in time"
+    text = str(exc)
+    if "refused" in text.lower():
+        return "connection refused"
+    if "Name or service not known" in text or "nodename nor servname" in text:
+        return "unknown host"
+    if "RemoteDisconnected" in text or "aborted" in text.lower():
+        return "the connection was closed"
+    return exc.__class__.__name__

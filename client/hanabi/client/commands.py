@@ -1,0 +1,190 @@
+"""The words typed at the table prompt, read against the current view.
+
+``play 2``, ``discard 5``, ``clue bob red``, ``clue 2 3`` and the short forms ``p 2``,
+``d 5``, ``c bob r``. Slots and players are numbered from 1, as the table shows them; a
+player may also be named (or a unique start of a name). Anything that cannot be a move
+raises :class:`InputError` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .narrate import player_names
+from .variants import VariantInfo
+
+HELP = """\
+Moves (on your turn; slots and players are numbered as the table shows them):
+  play SLOT            p 2        play the card in slot 2
+  discard SLOT         d 5        discard the card in slot 5
+  clue WHO WHAT        c bob r    WHO: a name or player number; WHAT: a colour or a rank
+                       c 2 3      (clue player 2 about their 3s)
+Any time:
+  chat TEXT            say something to the table
+  history              every move so far, in words
+  help                 this text
+  quit                 leave the table (join again later to resume)
+In the lobby: start (host), leave (give up your seat).
+To end a game early for everyone: terminate now"""
+
+ALIASES = {
+    "p": "play",
+    "play": "play",
+    "d": "discard",
+    "discard": "discard",
+    "c": "clue",
+    "clue": "clue",
+    "h": "help",
+    "?": "help",
+    "help": "help",
+    "history": "history",
+    "hist": "history",
+    "log": "history",
+    "chat": "chat",
+    "say": "chat",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+    "start": "start",
+    "leave": "leave",
+    "terminate": "terminate",
+    "": "redraw",
+}
+MOVES = ("play", "discard", "clue")
+
+
+class InputError(ValueError):
+    """Typed text that is not a command; the message is the one-line reason."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed line: ``kind`` is a command name; moves carry the API ``action``."""
+
+    kind: str
+    action: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -> Command:
+    """Read one line typed at the prompt; moves are checked against ``view``."""
+    words = line.strip().split()
+    head = words[0].lower() if words else ""
+    kind = ALIASES.get(head)
+    if kind is None:
+        raise InputError(f'Unknown command "{words[0]}". Type "help" for the commands.')
+    if kind == "chat":
+        text = line.strip()[len(words[0]) :].strip()
+        if not text:
+            raise InputError("Say what? For example: chat good luck!")
+        return Command("chat", text=text)
+    if kind == "terminate":
+        if [w.lower() for w in words[1:]] != ["now"]:
+            raise InputError('This ends the game for everyone with score 0: type "terminate now".')
+        return Command("terminate")
+    if kind not in MOVES:
+        if len(words) > 1:
+            raise InputError(f'"{kind}" takes no arguments.')
+        return Command(kind)
+    if view is None or view.get("status") == "lobby":
+        raise InputError("The game has not started yet.")
+    if view.get("result"):
+        raise InputError("The game is over.")
+    you = view.get("you")
+    if you is None:
+        raise InputError("You are watching: spectators cannot move.")
+    if view.get("current_seat") != you:
+        names = player_names(view)
+        current = view.get("current_seat")
+        whose = names[current] if isinstance(current, int) and current < len(names) else "someone"
+        raise InputError(f"It is not your turn: {whose} is to play.")
+    info = info or VariantInfo.from_view(view)
+    if kind == "clue":
+        return Command("clue", _clue(words[1:], view, info))
+    return Command(kind, _play_or_discard(kind, words[1:], view, info))
+
+
+def _play_or_discard(
+    kind: str, args: list[str], view: Mapping[str, Any], info: VariantInfo
+) -> dict[str, Any]:
+    hand = (view.get("hands") or [])[view["you"]]
+    if not args:
+        raise InputError(f"Which slot? For example: {kind} 1 (slots 1-{len(hand)}).")
+    if len(args) > (2 if kind == "play" else 1):
+        raise InputError(f"Too many words: {kind} takes one slot number.")
+    slot = _number(args[0], f"slot, a number from 1 to {len(hand)}")
+    if not 1 <= slot <= len(hand):
+        raise InputError(f"There is no slot {slot}: your slots are 1-{len(hand)}.")
+    action: dict[str, Any] = {"type": kind, "card": hand[slot - 1]["order"]}
+    if len(args) == 2:
+        suits = [s for s in info.suits if s.id in (view.get("fireworks") or {})]
+        firework = _pick_suit(args[1], suits, "firework")
+        action["firework"] = firework
+    return action
+
+
+def _clue(args: list[str], view: Mapping[str, Any], info: VariantInfo) -> dict[str, Any]:
+    names = player_names(view)
+    you = view["you"]
+    if len(args) == 1 and len(names) == 2:
+        args = [names[1 - you], *args]  # two players: the clue can only be for the other one
+    if len(args) != 2:
+        raise InputError("Clue whom with what? For example: clue bob red, or clue 2 3.")
+    target = _player(args[0], names)
+    if target == you:
+        raise InputError("You cannot clue yourself.")
+    value = args[1].lower()
+    if value.isdigit():
+        rank = int(value)
+        if rank not in info.clue_ranks:
+            ranks = ", ".join(map(str, info.clue_ranks))
+            raise InputError(f"{rank} is not a rank you can clue ({ranks}).")
+        return {"type": "clue", "target": target, "rank": rank}
+    colors = [c for c in info.clue_colors]
+    exact = [c for c in colors if c == value]
+    by_letter = [c for c in colors if info.color_letter(c) == value]
+    by_prefix = [c for c in colors if c.startswith(value)]
+    for found in (exact, by_letter, by_prefix):
+        if len(found) == 1:
+            return {"type": "clue", "target": target, "color": found[0]}
+    choices = ", ".join(f"{c} ({info.color_letter(c)})" for c in colors)
+    raise InputError(f'"{args[1]}" is not a clue colour or rank. Colours: {choices}; ranks 1-5.')
+
+
+def _player(word: str, names: list[str]) -> int:
+    lowered = [n.lower() for n in names]
+    w = word.lower()
+    if w in lowered and lowered.count(w) == 1:
+        return lowered.index(w)
+    if w.isdigit():
+        number = int(w)
+        if 1 <= number <= len(names):
+            return number - 1
+        raise InputError(f"There is no player {number}: players are 1-{len(names)}.")
+    starts = [i for i, n in enumerate(lowered) if n.startswith(w)]
+    if len(starts) == 1:
+        return starts[0]
+    if len(starts) > 1:
+        raise InputError(f'"{word}" could be {" or ".join(names[i] for i in starts)}.')
+    raise InputError(f'Nobody called "{word}" here: players are {", ".join(names)}.')
+
+
+def _pick_suit(word: str, suits: list[Any], what: str) -> str:
+    w = word.lower()
+    for match in (
+        [s for s in suits if s.id == w],
+        [s for s in suits if s.letter.lower() == w],
+        [s for s in suits if s.id.startswith(w)],
+    ):
+        if len(match) == 1:
+            return match[0].id
+    raise InputError(f'"{word}" is not a {what}: {", ".join(s.id for s in suits)}.')
+
+
+def _number(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise InputError(f'"{word}" is not a {what}.') from None

@@ -1,0 +1,159 @@
+"""Events in words: "bob clued alice red, touching slots 2 and 4".
+
+Slots are counted as the table shows them (1 = newest card, on the left). A clue's slots
+are where the cards were when it was given, so the narrator replays the hands from the
+event log's draws, plays and discards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .variants import VariantInfo
+
+REASONS = {
+    "perfect": "a perfect game",
+    "deck_out": "the deck ran out",
+    "strikeout": "three strikes",
+    "terminated": "a player ended it",
+}
+
+
+def player_names(view: Mapping[str, Any]) -> list[str]:
+    """Names by seat, from the server's [{seat, name, bot}] or the engine's [name]."""
+    names = []
+    for i, p in enumerate(view.get("players") or []):
+        names.append(str(p.get("name", f"seat {i}")) if isinstance(p, Mapping) else str(p))
+    return names
+
+
+def card_text(info: VariantInfo, suit: str | None, rank: int | None) -> str:
+    return f"{info.letter(suit) if suit else '?'}{rank if rank is not None else '?'}"
+
+
+def slots_text(slots: Sequence[int]) -> str:
+    if not slots:
+        return "touching nothing"
+    if len(slots) == 1:
+        return f"touching slot {slots[0]}"
+    return f"touching slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
+
+
+class Narrator:
+    """Turns events into sentences, following the hands to name slots."""
+
+    def __init__(self, names: Sequence[str], info: VariantInfo) -> None:
+        self.names = list(names)
+        self.info = info
+        self.hands: dict[int, list[int]] = {}
+        self.lines: list[tuple[str, bool]] = []  # (sentence, is_a_draw)
+
+    def name(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"seat {seat}"
+
+    def _slot(self, seat: int, order: int) -> int | None:
+        hand = self.hands.get(seat)
+        if hand is None or order not in hand:
+            return None
+        return hand.index(order) + 1
+
+    def _take(self, seat: int, order: int) -> str:
+        slot = self._slot(seat, order)
+        if slot is not None:
+            self.hands[seat].remove(order)
+            return f" from slot {slot}"
+        return ""
+
+    def feed(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Narrate ``events`` (in log order); returns the new sentences, draws included."""
+        new: list[str] = []
+        for event in events:
+            line = self._one(event)
+            if line is None:
+                continue
+            text, is_draw, joins_previous = line
+            if joins_previous and self.lines:
+                prev, prev_draw = self.lines[-1]
+                self.lines[-1] = (prev + text, prev_draw)
+                if new:
+                    new[-1] = new[-1] + text
+                else:
+                    new.append(prev + text)
+                continue
+            self.lines.append((text, is_draw))
+            new.append(text)
+        return new
+
+    def recent(self, count: int) -> list[str]:
+        """The last ``count`` sentences, draws left out (they are in the history)."""
+        return [t for t, is_draw in self.lines if not is_draw][-count:]
+
+    def history(self) -> list[str]:
+        return [t for t, _ in self.lines]
+
+    def _one(self, e: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
+        kind = e.get("type")
+        who = self.name(e.get("seat"))
+        if kind == "draw":
+            seat = e.get("seat")
+            if isinstance(seat, int):
+                self.hands.setdefault(seat, []).insert(0, e.get("card"))
+            if e.get("suit") is None:
+                return f"{who} drew a card", True, False
+            return f"{who} drew {card_text(self.info, e.get('suit'), e.get('rank'))}", True, False
+        if kind == "clue":
+            target = e.get("target")
+            what = e.get("color") if e.get("color") is not None else e.get("rank")
+            touched = list(e.get("touched") or [])
+            slots = [self._slot(target, o) for o in touched] if isinstance(target, int) else []
+            known = [s for s in slots if s is not None]
+            tail = f", {slots_text(sorted(known))}" if len(known) == len(touched) else ""
+            return f"{who} clued {self.name(target)} {what}{tail}", False, False
+        if kind == "play":
+            card = card_text(self.info, e.get("suit"), e.get("rank"))
+            where = self._take(e.get("seat"), e.get("card"))
+            onto = ""
+            if e.get("firework") and e.get("firework") != e.get("suit"):
+                onto = f" on the {self.info.suit(e['firework']).name.lower()} firework"
+            return f"{who} played {card}{where}{onto}", False, False
+        if kind == "misplay":
+            card = card_text(self.info, e.get("suit"), e.get("rank"))
+            return f"{who} misplayed {card}{self._take(e.get('seat'), e.get('card'))}", False, False
+        if kind == "strike":
+            return f" (strike {e.get('strikes')} of 3)", False, True
+        if kind == "clue_token":
+            return " and got a clue back", False, True
+        if kind == "discard":
+            card = card_text(self.info, e.get("suit"), e.get("rank"))
+            return f"{who} discarded {card}{self._take(e.get('seat'), e.get('card'))}", False, False
+        if kind == "final_round":
+            n = e.get("turns_left")
+            return f"The deck is empty: final round, {n} turns left", False, False
+        if kind == "terminate":
+            return f"{who} ended the game", False, False
+        if kind == "game_over":
+            reason = REASONS.get(str(e.get("reason")), str(e.get("reason")))
+            return f"Game over ({reason}): score {e.get('score')}", False, False
+        if kind == "chat":
+            speaker = e.get("name") or who
+            return f"<{speaker}> {e.get('text', '')}", False, False
+        return self._lobby(kind, e)
+
+    def _lobby(self, kind: Any, e: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
+        name = e.get("name") or self.name(e.get("seat"))
+        kind = str(kind or "")
+        if "join" in kind:
+            seat = e.get("seat")
+            if isinstance(seat, int):
+                while len(self.names) <= seat:
+                    self.names.append(f"seat {len(self.names)}")
+                self.names[seat] = str(name)
+            return f"{name} joined", False, False
+        if "leave" in kind or "left" in kind or "remove" in kind:
+            return f"{name} left", False, False
+        if "start" in kind:
+            return "The game started", False, False
+        return None

@@ -1,0 +1,248 @@
+"""Draw a table from a server view as rich Text (plain text when colour is off).
+
+Every card shows its suit letter and rank as well as its colour, so the table reads the
+same without colour (``NO_COLOR``) and for colour-blind players. Slots are numbered from
+1, left to right, newest card first, in every hand; players are numbered from 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+from .narrate import REASONS, player_names
+from .variants import VariantInfo
+
+MAX_CLUES = 8
+MAX_STRIKES = 3
+LABEL = 9  # width of the row labels ("  suits  ")
+DIM = "dim"
+
+
+def knows(card: Mapping[str, Any]) -> tuple[str | None, int | None]:
+    """(suit, rank) as far as the card's holder can tell: each None unless certain."""
+    knowledge = card.get("knowledge") or {}
+    possible = knowledge.get("deduced") or knowledge.get("possible") or {}
+    suits = list(possible)
+    ranks = sorted({r for rs in possible.values() for r in rs})
+    return (suits[0] if len(suits) == 1 else None, ranks[0] if len(ranks) == 1 else None)
+
+
+def is_clued(card: Mapping[str, Any]) -> bool:
+    return bool((card.get("knowledge") or {}).get("clued"))
+
+
+class TableRenderer:
+    """Renders views of one game; ``info`` names its suits."""
+
+    def __init__(self, info: VariantInfo) -> None:
+        self.info = info
+        self.width = max(6, len(info.suits) + 2)
+
+    # -- cells ----------------------------------------------------------------------
+
+    def card(self, suit: str | None, rank: int | None, clued: bool = False) -> Text:
+        """A card as letter+rank in its suit's colour; "?" for what is not known."""
+        letter = self.info.letter(suit) if suit else "?"
+        text = f"{letter}{rank if rank is not None else '?'}{'*' if clued else ''}"
+        style = self.info.suit(suit).style if suit else DIM
+        if clued:
+            style += " underline"
+        return Text(text, style=style)
+
+    def _cell(self, text: Text | str) -> Text:
+        cell = text if isinstance(text, Text) else Text(text)
+        cell = cell.copy()
+        cell.pad_right(max(0, self.width - len(cell.plain)))
+        return cell
+
+    def _row(self, label: str, cells: Sequence[Text | str]) -> Text:
+        row = Text(f"  {label:<{LABEL - 2}}")
+        for c in cells:
+            row.append_text(self._cell(c))
+        row.rstrip()
+        return row
+
+    def possible_suits(self, card: Mapping[str, Any]) -> Text:
+        knowledge = card.get("knowledge") or {}
+        possible = knowledge.get("deduced") or knowledge.get("possible") or {}
+        out = Text()
+        for s in self.info.suits:
+            if s.id in possible:
+                out.append(s.letter, style=s.style)
+        for s in possible:  # suits the variant info does not know
+            if all(s != known.id for known in self.info.suits):
+                out.append(self.info.letter(s))
+        return out if out.plain else Text("-")
+
+    def possible_ranks(self, card: Mapping[str, Any]) -> str:
+        knowledge = card.get("knowledge") or {}
+        possible = knowledge.get("deduced") or knowledge.get("possible") or {}
+        ranks = sorted({r for rs in possible.values() for r in rs})
+        return "".join(map(str, ranks)) or "-"
+
+    # -- blocks ---------------------------------------------------------------------
+
+    def header(self, view: Mapping[str, Any], game_id: str | None) -> list[Text]:
+        title = Text("Hanabi", style="bold")
+        gid = game_id or view.get("id")
+        if gid:
+            title.append(f" · game {gid}")
+        title.append(f" · {self.info.name}")
+        status = view.get("status") or ("finished" if view.get("result") else "playing")
+        if status == "lobby":
+            title.append(" · lobby")
+            return [title]
+        title.append(f" · turn {int(view.get('turn') or 0) + 1}")
+        fireworks = view.get("fireworks") or {}
+        top = 5 * len(fireworks) if fireworks else 25
+        score = Text(f"Score {view.get('score', 0)}/{top}")
+        max_now = view.get("max_score")
+        if isinstance(max_now, int) and max_now < top and not view.get("result"):
+            score.append(f" (max {max_now} now)")
+        score.append(f"   Clues {view.get('clue_tokens', 0)}/{MAX_CLUES}")
+        strikes = int(view.get("strikes") or 0)
+        score.append("   Strikes ")
+        score.append(f"{strikes}/{MAX_STRIKES}", style="bold red" if strikes else "")
+        score.append(f"   Deck {view.get('deck_size', 0)}")
+        if view.get("turns_left") is not None and not view.get("result"):
+            score.append(f"   Final round: {view['turns_left']} turns left", style="bold")
+        works = Text("Fireworks ")
+        for suit, rank in fireworks.items():
+            works.append(" ")
+            works.append_text(self.card(suit, rank))
+        return [title, score, works]
+
+    def players(self, view: Mapping[str, Any]) -> list[Text]:
+        """The lobby: who sits where."""
+        names = player_names(view)
+        seats = view.get("max_players")
+        lines = [Text(f"Players ({len(names)}{f' of {seats}' if seats else ''} seated):")]
+        for seat, name in enumerate(names):
+            lines.append(Text(f"  {seat + 1} {name}{self._tags(view, seat)}"))
+        return lines
+
+    def _tags(self, view: Mapping[str, Any], seat: int) -> str:
+        tags = []
+        if view.get("you") == seat:
+            tags.append("you")
+        if view.get("host") == seat:
+            tags.append("host")
+        players = view.get("players") or []
+        if seat < len(players) and isinstance(players[seat], Mapping) and players[seat].get("bot"):
+            tags.append("bot")
+        return f" ({', '.join(tags)})" if tags else ""
+
+    def hand(self, view: Mapping[str, Any], seat: int, name: str) -> list[Text]:
+        cards = (view.get("hands") or [])[seat] if seat < len(view.get("hands") or []) else []
+        head = Text(f"{seat + 1} {name}{self._tags(view, seat)}", style="bold")
+        if view.get("current_seat") == seat and not view.get("result"):
+            head.append("  ◀ to play", style="bold reverse")
+        lines = [head, self._row("slot", [str(i + 1) for i in range(len(cards))])]
+        shown = [c for c in cards if c.get("suit") is not None or c.get("rank") is not None]
+        if cards and len(shown) == len(cards):
+            lines.append(
+                self._row("card", [self.card(c["suit"], c["rank"], is_clued(c)) for c in cards])
+            )
+            lines.append(self._row("knows", [self.card(*knows(c), is_clued(c)) for c in cards]))
+        else:
+            lines.append(self._row("knows", [self.card(*knows(c), is_clued(c)) for c in cards]))
+            lines.append(self._row("suits", [self.possible_suits(c) for c in cards]))
+            lines.append(self._row("ranks", [self.possible_ranks(c) for c in cards]))
+        return lines
+
+    def discards(self, view: Mapping[str, Any]) -> Text:
+        line = Text("Discards ")
+        piles = view.get("discards") or []
+        if not piles:
+            line.append(" none")
+            return line
+        order = [s.id for s in self.info.suits]
+        order += [d["suit"] for d in piles if d["suit"] not in order]
+        marked = False
+        for suit in dict.fromkeys(order):
+            pile = sorted((d for d in piles if d["suit"] == suit), key=lambda d: d["rank"])
+            if not pile:
+                continue
+            line.append(" ")
+            line.append(f"{self.info.letter(suit)}:", style=self.info.suit(suit).style)
+            for d in pile:
+                line.append(f" {d['rank']}", style=self.info.suit(suit).style)
+                if d.get("misplayed"):
+                    line.append("!", style="bold red")
+                    marked = True
+            line.append(" ")
+        line.rstrip()
+        if marked:
+            line.append("   (! misplayed)", style=DIM)
+        return line
+
+    def result(self, view: Mapping[str, Any]) -> Text:
+        result = view.get("result") or {}
+        reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
+        fireworks = view.get("fireworks") or {}
+        top = 5 * len(fireworks) if fireworks else 25
+        return Text(f"Game over ({reason}): final score {result.get('score')}/{top}", style="bold")
+
+    def turn_line(self, view: Mapping[str, Any]) -> Text:
+        if view.get("result"):
+            return self.result(view)
+        current = view.get("current_seat")
+        names = player_names(view)
+        if current is None:
+            return Text("")
+        if view.get("you") == current:
+            return Text("Your turn.", style="bold")
+        name = names[current] if current < len(names) else f"seat {current}"
+        return Text(f"{name}'s turn.")
+
+    # -- the whole table ------------------------------------------------------------
+
+    def render(
+        self,
+        view: Mapping[str, Any],
+        *,
+        recent: Sequence[str] = (),
+        game_id: str | None = None,
+        join_hint: str | None = None,
+    ) -> Text:
+        """The whole table as one Text; ``recent`` are the last moves, in words."""
+        lines = self.header(view, game_id)
+        status = view.get("status") or ("finished" if view.get("result") else "playing")
+        if status == "lobby":
+            lines += self.players(view)
+            if join_hint:
+                lines.append(Text(f"Friends join with: {join_hint}"))
+        else:
+            names = player_names(view)
+            you = view.get("you")
+            # Your own hand first, then the others in seat order after you.
+            n = len(names)
+            start = you if isinstance(you, int) else 0
+            for k in range(n):
+                seat = (start + k) % n
+                lines.append(Text(""))
+                lines += self.hand(view, seat, names[seat])
+            lines.append(Text(""))
+            lines.append(self.discards(view))
+        if recent:
+            lines.append(Text(""))
+            lines.append(Text("Last moves:", style="bold"))
+            lines += [Text(f"  {r}") for r in recent]
+        lines.append(Text(""))
+        lines.append(self.turn_line(view) if status != "lobby" else self.lobby_line(view))
+        out = Text("\n").join(lines)
+        return out
+
+    def lobby_line(self, view: Mapping[str, Any]) -> Text:
+        if view.get("you") is not None and view.get("you") == view.get("host"):
+            return Text('Waiting for players. Type "start" when everyone is seated.')
+        return Text("Waiting for the host to start the game.")
+
+
+def render_plain(view: Mapping[str, Any], info: VariantInfo | None = None, **kw: Any) -> str:
+    """The table as plain text (what a terminal without colour shows)."""
+    renderer = TableRenderer(info or VariantInfo.from_view(view))
+    return renderer.render(view, **kw).plain

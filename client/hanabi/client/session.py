@@ -1,0 +1,383 @@
+"""Sitting at a table: long-poll the view, redraw on change, read moves at the prompt.
+
+Two helper threads feed one queue: a poller (long-polls the view with its ETag, and keeps
+trying with a clear message while the server is away) and a reader (lines typed on
+stdin). The main thread does everything else, so drawing and sending never interleave.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from .api import ApiError, Client, Unreachable
+from .commands import HELP, Command, InputError, parse
+from .narrate import Narrator, player_names
+from .render import TableRenderer
+from .variants import VariantInfo
+
+POLL_WAIT = 25  # seconds the server may hold a long-poll
+RECENT = 6  # last moves shown under the table
+RETRY_DELAYS = (0.5, 1, 2, 2, 3)  # seconds between reconnection attempts (last repeats)
+
+
+class TableSession:
+    """One terminal at one table, as a seat (``token``) or a spectator (no token)."""
+
+    def __init__(
+        self,
+        client: Client,
+        game_id: str,
+        token: str | None,
+        *,
+        console: Console,
+        json_mode: bool = False,
+        clear: bool = True,
+        input_fd: int | None = None,
+        on_leave: Callable[[], None] | None = None,
+        poll_wait: float = POLL_WAIT,
+        join_hint: str | None = None,
+    ) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+        self.console = console
+        self.json_mode = json_mode
+        self.clear = clear and console.is_terminal and not json_mode
+        self.input_fd = sys.stdin.fileno() if input_fd is None else input_fd
+        self.on_leave = on_leave
+        self.poll_wait = poll_wait
+        self.join_hint = join_hint
+        self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.view: dict[str, Any] | None = None
+        self.info: VariantInfo | None = None
+        self.renderer: TableRenderer | None = None
+        self.narrator: Narrator | None = None
+        self.last_seq = 0
+        self.notice: Text | None = None
+        self.stop = threading.Event()
+        self.server_down = False
+
+    # -- threads --------------------------------------------------------------------
+
+    def _poll_loop(self) -> None:
+        poller = Client(self.client.server, self.token, timeout=self.client.timeout, retries=0)
+        etag = None
+        failures = 0
+        while not self.stop.is_set():
+            try:
+                polled = poller.poll(self.game_id, etag, wait=self.poll_wait if etag else None)
+            except Unreachable as exc:
+                if failures == 0:
+                    self.queue.put(("down", exc))
+                delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)]
+                failures += 1
+                if self.stop.wait(delay):
+                    return
+                continue
+            except ApiError as exc:
+                if exc.status is not None and exc.status >= 500:
+                    # Redis or a worker in trouble: as good as away, keep trying.
+                    if failures == 0:
+                        self.queue.put(("down", exc))
+                    failures += 1
+                    if self.stop.wait(RETRY_DELAYS[-1]):
+                        return
+                    continue
+                self.queue.put(("fatal", exc))
+                return
+            if failures:
+                failures = 0
+                self.queue.put(("up", None))
+            etag = polled.etag
+            if polled.game is not None:
+                self.queue.put(("view", polled.game))
+                if polled.game.get("status") == "finished":
+                    return
+
+    def _read_loop(self) -> None:
+        buffer = b""
+        while not self.stop.is_set():
+            try:
+                chunk = os.read(self.input_fd, 4096)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                if buffer:
+                    self.queue.put(("line", buffer.decode("utf-8", "replace")))
+                self.queue.put(("eof", None))
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                self.queue.put(("line", line.decode("utf-8", "replace").rstrip("\r")))
+
+    # -- main loop ------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Sit at the table until the game ends, the player quits or Ctrl-C."""
+        threading.Thread(target=self._poll_loop, name="hanabi-poll", daemon=True).start()
+        threading.Thread(target=self._read_loop, name="hanabi-input", daemon=True).start()
+        try:
+            while True:
+                try:
+                    kind, payload = self.queue.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                outcome = self._handle(kind, payload)
+                if outcome is not None:
+                    return outcome
+        except KeyboardInterrupt:
+            self._say(f"\nLeft the table. {self._resume_hint()}", code="interrupted")
+            return 130
+        finally:
+            self.stop.set()
+
+    def _handle(self, kind: str, payload: Any) -> int | None:
+        if kind == "view":
+            self._show(payload)
+            return self._maybe_over()
+        if kind == "down":
+            self.server_down = True
+            self._say(
+                f"Lost the server at {self.client.server} ({payload.detail}). "
+                "Trying again; Ctrl-C leaves, and "
+                f"`hanabi-client join {self.game_id}` resumes later.",
+                code="server_down",
+                style="bold red",
+            )
+            return None
+        if kind == "up":
+            self.server_down = False
+            self._say("Reconnected to the server.", code="server_up", style="bold green")
+            self._prompt()
+            return None
+        if kind == "fatal":
+            self._say(f"{payload.detail}", code=payload.code, style="bold red")
+            return 1
+        if kind == "eof":
+            if self.token is None:
+                return None  # a spectator without a keyboard keeps watching
+            self._say(f"Input closed. {self._resume_hint()}", code="quit")
+            return 0
+        if kind == "line":
+            return self._command(payload)
+        return None
+
+    # -- drawing --------------------------------------------------------------------
+
+    def _variant(self, view: Mapping[str, Any]) -> None:
+        if self.info is not None and self.info.id == view.get("variant"):
+            return
+        info = None
+        try:
+            for entry in self.client.variants():
+                if entry.get("id") == view.get("variant"):
+                    info = VariantInfo.from_api(entry)
+        except ApiError:
+            info = None
+        self.info = info or VariantInfo.from_view(view)
+        self.renderer = TableRenderer(self.info)
+
+    def _fetch_events(self) -> list[dict[str, Any]]:
+        try:
+            events = self.client.events(self.game_id, self.last_seq, token=self.token)
+        except ApiError:
+            return []
+        events = [e for e in events if int(e.get("seq", 0)) > self.last_seq]
+        if events:
+            self.last_seq = max(int(e.get("seq", 0)) for e in events)
+        return events
+
+    def _show(self, view: dict[str, Any], *, force: bool = False) -> None:
+        self._variant(view)
+        assert self.info is not None and self.renderer is not None
+        if self.narrator is None:
+            self.narrator = Narrator(player_names(view), self.info)
+        self.narrator.names = player_names(view) or self.narrator.names
+        # Chat changes the ETag but not the view: new events alone are worth a redraw.
+        events = self._fetch_events()
+        self.narrator.feed(events)
+        if view == self.view and not events and not force:
+            return
+        self.view = view
+        if self.json_mode:
+            self._emit({"type": "view", "game": view})
+            if events:
+                self._emit({"type": "events", "events": events})
+            return
+        if self.clear:
+            self.console.file.write("\x1b[H\x1b[2J")
+        self.console.print(
+            self.renderer.render(
+                view,
+                recent=self.narrator.recent(RECENT),
+                game_id=self.game_id,
+                join_hint=self.join_hint,
+            ),
+            soft_wrap=True,
+        )
+        if self.notice is not None:
+            self.console.print(self.notice, soft_wrap=True)
+            self.notice = None
+        if not view.get("result"):
+            self._prompt()
+
+    def _prompt(self) -> None:
+        if self.json_mode or self.view is None or self.view.get("result"):
+            return
+        view = self.view
+        you = view.get("you")
+        if view.get("status") == "lobby":
+            prompt = "lobby> "
+        elif you is not None and view.get("current_seat") == you:
+            prompt = "Your move> "
+        else:
+            current = view.get("current_seat")
+            names = player_names(view)
+            who = names[current] if isinstance(current, int) and current < len(names) else "?"
+            what = "help, quit" if you is None else "chat, history, help, quit"
+            self.console.print(Text(f"Waiting for {who} to play… ({what})", style="dim"))
+            prompt = "> "
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
+
+    def _say(self, text: str, *, code: str = "info", style: str = "") -> None:
+        if self.json_mode:
+            self._emit({"type": "message", "code": code, "text": text.strip()})
+            return
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def _refuse(self, text: str, *, code: str) -> None:
+        self._say(text, code=code, style="bold red")
+        self._prompt()
+
+    def _emit(self, data: Mapping[str, Any]) -> None:
+        self.console.file.write(json.dumps(data, separators=(",", ":")) + "\n")
+        self.console.file.flush()
+
+    def _resume_hint(self) -> str:
+        if self.token is None:
+            return f"Watch again with: hanabi-client watch {self.game_id}"
+        return f"Resume with: hanabi-client join {self.game_id}"
+
+    def _maybe_over(self) -> int | None:
+        view = self.view
+        if view is None or not view.get("result"):
+            return None
+        lines = [
+            "",
+            f"Save the replay:  hanabi-client export {self.game_id} -o {self.game_id}.json",
+            f"Step through it:  hanabi-client replay {self.game_id} --turn N",
+        ]
+        if self.json_mode:
+            self._emit({"type": "result", "result": view["result"], "game_id": self.game_id})
+        else:
+            self.console.print(Text("\n".join(lines)), soft_wrap=True)
+        return 0
+
+    # -- commands -------------------------------------------------------------------
+
+    def _command(self, line: str) -> int | None:
+        try:
+            command = parse(line, self.view, self.info)
+        except InputError as exc:
+            self._refuse(str(exc), code="bad_input")
+            return None
+        kind = command.kind
+        if kind == "quit":
+            self._say(f"Left the table. {self._resume_hint()}", code="quit")
+            return 0
+        if kind == "help":
+            self._say(HELP, code="help")
+            self._prompt()
+            return None
+        if kind == "redraw":
+            if self.view is not None:
+                self._show(self.view, force=True)
+            return None
+        if kind == "history":
+            lines = self.narrator.history() if self.narrator else []
+            self._say("\n".join(lines) or "Nothing has happened yet.", code="history")
+            self._prompt()
+            return None
+        if self.token is None:
+            self._refuse("You are watching: spectators can only look.", code="spectator")
+            return None
+        try:
+            return self._send(command)
+        except Unreachable as exc:
+            sent = (
+                " may or may not have gone through"
+                if command.kind in ("play", "discard", "clue")
+                else " was not sent"
+            )
+            self._refuse(
+                f"{exc.detail}. Your {command.kind}{sent}; the table will refresh when the server is back.",
+                code="unreachable",
+            )
+        except ApiError as exc:
+            self._server_refused(exc)
+        return None
+
+    def _send(self, command: Command) -> int | None:
+        kind = command.kind
+        if kind == "chat":
+            self.client.chat(self.game_id, command.text, token=self.token)
+            self._refresh()
+            return None
+        if kind == "start":
+            self._show(self.client.start(self.game_id, token=self.token))
+            return None
+        if kind == "leave":
+            you = self.view.get("you") if self.view else None
+            if you is None or not self.view or self.view.get("status") != "lobby":
+                self._refuse("You can only leave a table before the game starts.", code="bad_input")
+                return None
+            self.client.leave(self.game_id, you, token=self.token)
+            if self.on_leave:
+                self.on_leave()
+            self._say("You left the table.", code="left")
+            return 0
+        if kind == "terminate":
+            self._show(self.client.terminate(self.game_id, token=self.token))
+            return self._maybe_over()
+        assert self.view is not None
+        result = self.client.act(self.game_id, self.view["turn"], command.action, token=self.token)
+        if result.repeated:
+            self.notice = Text(
+                "(The server had already made that move: its first answer was lost on the way.)",
+                style="dim",
+            )
+        self._show(result.game)
+        return self._maybe_over()
+
+    def _refresh(self) -> None:
+        try:
+            self._show(self.client.game(self.game_id, token=self.token), force=True)
+        except ApiError:
+            self._prompt()
+
+    def _server_refused(self, exc: ApiError) -> None:
+        if exc.code == "stale_turn":
+            self.notice = Text(
+                f"The game had moved on ({exc.detail}) and that move was not made: "
+                "here is the table as it is now.",
+                style="bold red",
+            )
+            self._refresh()
+            return
+        self._refuse(f"The server refused: {exc.detail}", code=exc.code)
+
+
+def plain_console(file: TextIO | None = None) -> Console:
+    """A console for tests and pipes: no colour, no wrapping surprises."""
+    return Console(file=file, no_color=True, highlight=False, width=100)

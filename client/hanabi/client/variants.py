@@ -1,0 +1,120 @@
+"""What the client needs to know about a variant to draw it and read clues.
+
+The server's ``GET /variants`` is the source (suit names, letters, clue colours); when it
+cannot be had, the suits are read off the view itself and the well-known ones get their
+usual letters, so a table can always be drawn without the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+# Letter and terminal style of the shipped suits; others get their initial, unstyled.
+KNOWN_SUITS: dict[str, tuple[str, str, str]] = {
+    "red": ("Red", "R", "bold red"),
+    "yellow": ("Yellow", "Y", "bold yellow"),
+    "green": ("Green", "G", "bold green"),
+    "blue": ("Blue", "B", "bold bright_blue"),
+    "white": ("White", "W", "bold bright_white"),
+    "multicolor": ("Multicolor", "M", "bold magenta"),
+    "black": ("Black", "K", "bold bright_black"),
+    "rainbow": ("Rainbow", "M", "bold magenta"),
+    "dark_rainbow": ("Dark Rainbow", "M", "bold magenta"),
+    "wild_rainbow": ("Wild Rainbow", "M", "bold magenta"),
+}
+KNOWN_VARIANT_NAMES = {
+    "no_variant": "No Variant",
+    "six_suits": "Six Suits",
+    "single_sixth": "Single Sixth",
+    "rainbow": "Rainbow",
+    "single_rainbow": "Single Rainbow",
+    "wild_rainbow": "Wild Rainbow",
+    "black_powder": "Black Powder",
+}
+
+
+@dataclass(frozen=True)
+class SuitInfo:
+    id: str
+    name: str
+    letter: str
+    style: str
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    id: str
+    name: str
+    suits: tuple[SuitInfo, ...]
+    clue_colors: tuple[str, ...]
+    clue_ranks: tuple[int, ...] = (1, 2, 3, 4, 5)
+
+    def suit(self, suit_id: str | None) -> SuitInfo:
+        for s in self.suits:
+            if s.id == suit_id:
+                return s
+        return _suit(suit_id or "?")
+
+    def letter(self, suit_id: str | None) -> str:
+        return self.suit(suit_id).letter if suit_id else "?"
+
+    def color_letter(self, color: str) -> str:
+        """The letter a player types for a clue colour (``r`` for red, ``k`` for black)."""
+        for s in self.suits:
+            if s.id == color:
+                return s.letter.lower()
+        known = KNOWN_SUITS.get(color)
+        return (known[1] if known else color[:1]).lower()
+
+    @classmethod
+    def from_api(cls, data: Mapping[str, Any]) -> VariantInfo:
+        """From one entry of ``GET /variants``."""
+        suits = []
+        for s in data.get("suits", []):
+            known = KNOWN_SUITS.get(s["id"])
+            suits.append(
+                SuitInfo(
+                    s["id"],
+                    s.get("name") or (known[0] if known else s["id"]),
+                    s.get("abbreviation") or (known[1] if known else s["id"][:1].upper()),
+                    known[2] if known else "bold",
+                )
+            )
+        colors = data.get("clue_colors")
+        if colors is None:
+            colors = [s["color"] for s in data.get("suits", []) if s.get("color")]
+        return cls(
+            data["id"],
+            data.get("name") or data["id"],
+            tuple(suits),
+            tuple(colors),
+            tuple(data.get("clue_ranks") or (1, 2, 3, 4, 5)),
+        )
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> VariantInfo:
+        """Guessed from a view alone: the suits its cards could be, in view order."""
+        suit_ids: list[str] = []
+
+        def add(ids: Iterable[str]) -> None:
+            for i in ids:
+                if i not in suit_ids:
+                    suit_ids.append(i)
+
+        for hand in view.get("hands") or []:
+            for card in hand:
+                add((card.get("knowledge") or {}).get("possible", {}))
+        add(view.get("fireworks") or {})
+        suits = tuple(_suit(i) for i in suit_ids)
+        colors = tuple(s.id for s in suits if s.id in KNOWN_SUITS and "rainbow" not in s.id)
+        variant_id = str(view.get("variant") or "?")
+        return cls(variant_id, KNOWN_VARIANT_NAMES.get(variant_id, variant_id), suits, colors)
+
+
+def _suit(suit_id: str) -> SuitInfo:
+    known = KNOWN_SUITS.get(suit_id)
+    if known:
+        return SuitInfo(suit_id, *known)
+    return SuitInfo(suit_id, suit_id.replace("_", " ").title(), suit_id[:1].upper(), "bold")

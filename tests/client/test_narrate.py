@@ -1,0 +1,84 @@
+"""Events in words, with slots as the table showed them when the event happened."""
+
+from __future__ import annotations
+
+from hanabi.client.narrate import Narrator, slots_text
+from hanabi.client.variants import VariantInfo
+from hanabi.game import VARIANTS, Action
+
+CARDS = ["r1", "y1", "g1", "b1", "w1", "r2", "r3", "y5", "b2", "r1"]
+
+
+def narrator(names=("alice", "bob")):
+    return Narrator(list(names), VariantInfo.from_api(VARIANTS["no_variant"].to_dict()))
+
+
+def test_every_engine_event_in_words(make_table):
+    t = make_table(cards=CARDS)
+    t.do(Action.clue(1, color="red"), Action.play(t.hand(1)[0]))
+    t.do(Action.play(t.hand(0)[4]), Action.discard(t.hand(1)[1]))
+    n = narrator()
+    lines = n.feed(t.log(0))
+    seen = len(t.events)
+    t.do(Action.terminate(1))
+    lines += n.feed(t.log(0)[seen:])
+    assert lines[:5] == ["alice drew a card"] * 5
+    assert lines[5:10] == [
+        "bob drew R2",
+        "bob drew R3",
+        "bob drew Y5",
+        "bob drew B2",
+        "bob drew R1",
+    ]
+    assert [line for line in lines if "drew" not in line] == [
+        "alice clued bob red, touching slots 1, 4 and 5",
+        "bob played R1 from slot 1",
+        "alice misplayed R1 from slot 5 (strike 1 of 3)",
+        "bob discarded B2 from slot 2",
+        "bob ended the game",
+        "Game over (a player ended it): score 0",
+    ]
+    assert n.recent(2) == ["bob ended the game", "Game over (a player ended it): score 0"]
+    assert len(n.history()) == len(lines)
+
+
+def test_a_five_gives_a_clue_back_and_chat_is_quoted(make_table):
+    t = make_table(cards=["r1", "r2", "r3", "r4", "r5", "y1", "y2", "y3", "y4", "y5"])
+    for order in (0, 1, 2, 3, 4):
+        t.do(Action.play(order))  # alice plays r1 .. r5, oldest first
+        if order < 4:
+            t.do(t.clue_for(0))  # bob spends a clue
+    n = narrator()
+    lines = [line for line in n.feed(t.log(1)) if "drew" not in line]
+    assert "alice played R5 from slot 5 and got a clue back" in lines
+    assert n.feed(
+        [{"seq": 99, "type": "chat", "turn": 3, "seat": 1, "name": "bob", "text": "nice"}]
+    ) == ["<bob> nice"]
+
+
+def test_final_round_and_unknown_slots():
+    n = narrator()
+    assert n.feed([{"type": "final_round", "turn": 40, "turns_left": 2}]) == [
+        "The deck is empty: final round, 2 turns left"
+    ]
+    # Without the draws that put them there, a clue's slots are left out, not guessed.
+    assert n.feed(
+        [
+            {
+                "type": "clue",
+                "turn": 41,
+                "seat": 0,
+                "target": 1,
+                "color": None,
+                "rank": 3,
+                "touched": [7],
+            }
+        ]
+    ) == ["alice clued bob 3"]
+    assert n.feed([{"type": "mystery", "turn": 1}]) == []
+
+
+def test_slots_text():
+    assert slots_text([]) == "touching nothing"
+    assert slots_text([2]) == "touching slot 2"
+    assert slots_text([2, 4]) == "touching slots 2 and 4"

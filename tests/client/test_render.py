@@ -1,0 +1,160 @@
+"""The table as text, colour off, on fixed states (snapshots in snapshots/*.txt).
+
+Run with UPDATE_SNAPSHOTS=1 to rewrite the snapshot files after a deliberate change, then
+read the diff.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from hanabi.client.narrate import Narrator, player_names
+from hanabi.client.render import TableRenderer, render_plain
+from hanabi.client.variants import VariantInfo
+from hanabi.game import VARIANTS, Action
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def check_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        path.write_text(text + "\n", encoding="utf-8")
+    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review it"
+    assert text + "\n" == path.read_text(encoding="utf-8")
+
+
+def info_for(variant: str) -> VariantInfo:
+    return VariantInfo.from_api(VARIANTS[variant].to_dict())
+
+
+def render_with_log(table, seat, variant="no_variant"):
+    view = table.view(seat)
+    info = info_for(variant)
+    narrator = Narrator(player_names(view), info)
+    narrator.feed(table.log(seat))
+    return render_plain(view, info, recent=narrator.recent(6), game_id=view["id"])
+
+
+def test_mid_game_as_a_player(make_table):
+    t = make_table(cards=["r1", "y1", "g1", "b1", "w1", "r2", "r3", "y5", "b2", "r1"])
+    t.do(Action.clue(1, color="red"))  # alice: touches bob's r1, r3, r2 (slots 1, 4, 5)
+    t.do(Action.play(t.hand(1)[0]))  # bob plays r1 from slot 1
+    t.do(Action.play(t.hand(0)[4]))  # alice misplays r1 from slot 5: strike 1
+    t.do(Action.discard(t.hand(1)[1]))  # bob discards b2 from slot 2
+    t.do(Action.clue(1, rank=5))  # alice clues bob's y5
+    t.do(Action.clue(0, rank=1))  # bob clues alice's 1s
+    text = render_with_log(t, 0)
+    check_snapshot("mid_game_alice", text)
+    # What the snapshot must show, whatever its layout.
+    assert "Strikes 1/3" in text and "Clues 6/8" in text
+    assert "alice clued bob red, touching slots 1, 4 and 5" in text
+    assert "alice misplayed R1 from slot 5 (strike 1 of 3)" in text
+    assert "Discards  R: 1!  B: 2" in text
+    assert "Your turn." in text
+    # Alice never sees her own cards; she sees bob's.
+    alice = text.split("2 bob")[0]
+    assert "W1" not in alice and "?1*" in alice
+
+
+def test_mid_game_as_the_other_player_and_a_spectator(make_table):
+    t = make_table(cards=["r1", "y1", "g1", "b1", "w1", "r2", "r3", "y5", "b2", "r1"])
+    t.do(Action.clue(1, color="red"), Action.play(t.hand(1)[0]))
+    check_snapshot("mid_game_bob", render_with_log(t, 1))
+    spectator = render_with_log(t, None)
+    check_snapshot("mid_game_spectator", spectator)
+    assert "bob drew" not in spectator
+    assert "card " not in spectator  # no hand shows its cards to a spectator
+
+
+def test_rainbow_three_players(make_table):
+    t = make_table(players=("alice", "bob", "cathy"), variant="rainbow", seed="rb")
+    t.do(t.clue_for(1, "color"))
+    t.do(t.clue_for(2, "rank"))
+    t.do(Action.discard(t.hand(2)[4]))
+    text = render_with_log(t, 0, "rainbow")
+    check_snapshot("rainbow_cathy_to_play", text)
+    assert "Fireworks  R0 Y0 G0 B0 W0 M0" in text
+
+
+def test_final_round_and_game_over(make_table):
+    t = make_table(seed="end")
+    game = t.game
+    # Discard oldest cards until the deck runs out, then into the final round.
+    while game.deck_size > 0:
+        seat = game.current
+        if game.clue_tokens == 8:
+            t.do(t.clue_for(1 - seat))
+        else:
+            t.do(Action.discard(game.hands[seat][-1]))
+    final = render_with_log(t, game.current)
+    check_snapshot("final_round", final)
+    assert "Final round: 1 turns left" in final or "Final round: 2 turns left" in final
+    while not game.is_over:
+        seat = game.current
+        if game.clue_tokens == 8:
+            t.do(t.clue_for(1 - seat))
+        else:
+            t.do(Action.discard(game.hands[seat][-1]))
+    over = render_with_log(t, 0)
+    check_snapshot("game_over", over)
+    assert "Game over (the deck ran out): final score 0/25" in over
+    # Once over, every hand shows its cards, your own included.
+    assert "1 alice (you, host)\n  slot" in over
+    assert over.split("2 bob")[0].count("  card ") == 1
+
+
+def test_lobby():
+    view = {
+        "id": "lob123",
+        "status": "lobby",
+        "version": 3,
+        "variant": "no_variant",
+        "options": {"empty_clues": False, "strikeout_keeps_score": False},
+        "max_players": 4,
+        "players": [
+            {"seat": 0, "name": "alice", "bot": None},
+            {"seat": 1, "name": "bob", "bot": None},
+        ],
+        "host": 0,
+        "you": 1,
+        "turn": 0,
+        "current_seat": None,
+        "hands": [],
+        "fireworks": {},
+    }
+    text = render_plain(view, info_for("no_variant"), join_hint="hanabi-client join lob123")
+    check_snapshot("lobby_bob", text)
+    assert "Waiting for the host to start the game." in text
+    host_text = render_plain({**view, "you": 0}, info_for("no_variant"))
+    assert 'Type "start"' in host_text and "1 alice (you, host)" in host_text
+
+
+def test_colour_is_extra_never_the_only_signal(make_table):
+    """With colour on, the same letters are there; with NO_COLOR, no escape codes."""
+    t = make_table(cards=["r1", "y1", "g1", "b1", "w1", "r2", "r3", "y5", "b2", "r1"])
+    view = t.view(0)
+    text = TableRenderer(info_for("no_variant")).render(view)
+    coloured = io.StringIO()
+    Console(file=coloured, force_terminal=True, color_system="standard", width=100).print(text)
+    assert "\x1b[" in coloured.getvalue()
+    plain = io.StringIO()
+    Console(file=plain, force_terminal=True, no_color=True, width=100).print(text)
+    assert "\x1b[3" not in plain.getvalue()  # no colour codes (bold may remain)
+    for card in ("R2", "R3", "Y5", "B2", "R1"):
+        assert card in plain.getvalue()
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_variant_renders_with_or_without_server_info(make_table, variant):
+    t = make_table(players=("a", "b", "c"), variant=variant, seed="v")
+    t.do(t.clue_for(1))
+    view = t.view(2)
+    with_info = render_plain(view, info_for(variant))
+    guessed = render_plain(view, VariantInfo.from_view(view))
+    assert with_info.splitlines()[3:] == guessed.splitlines()[3:]
