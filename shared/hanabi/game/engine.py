@@ -225,9 +225,16 @@ class Game:
         With the setup and the action log it restores the game exactly; the log stays the
         truth (see :func:`replay`).
         """
-        snap = {name: getattr(self, name) for name in self._SNAPSHOT_FIELDS}
+        snap = {}
+        for name in self._SNAPSHOT_FIELDS:  # copies: the game goes on, the snapshot must not
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            snap[name] = value
+        snap["clues"] = [{**c, "touched": list(c["touched"])} for c in self.clues]
+        snap["result"] = None if self.result is None else dict(self.result)
         snap["misplays"] = sorted(self.misplays)
-        snap["card_clues"] = {str(k): v for k, v in self.card_clues.items()}
+        snap["card_clues"] = {str(k): [dict(c) for c in v] for k, v in self.card_clues.items()}
         return snap
 
     @classmethod
@@ -245,7 +252,7 @@ class Game:
             setattr(game, name, value)
         if game.result is not None:
             game.result = dict(game.result)
-        game.clues = [dict(c) for c in snap["clues"]]
+        game.clues = [{**c, "touched": list(c["touched"])} for c in snap["clues"]]
         game.misplays = set(snap["misplays"])
         game.card_clues = {}
         for key, clues in snap["card_clues"].items():
@@ -427,7 +434,7 @@ class Game:
             "rank": rank,
             "touched": touched,
         }
-        self.clues.append(event)
+        self.clues.append({**event, "touched": list(touched)})  # callers may change theirs
         return [event]
 
     def _play_or_discard(self, action: Action, actor: int, turn: int) -> list[dict[str, Any]]:

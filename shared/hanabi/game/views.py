@@ -101,7 +101,7 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
             }
             for order in game.discards
         ],
-        "clues": [dict(c) for c in game.clues],
+        "clues": [{**c, "touched": list(c["touched"])} for c in game.clues],
         "turns_left": game.turns_left,
         "legal_actions": [a.to_dict() for a in game.legal_actions()] if is_turn else [],
         "result": dict(game.result) if game.result else None,
