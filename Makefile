@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: all venv test lint format run bench clean
+.PHONY: all venv test lint format run openapi bench clean
 
 all: test
 
@@ -37,6 +37,9 @@ test: $(STAMP)
 
 run: $(STAMP)
 	$(PY) -m hanabi.server
+
+openapi: $(STAMP)
+	$(PY) -m hanabi.server.spec openapi.yaml
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

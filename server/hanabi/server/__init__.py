@@ -1,1 +1,5 @@
-"""Flask REST API for Hanabi games (work in progress)."""
+"""Flask REST API for Hanabi games: ``create_app(config)`` builds the WSGI app."""
+
+from .app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,374 @@
+"""The HTTP resources: flask-restx namespaces over :class:`~hanabi.server.games.Service`.
+
+Each method carries its contract in :func:`operation` (schemas, status codes, auth); the
+OpenAPI document is generated from exactly that (:mod:`hanabi.server.spec`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import redis
+from flask import Response, current_app
+from flask_restx import Namespace, Resource
+
+from hanabi.game import VARIANTS
+
+from . import schemas as s
+from .games import Outcome, Service
+from .http import bearer_token, if_none_match, json_response, load_body, load_query
+from .problems import ApiError
+
+PREFIX = "/api/v1"
+
+
+@dataclass
+class Operation:
+    """One documented operation: what it takes and every status it answers with."""
+
+    id: str
+    summary: str
+    responses: dict[int, tuple[type[s.Schema] | None, str]]
+    body: type[s.Schema] | None = None
+    query: type[s.Schema] | None = None
+    auth: str = "none"  # none | optional | required
+    errors: tuple[int, ...] = ()
+    headers: dict[int, dict[str, str]] = field(default_factory=dict)
+    description: str = ""
+
+
+def operation(**kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def attach(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.operation = Operation(**kwargs)  # type: ignore[attr-defined]
+        return fn
+
+    return attach
+
+
+def service() -> Service:
+    return current_app.extensions["hanabi"]
+
+
+def game_url(game_id: str) -> str:
+    return f"{PREFIX}/games/{game_id}"
+
+
+_SCHEMAS: dict[type[s.Schema], s.Schema] = {}
+
+
+def schema(cls: type[s.Schema]) -> s.Schema:
+    if cls not in _SCHEMAS:
+        _SCHEMAS[cls] = cls()
+    return _SCHEMAS[cls]
+
+
+def _action_result(svc: Service, outcome: Outcome, status: int) -> Response:
+    record = outcome.record
+    over = record.status == "finished"
+    events = svc.redact(outcome.events, outcome.seat, over, outcome.first_seq)
+    key = (record.id, record.version, outcome.seat)
+    game = svc.views.get(key)
+    if game is None:
+        game = orjson.dumps(svc.render(record, outcome.seat, outcome.game))
+        svc.views.put(key, game)
+    body = b'{"events":' + orjson.dumps(events) + b',"game":' + game + b"}"
+    return json_response(body, status, raw=True)
+
+
+# -- system ----------------------------------------------------------------------------
+
+system = Namespace("system", description="Health and game catalogue", path="/")
+
+
+@system.route("/health")
+class Health(Resource):
+    @operation(
+        id="getHealth",
+        summary="Whether the service and its storage answer",
+        responses={200: (s.HealthSchema, "Redis answers")},
+        errors=(503,),
+    )
+    def get(self) -> Response:
+        try:
+            service().store.ping()
+        except redis.exceptions.RedisError:
+            raise ApiError(503, "storage_unavailable", "Game storage does not answer.") from None
+        return json_response({"status": "ok"})
+
+
+_VARIANTS_BODY = orjson.dumps({"variants": [v.to_dict() for v in VARIANTS.values()]})
+
+
+@system.route("/variants")
+class Variants(Resource):
+    @operation(
+        id="listVariants",
+        summary="Every variant this service plays",
+        responses={200: (s.VariantListSchema, "The variants")},
+    )
+    def get(self) -> Response:
+        return json_response(_VARIANTS_BODY, raw=True)
+
+
+# -- games -----------------------------------------------------------------------------
+
+games = Namespace("games", description="Lobbies, seats, play and replays", path="/games")
+
+
+@games.route("")
+class Games(Resource):
+    @operation(
+        id="listGames",
+        summary="Games by status, newest first, a page at a time",
+        query=s.ListGamesQuery,
+        responses={200: (s.GamePageSchema, "A page of game summaries")},
+        errors=(400,),
+    )
+    def get(self) -> Response:
+        q = load_query(schema(s.ListGamesQuery))
+        limit = min(q["limit"], current_app.config["HANABI_PAGE_MAX"])
+        return json_response(service().list_games(q.get("status"), limit, q.get("cursor")))
+
+    @operation(
+        id="createGame",
+        summary="Open a table; the creator is the host at seat 0",
+        body=s.CreateGameSchema,
+        responses={201: (s.SeatGrantSchema, "The game, the host's seat and token")},
+        headers={201: {"Location": "The game's URL"}},
+        errors=(400, 413),
+    )
+    def post(self) -> Response:
+        svc = service()
+        body = load_body(schema(s.CreateGameSchema))
+        outcome = svc.create(body)
+        record = outcome.record
+        data = {"id": record.id, "seat": 0, "token": outcome.token, "game": svc.render(record, 0)}
+        return json_response(data, 201, {"Location": game_url(record.id)})
+
+
+@games.route("/<string:game_id>")
+@games.param("game_id", "The game's id")
+class GameResource(Resource):
+    @operation(
+        id="getGame",
+        summary="The game as the bearer's seat sees it (a spectator without a token)",
+        description=(
+            "Sends an ETag that changes whenever anything this viewer can see changes. "
+            "With If-None-Match naming the current ETag: 304, or with ?wait=N, the request "
+            "is held until the game changes (200) or N seconds pass (304)."
+        ),
+        query=s.WaitQuery,
+        auth="optional",
+        responses={
+            200: (s.GameViewSchema, "The view"),
+            304: (None, "Unchanged (If-None-Match)"),
+        },
+        headers={200: {"ETag": "Version tag of this view"}, 304: {"ETag": "The current tag"}},
+        errors=(400, 403, 404),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = service()
+        q = load_query(schema(s.WaitQuery))
+        token = bearer_token()
+        head = svc.store.head(game_id)
+        if head is None:
+            raise ApiError(404, "game_not_found", f"There is no game {game_id!r} (or it expired).")
+        version, players = head
+        seat = svc.seat_of(players, token)
+        etag = svc.etag(version, seat)
+        if if_none_match(etag):
+            wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+            if wait > 0:
+                svc.wait_for_change(game_id, version, wait)
+            head = svc.store.head(game_id)
+            if head is None:
+                raise ApiError(404, "game_not_found", f"There is no game {game_id!r}.")
+            version, players = head
+            seat = svc.seat_of(players, token)
+            etag = svc.etag(version, seat)
+            if if_none_match(etag):
+                return Response(status=304, headers={"ETag": etag})
+        record = svc.load(game_id)
+        seat = svc.seat_of(record.players, token)
+        return json_response(
+            svc.rendered(record, seat),
+            raw=True,
+            headers={"ETag": svc.etag(record.version, seat), "Cache-Control": "no-cache"},
+        )
+
+
+@games.route("/<string:game_id>/players")
+@games.param("game_id", "The game's id")
+class Players(Resource):
+    @operation(
+        id="joinGame",
+        summary="Take the next free seat of a table that has not started",
+        body=s.JoinSchema,
+        responses={201: (s.SeatGrantSchema, "The seat and its token")},
+        headers={201: {"Location": "The game's URL"}},
+        errors=(400, 404, 409, 413),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        body = load_body(schema(s.JoinSchema))
+        outcome = svc.join(game_id, body["name"])
+        record = outcome.record
+        data = {
+            "id": record.id,
+            "seat": outcome.seat,
+            "token": outcome.token,
+            "game": svc.render(record, outcome.seat),
+        }
+        return json_response(data, 201, {"Location": game_url(record.id)})
+
+
+@games.route("/<string:game_id>/players/<int:seat>")
+@games.param("game_id", "The game's id")
+@games.param("seat", "The seat to free")
+class Seat(Resource):
+    @operation(
+        id="leaveGame",
+        summary="Leave (or, as the host, free a seat) before the start",
+        description="Later seats move up one. When the last player leaves the game is gone.",
+        auth="required",
+        responses={204: (None, "The seat is free")},
+        errors=(401, 403, 404, 409),
+    )
+    def delete(self, game_id: str, seat: int) -> Response:
+        service().leave(game_id, bearer_token(), seat)
+        return Response(status=204)
+
+
+@games.route("/<string:game_id>/start")
+@games.param("game_id", "The game's id")
+class Start(Resource):
+    @operation(
+        id="startGame",
+        summary="Deal and start (host only, at least 2 seated)",
+        auth="required",
+        responses={200: (s.GameViewSchema, "The host's view of the started game")},
+        errors=(401, 403, 404, 409),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        outcome = svc.start(game_id, bearer_token())
+        return json_response(svc.render(outcome.record, outcome.seat, outcome.game))
+
+
+@games.route("/<string:game_id>/actions")
+@games.param("game_id", "The game's id")
+class Actions(Resource):
+    @operation(
+        id="act",
+        summary="Play, discard or clue, as the bearer's seat",
+        description=(
+            "`turn` is the turn the client believes it is; another turn is refused "
+            "(stale_turn), except that an identical action re-sent by the seat that took "
+            "that turn answers 200 with the original events and the current view. A move "
+            "the rules refuse is 409 with the engine's code; nothing is applied."
+        ),
+        body=s.ActionRequestSchema,
+        auth="required",
+        responses={
+            201: (s.ActionResultSchema, "Applied: its events and the new view"),
+            200: (s.ActionResultSchema, "Already applied (a retry): the original events"),
+        },
+        errors=(400, 401, 403, 404, 409, 413),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        body = load_body(schema(s.ActionRequestSchema))
+        outcome = svc.act(game_id, bearer_token(), body)
+        return _action_result(svc, outcome, 200 if outcome.replayed else 201)
+
+
+@games.route("/<string:game_id>/events")
+@games.param("game_id", "The game's id")
+class Events(Resource):
+    @operation(
+        id="listEvents",
+        summary="The public event log (the bearer's own draws hidden while the game is on)",
+        query=s.EventsQuery,
+        auth="optional",
+        responses={200: (s.EventPageSchema, "Events after ?after=")},
+        errors=(400, 403, 404),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = service()
+        q = load_query(schema(s.EventsQuery))
+        token = bearer_token()
+        record = svc.load(game_id)
+        seat = svc.seat_of(record.players, token)
+        events = svc.events(record, seat, q["after"])
+        return json_response({"events": events, "last_seq": record.events})
+
+
+@games.route("/<string:game_id>/chat")
+@games.param("game_id", "The game's id")
+class Chat(Resource):
+    @operation(
+        id="chat",
+        summary="Say something to the table (shown in the event log)",
+        body=s.ChatSchema,
+        auth="required",
+        responses={201: (s.ChatResultSchema, "The chat event")},
+        errors=(400, 401, 403, 404, 413),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        body = load_body(schema(s.ChatSchema))
+        outcome = svc.chat(game_id, bearer_token(), body["text"])
+        event = {**outcome.events[0], "seq": outcome.first_seq}
+        return json_response({"event": event}, 201)
+
+
+@games.route("/<string:game_id>/terminate")
+@games.param("game_id", "The game's id")
+class Terminate(Resource):
+    @operation(
+        id="terminateGame",
+        summary="End the game now (any seated player): reason terminated, score 0",
+        auth="required",
+        responses={200: (s.ActionResultSchema, "The ending events and the final view")},
+        errors=(401, 403, 404, 409),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        outcome = svc.terminate(game_id, bearer_token())
+        return _action_result(svc, outcome, 200)
+
+
+@games.route("/<string:game_id>/export")
+@games.param("game_id", "The game's id")
+class Export(Resource):
+    @operation(
+        id="exportGame",
+        summary="A finished game as hanab.live JSON",
+        responses={200: (s.HanabLiveGameSchema, "The game")},
+        errors=(404, 409),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = service()
+        return json_response(svc.export(svc.load(game_id)))
+
+
+@games.route("/<string:game_id>/replay")
+@games.param("game_id", "The game's id")
+class Replay(Resource):
+    @operation(
+        id="replayGame",
+        summary="Everything about a finished game as it stood at ?turn=",
+        query=s.ReplayQuery,
+        responses={200: (s.GameViewSchema, "The full view at that turn")},
+        errors=(400, 404, 409),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = service()
+        q = load_query(schema(s.ReplayQuery))
+        return json_response(svc.replay(svc.load(game_id), q.get("turn")))
+
+
+NAMESPACES = (system, games)

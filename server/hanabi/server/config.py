@@ -1,0 +1,38 @@
+"""Settings: defaults, overridden by ``HANABI_*``/``REDIS_URL`` in the environment, then by
+the mapping given to :func:`~hanabi.server.create_app` (tests pass their Redis URL there)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+DAY = 24 * 3600
+
+#: name -> (default, type). Every name can be set in the environment under the same name.
+SETTINGS: dict[str, tuple[Any, type]] = {
+    "REDIS_URL": ("redis://127.0.0.1:6379/0", str),
+    "HANABI_LOBBY_TTL": (1 * DAY, int),  # seconds a lobby lives without a change
+    "HANABI_PLAYING_TTL": (7 * DAY, int),  # seconds an unfinished game lives without a change
+    "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
+    "HANABI_MAX_BODY": (64 * 1024, int),  # bytes; bigger request bodies get 413
+    "HANABI_MAX_WAIT": (30, int),  # longest long-poll, seconds
+    "HANABI_CHAT_MAX": (300, int),  # characters in one chat line
+    "HANABI_NAME_MAX": (24, int),  # characters in a player name
+    "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
+    "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
+    "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)
+}
+
+
+def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The effective settings: defaults < environment < ``overrides``."""
+    config: dict[str, Any] = {}
+    for name, (default, kind) in SETTINGS.items():
+        raw = os.environ.get(name)
+        config[name] = kind(raw) if raw not in (None, "") else default
+    for name, value in (overrides or {}).items():
+        if name in SETTINGS and value is not None:
+            value = SETTINGS[name][1](value)
+        config[name] = value
+    return config

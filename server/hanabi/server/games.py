@@ -1,0 +1,632 @@
+"""The game service: lobby, seats, actions and reads, on top of the store and the engine.
+
+Every rule comes from :mod:`hanabi.game`; this module only decides who may ask for what,
+turns requests into engine calls, and commits the result atomically (see
+:mod:`hanabi.server.store`). Every write is a read-modify-commit loop on the game's
+version: a writer that lost the race re-reads and decides again, so 20 identical requests
+apply one action and a full table refuses the 21st seat.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from hanabi.game import (
+    MAX_CLUE_TOKENS,
+    Action,
+    Game,
+    HanabiError,
+    IllegalAction,
+    Options,
+    Setup,
+    SetupError,
+    export_game,
+    full_view,
+    get_variant,
+    replay,
+    spectator_view,
+    view,
+)
+from hanabi.game.views import redact_event
+
+from .cache import LRU
+from .problems import ApiError
+from .store import Conflict, Gone, Player, Record, Store, now_ms
+from .waiter import RECHECK, Waiter
+
+MAX_RETRIES = 100
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a token: 144 bits of its SHA-256, base64url."""
+    digest = hashlib.sha256(token.encode()).digest()[:18]
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits
+
+
+def not_found(game_id: str) -> ApiError:
+    return ApiError(404, "game_not_found", f"There is no game {game_id!r} (or it expired).")
+
+
+def encode_action(seat: int, action: Action) -> str:
+    """A compact action-log entry for archives: ``<seat>:<code>``."""
+    if action.type == "play":
+        code = f"p{action.card}" + (f":{action.firework}" if action.firework else "")
+    elif action.type == "discard":
+        code = f"d{action.card}"
+    elif action.type == "clue" and action.color is not None:
+        code = f"c{action.target}:{action.color}"
+    elif action.type == "clue":
+        code = f"r{action.target}:{action.rank}"
+    else:
+        code = "t"
+    return f"{seat}:{code}"
+
+
+def decode_action(entry: str) -> tuple[int, Action]:
+    seat_text, code = entry.split(":", 1)
+    seat, kind, rest = int(seat_text), code[0], code[1:]
+    if kind == "p":
+        card, _, firework = rest.partition(":")
+        return seat, Action.play(int(card), firework or None)
+    if kind == "d":
+        return seat, Action.discard(int(rest))
+    if kind in "cr":
+        target, _, value = rest.partition(":")
+        if kind == "c":
+            return seat, Action.clue(int(target), color=value)
+        return seat, Action.clue(int(target), rank=int(value))
+    return seat, Action.terminate(seat)
+
+
+@dataclass
+class Finished:
+    """A finished game rebuilt from its archived log: state, events, and per-turn ranges."""
+
+    game: Game
+    events: list[dict[str, Any]]
+    ranges: list[tuple[int, int]]  # per turn: (first event index, count)
+    seats: list[int]
+
+
+@dataclass
+class Outcome:
+    """What a write produced, for the response."""
+
+    record: Record
+    seat: int | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    first_seq: int = 0
+    replayed: bool = False  # an identical retry: nothing was applied
+    token: str | None = None
+    game: Game | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)  # action-log entries to append
+
+
+class Service:
+    def __init__(self, store: Store, config: dict[str, Any]) -> None:
+        self.store = store
+        self.config = config
+        self.waiter = Waiter(store.redis)
+        self.views = LRU(config["HANABI_CACHE_SIZE"])
+        self.finished = LRU(256)
+        self._seed_lock = threading.Lock()
+
+    # -- auth --------------------------------------------------------------------------
+
+    @staticmethod
+    def seat_of(players: list[Player], token: str | None) -> int | None:
+        if token is None:
+            return None
+        hashed = hash_token(token)
+        found = None
+        for seat, player in enumerate(players):
+            if player.token is not None and hmac.compare_digest(player.token, hashed):
+                found = seat
+        if found is None:
+            raise ApiError(403, "not_a_player", "This token holds no seat in this game.")
+        return found
+
+    def require_seat(self, record: Record, token: str | None) -> int:
+        if token is None:
+            raise ApiError(401, "auth_required", "Send 'Authorization: Bearer <token>'.")
+        seat = self.seat_of(record.players, token)
+        assert seat is not None
+        return seat
+
+    def require_host(self, record: Record, token: str | None) -> int:
+        seat = self.require_seat(record, token)
+        if seat != record.host:
+            raise ApiError(403, "not_host", "Only the host may do that.")
+        return seat
+
+    # -- engine glue -------------------------------------------------------------------
+
+    @staticmethod
+    def setup_of(record: Record) -> Setup:
+        return Setup.create(
+            record.variant,
+            [p.name for p in record.players],
+            record.options,
+            record.seed,
+            record.deck,
+        )
+
+    def live_game(self, record: Record) -> Game:
+        # The engine only needs the log's length here (turn numbers); the log itself stays
+        # in Redis and is read in full only when the game is archived.
+        assert record.snap is not None
+        return Game.from_snapshot(self.setup_of(record), [None] * record.turn, record.snap)  # type: ignore[list-item]
+
+    def finished_game(self, record: Record) -> Finished:
+        key = (record.id, record.version)
+        cached = self.finished.get(key)
+        if cached is not None:
+            return cached
+        game = Game(self.setup_of(record))
+        engine_events: list[tuple[int, dict[str, Any]]] = [(-1, e) for e in game.deal_events()]
+        seats = []
+        for turn, entry in enumerate(record.acts or ()):
+            seat, action = decode_action(entry)
+            seats.append(seat)
+            for event in game.apply(action, None if action.type == "terminate" else seat):
+                engine_events.append((turn, event))
+        chat = {seq: event for seq, event in record.chat or ()}
+        events: list[dict[str, Any]] = []
+        ranges: dict[int, tuple[int, int]] = {}
+        source = iter(engine_events)
+        for seq in range(1, len(engine_events) + len(chat) + 1):
+            if seq in chat:
+                events.append(chat[seq])
+                continue
+            turn, event = next(source)
+            events.append(event)
+            if turn >= 0:
+                first, count = ranges.get(turn, (len(events) - 1, 0))
+                ranges[turn] = (first, count + 1)
+        rebuilt = Finished(game, events, [ranges[t] for t in range(game.turn)], seats)
+        self.finished.put(key, rebuilt)
+        return rebuilt
+
+    def game_of(self, record: Record) -> Game | None:
+        if record.status == "playing":
+            return self.live_game(record)
+        if record.status == "finished":
+            return self.finished_game(record).game
+        return None
+
+    # -- rendering ---------------------------------------------------------------------
+
+    def render(self, record: Record, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+        """The view of ``record`` for ``seat`` (None: a spectator)."""
+        if record.status == "lobby":
+            variant = get_variant(record.variant)
+            out: dict[str, Any] = {
+                "turn": 0,
+                "current_seat": None,
+                "clue_tokens": MAX_CLUE_TOKENS,
+                "strikes": 0,
+                "deck_size": variant.card_count,
+                "score": 0,
+                "max_score": variant.max_score,
+                "pace": None,
+                "fireworks": {variant.suits[f].id: 0 for f in variant.firework_suits},
+                "hands": [[] for _ in record.players],
+                "discards": [],
+                "clues": [],
+                "turns_left": None,
+                "legal_actions": [],
+                "result": None,
+            }
+        else:
+            if game is None:
+                game = self.game_of(record)
+            assert game is not None
+            out = view(game, seat) if seat is not None else spectator_view(game)
+        out.update(
+            id=record.id,
+            status=record.status,
+            version=record.version,
+            variant=record.variant,
+            options=dict(record.options),
+            max_players=record.max_players,
+            players=self.players(record),
+            host=record.host,
+            you=seat,
+        )
+        return out
+
+    @staticmethod
+    def players(record: Record) -> list[dict[str, Any]]:
+        return [{"seat": i, "name": p.name, "bot": p.bot} for i, p in enumerate(record.players)]
+
+    @staticmethod
+    def etag(version: int, seat: int | None) -> str:
+        return f'"{version}.{"s" if seat is None else seat}"'
+
+    def summary(self, record: Record) -> dict[str, Any]:
+        def iso(ms: int) -> str:
+            return datetime.fromtimestamp(ms / 1000, UTC).isoformat().replace("+00:00", "Z")
+
+        return {
+            "id": record.id,
+            "status": record.status,
+            "variant": record.variant,
+            "max_players": record.max_players,
+            "players": self.players(record),
+            "host": record.host,
+            "turn": record.turn,
+            "score": record.score,
+            "result": record.result,
+            "created": iso(record.created),
+            "updated": iso(record.updated),
+        }
+
+    # -- the write loop ----------------------------------------------------------------
+
+    def _write(self, game_id: str, change: Callable[[Record], Outcome]) -> Outcome:
+        """Load, decide, commit with compare-and-set; on a conflict start over."""
+        for _ in range(MAX_RETRIES):
+            record = self.store.load(game_id)
+            if record is None:
+                raise not_found(game_id)
+            expected, old_status = record.version, record.status
+            outcome = change(record)
+            if outcome.replayed:
+                return outcome
+            record.updated = now_ms()
+            delete = not record.players
+            try:
+                self.store.commit(
+                    record,
+                    expected,
+                    actions=outcome.log,
+                    events=outcome.events,
+                    delete=delete,
+                )
+            except Conflict:
+                continue
+            except Gone:
+                raise not_found(game_id) from None
+            self.store.index(record, old_status, delete=delete)
+            return outcome
+        raise ApiError(503, "busy", "The game is too busy right now; try again.")
+
+    def _advance(
+        self,
+        record: Record,
+        game: Game,
+        seat: int,
+        action: Action,
+        events: list[dict[str, Any]],
+    ) -> Outcome:
+        """Record an applied action; archive the game if it just ended."""
+        first = record.events
+        entry = {"s": seat, "a": action.to_dict(), "e": [first, len(events)]}
+        record.turn = game.turn
+        record.events += len(events)
+        record.score = game.score
+        outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
+        if game.is_over:
+            log = self.store.actions(record.id)
+            chat = [
+                [i + 1, e]
+                for i, e in enumerate(self.store.events(record.id, 0))
+                if e["type"] == "chat"
+            ]
+            record.status = "finished"
+            record.result = dict(game.result or {})
+            record.score = record.result["score"]
+            record.acts = [encode_action(e["s"], Action.from_dict(e["a"])) for e in log]
+            record.acts.append(encode_action(seat, action))
+            record.chat = chat
+            record.snap = None  # the commit archives: the lists are dropped
+        else:
+            record.snap = game.snapshot()
+            outcome.log = [entry]
+        return outcome
+
+    # -- lobby -------------------------------------------------------------------------
+
+    def check_name(self, name: str) -> str:
+        name = name.strip()
+        limit = self.config["HANABI_NAME_MAX"]
+        if not 1 <= len(name) <= limit or not name.isprintable():
+            raise ApiError(
+                400,
+                "validation_error",
+                "The request body is not valid.",
+                errors={"name": [f"A name is 1 to {limit} printable characters."]},
+            )
+        return name
+
+    def create(self, body: dict[str, Any]) -> Outcome:
+        name = self.check_name(body["name"])
+        variant_id = body["variant"]
+        try:
+            get_variant(variant_id)
+        except KeyError:
+            raise ApiError(400, "unknown_variant", f"There is no variant {variant_id!r}.") from None
+        options = Options(**body["options"]).to_dict()
+        seed = body.get("seed") or secrets.token_hex(8)
+        deck = body.get("deck")
+        deck_rows = None if deck is None else [[c["suit"], c["rank"]] for c in deck]
+        try:
+            Game(Setup.create(variant_id, 2, options, seed, deck_rows))
+        except SetupError as exc:
+            raise ApiError(400, exc.code, exc.message) from None
+        token = new_token()
+        now = now_ms()
+        for _ in range(8):
+            record = Record(
+                id=secrets.token_urlsafe(9),
+                status="lobby",
+                variant=variant_id,
+                options=options,
+                max_players=body["max_players"],
+                seed=seed,
+                deck=deck_rows,
+                host=0,
+                created=now,
+                updated=now,
+                players=[Player(name, None, hash_token(token))],
+            )
+            try:
+                self.store.commit(record, 0)
+            except Conflict:
+                continue
+            self.store.index(record, None)
+            return Outcome(record, 0, token=token)
+        raise ApiError(503, "busy", "Could not allocate a game id; try again.")
+
+    def join(self, game_id: str, name: str) -> Outcome:
+        name = self.check_name(name)
+        token = new_token()
+
+        def change(record: Record) -> Outcome:
+            if record.status != "lobby":
+                raise ApiError(409, "game_started", "The game has already started.")
+            if len(record.players) >= record.max_players:
+                raise ApiError(409, "game_full", "Every seat at this table is taken.")
+            if any(p.name.casefold() == name.casefold() for p in record.players):
+                raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
+            record.players.append(Player(name, None, hash_token(token)))
+            return Outcome(record, len(record.players) - 1, token=token)
+
+        return self._write(game_id, change)
+
+    def leave(self, game_id: str, token: str | None, seat: int) -> Outcome:
+        def change(record: Record) -> Outcome:
+            me = self.require_seat(record, token)
+            if record.status != "lobby":
+                raise ApiError(409, "game_started", "Seats are fixed once the game starts.")
+            if not 0 <= seat < len(record.players):
+                raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
+            if me != seat and me != record.host:
+                raise ApiError(403, "not_host", "Only the host may remove another player.")
+            del record.players[seat]
+            if record.host == seat:
+                record.host = 0
+            elif record.host > seat:
+                record.host -= 1
+            return Outcome(record)
+
+        return self._write(game_id, change)
+
+    def start(self, game_id: str, token: str | None) -> Outcome:
+        def change(record: Record) -> Outcome:
+            seat = self.require_host(record, token)
+            if record.status != "lobby":
+                raise ApiError(409, "game_started", "The game has already started.")
+            if len(record.players) < 2:
+                raise ApiError(409, "not_enough_players", "A game needs at least 2 players.")
+            try:
+                game = Game(self.setup_of(record))
+            except SetupError as exc:  # settings were checked at creation; be safe anyway
+                raise ApiError(409, exc.code, exc.message) from None
+            events = game.deal_events()
+            record.status = "playing"
+            record.snap = game.snapshot()
+            record.events += len(events)
+            return Outcome(record, seat, events, game=game)
+
+        return self._write(game_id, change)
+
+    # -- play --------------------------------------------------------------------------
+
+    def act(self, game_id: str, token: str | None, body: dict[str, Any]) -> Outcome:
+        fields = {k: v for k, v in body.items() if k != "turn"}
+        try:
+            action = Action.from_dict(fields)
+        except IllegalAction as exc:
+            raise ApiError(400, exc.code, exc.message) from None
+        turn = body["turn"]
+
+        def change(record: Record) -> Outcome:
+            seat = self.require_seat(record, token)
+            if record.status == "lobby":
+                raise ApiError(409, "game_not_started", "The game has not started yet.")
+            if turn != record.turn:
+                original = self.original(record, turn) if turn < record.turn else None
+                if original is not None and original[0] == seat and original[1] == action:
+                    return Outcome(record, seat, original[2], original[3], replayed=True)
+                raise ApiError(409, "stale_turn", f"It is turn {record.turn}, not turn {turn}.")
+            if record.status == "finished":
+                raise ApiError(409, "game_over", "The game is over.")
+            game = self.live_game(record)
+            try:
+                events = game.apply(action, seat)
+            except IllegalAction as exc:
+                raise ApiError(409, exc.code, exc.message) from None
+            return self._advance(record, game, seat, action, events)
+
+        return self._write(game_id, change)
+
+    def original(
+        self, record: Record, turn: int
+    ) -> tuple[int, Action, list[dict[str, Any]], int] | None:
+        """(seat, action, events, first seq) of a turn already taken."""
+        if record.status == "finished":
+            rebuilt = self.finished_game(record)
+            first, count = rebuilt.ranges[turn]
+            action = rebuilt.game.actions[turn]
+            return rebuilt.seats[turn], action, rebuilt.events[first : first + count], first + 1
+        entry = self.store.action_entry(record.id, turn)
+        if entry is None:
+            return None
+        first, count = entry["e"]
+        events = self.store.events(record.id, first, first + count - 1)
+        return entry["s"], Action.from_dict(entry["a"]), events, first + 1
+
+    def terminate(self, game_id: str, token: str | None) -> Outcome:
+        def change(record: Record) -> Outcome:
+            seat = self.require_seat(record, token)
+            if record.status == "lobby":
+                raise ApiError(409, "game_not_started", "The game has not started yet.")
+            if record.status == "finished":
+                raise ApiError(409, "game_over", "The game is over.")
+            game = self.live_game(record)
+            action = Action.terminate(seat)
+            events = game.apply(action)
+            return self._advance(record, game, seat, action, events)
+
+        return self._write(game_id, change)
+
+    def chat(self, game_id: str, token: str | None, text: str) -> Outcome:
+        text = text.strip()
+        limit = self.config["HANABI_CHAT_MAX"]
+        if not 1 <= len(text) <= limit or not text.isprintable():
+            raise ApiError(
+                400,
+                "validation_error",
+                "The request body is not valid.",
+                errors={"text": [f"A chat line is 1 to {limit} printable characters."]},
+            )
+
+        def change(record: Record) -> Outcome:
+            seat = self.require_seat(record, token)
+            name = record.players[seat].name
+            event = {"type": "chat", "turn": record.turn, "seat": seat, "name": name, "text": text}
+            record.events += 1
+            if record.status == "finished":
+                record.chat = [*(record.chat or []), [record.events, event]]
+            return Outcome(record, seat, [event], first_seq=record.events)
+
+        return self._write(game_id, change)
+
+    # -- reads -------------------------------------------------------------------------
+
+    def load(self, game_id: str) -> Record:
+        record = self.store.load(game_id)
+        if record is None:
+            raise not_found(game_id)
+        return record
+
+    def rendered(self, record: Record, seat: int | None) -> bytes:
+        key = (record.id, record.version, seat)
+        body = self.views.get(key)
+        if body is None:
+            body = orjson.dumps(self.render(record, seat))
+            self.views.put(key, body)
+        return body
+
+    def wait_for_change(self, game_id: str, version: int, seconds: float) -> None:
+        """Block until the game's version differs from ``version`` or time runs out."""
+        deadline = time.monotonic() + seconds
+        event = self.waiter.register(game_id)
+        try:
+            while True:
+                current = self.store.version(game_id)
+                if current != version:
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                event.wait(min(remaining, RECHECK))
+                event.clear()
+        finally:
+            self.waiter.unregister(game_id, event)
+
+    def events(self, record: Record, seat: int | None, after: int) -> list[dict[str, Any]]:
+        if record.status == "finished":
+            events = self.finished_game(record).events[after:]
+            return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
+        if after >= record.events:
+            return []
+        raw = self.store.events(record.id, after, record.events - 1)
+        return [{**redact_event(e, seat, False), "seq": after + i + 1} for i, e in enumerate(raw)]
+
+    def redact(
+        self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
+    ) -> list[dict[str, Any]]:
+        return [{**redact_event(e, seat, over), "seq": first_seq + i} for i, e in enumerate(events)]
+
+    def export(self, record: Record) -> dict[str, Any]:
+        if record.status != "finished":
+            raise ApiError(409, "game_not_finished", "Only a finished game can be exported.")
+        return export_game(self.finished_game(record).game)
+
+    def replay(self, record: Record, turn: int | None) -> dict[str, Any]:
+        if record.status != "finished":
+            raise ApiError(409, "game_not_finished", "Only a finished game can be replayed.")
+        rebuilt = self.finished_game(record)
+        last = rebuilt.game.turn
+        if turn is None:
+            turn = last
+        if turn > last:
+            raise ApiError(400, "invalid_turn", f"The game has turns 0 to {last}.")
+        try:
+            game = replay(self.setup_of(record), rebuilt.game.actions, upto=turn)
+        except HanabiError as exc:  # pragma: no cover - the log replayed once already
+            raise ApiError(500, "replay_failed", exc.message) from None
+        out = full_view(game)
+        out.update(
+            id=record.id,
+            status=record.status,
+            version=record.version,
+            variant=record.variant,
+            options=dict(record.options),
+            max_players=record.max_players,
+            players=self.players(record),
+            host=record.host,
+            you=None,
+        )
+        return out
+
+    def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+        key = status or "all"
+        games: list[dict[str, Any]] = []
+        last = cursor
+        exhausted = False
+        for _ in range(5):
+            members = self.store.scan_index(key, last, limit - len(games))
+            if not members:
+                exhausted = True
+                break
+            ids = [m.split(":", 1)[1] for m in members]
+            stale = []
+            for member, record in zip(members, self.store.load_many(ids)):
+                if record is None or (status is not None and record.status != status):
+                    stale.append(member)
+                else:
+                    games.append(self.summary(record))
+            self.store.unindex(key, stale)
+            last = members[-1]
+            if len(games) >= limit:
+                break
+        next_cursor = last if games and len(games) >= limit and not exhausted else None
+        return {"games": games, "next_cursor": next_cursor}

@@ -1,0 +1,73 @@
+"""Request parsing and response helpers shared by the resources."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, request
+from marshmallow import Schema, ValidationError
+
+from .problems import ApiError
+
+
+def bearer_token() -> str | None:
+    """The bearer token of the request, None without one; 401 for a malformed header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 200:
+        raise ApiError(401, "invalid_auth", "Use 'Authorization: Bearer <token>'.")
+    return token
+
+
+def load_body(schema: Schema) -> dict[str, Any]:
+    """The JSON body validated by ``schema``: 400 for bad JSON or fields, 413 if too big."""
+    raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
+    if not raw.strip():
+        raise ApiError(400, "malformed_json", "This request needs a JSON body.")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "validation_error", "The request body must be a JSON object.")
+    try:
+        return schema.load(data)
+    except ValidationError as exc:
+        raise ApiError(
+            400, "validation_error", "The request body is not valid.", errors=exc.messages_dict
+        ) from None
+
+
+def load_query(schema: Schema) -> dict[str, Any]:
+    try:
+        return schema.load(request.args.to_dict())
+    except ValidationError as exc:
+        raise ApiError(
+            400, "invalid_query", "The query string is not valid.", errors=exc.messages_dict
+        ) from None
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None, *, raw: bool = False
+) -> Response:
+    body = data if raw else orjson.dumps(data)
+    response = Response(body, status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def if_none_match(etag: str) -> bool:
+    """Whether the request's If-None-Match names ``etag`` (weak comparison)."""
+    header = request.headers.get("If-None-Match")
+    if not header:
+        return False
+    for tag in header.split(","):
+        tag = tag.strip()
+        if tag == "*" or tag.removeprefix("W/") == etag:
+            return True
+    return False

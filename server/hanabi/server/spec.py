@@ -1,0 +1,179 @@
+"""The OpenAPI 3.1 document, generated from the resources' :class:`~hanabi.server.api.Operation`
+metadata and the marshmallow schemas. ``make openapi`` writes it to ``openapi.yaml``; the
+tests fail when the committed file differs from what this module generates.
+
+    python -m hanabi.server.spec [PATH]     # write (default: print)
+    python -m hanabi.server.spec --check PATH
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from typing import Any
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from . import schemas as s
+from .api import NAMESPACES, PREFIX, Operation
+from .problems import HTTP_CODES
+
+DESCRIPTION = """\
+A Hanabi game service. Create or join a table (each seat gets a bearer token, shown once),
+start it, then act with `POST /games/{game_id}/actions` and follow the game with
+`GET /games/{game_id}` (ETag, If-None-Match, `?wait=` long-polls) or the event log.
+Every error is `application/problem+json` (RFC 9457) with a stable `code`; a move the rules
+refuse is 409 with the engine's code (`not_your_turn`, `no_clue_tokens`, ...). No response
+ever shows a seat its own cards while the game is on.
+"""
+
+_CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
+PARAM_SCHEMAS = {
+    "string": {"type": "string", "minLength": 1, "maxLength": 64},
+    "int": {"type": "integer", "minimum": 0},
+}
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def routes() -> list[tuple[str, dict[str, Any], dict[str, Operation]]]:
+    """(OpenAPI path, path parameter schemas, method -> operation) for every resource."""
+    out = []
+    for namespace in NAMESPACES:
+        for route in namespace.resources:
+            for url in route.urls:
+                rule = re.sub("/+", "/", PREFIX + namespace.path + url)
+                params = {
+                    name: PARAM_SCHEMAS[kind or "string"] for kind, name in _CONVERTER.findall(rule)
+                }
+                path = _CONVERTER.sub(r"{\2}", rule)
+                ops = {
+                    m: getattr(route.resource, m).operation
+                    for m in METHODS
+                    if hasattr(route.resource, m)
+                }
+                out.append((path, params, ops))
+    return out
+
+
+def _problem(status: int) -> dict[str, Any]:
+    response: dict[str, Any] = {
+        "description": HTTP_CODES.get(status, ("", "Error"))[1],
+        "content": {"application/problem+json": {"schema": s.ProblemSchema}},
+    }
+    if status == 401:
+        response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+    if status == 503:
+        response["headers"] = {"Retry-After": {"schema": {"type": "string"}}}
+    return response
+
+
+def _operation(op: Operation, tag: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"operationId": op.id, "summary": op.summary, "tags": [tag]}
+    if op.description:
+        out["description"] = op.description
+    if op.query is not None:
+        out["parameters"] = [{"in": "query", "schema": op.query}]
+    if op.body is not None:
+        out["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": op.body}},
+        }
+    if op.auth == "required":
+        out["security"] = [{"bearer": []}]
+    elif op.auth == "optional":
+        out["security"] = [{"bearer": []}, {}]
+    responses: dict[str, Any] = {}
+    for status, (schema, description) in sorted(op.responses.items()):
+        response: dict[str, Any] = {"description": description}
+        if schema is not None:
+            response["content"] = {"application/json": {"schema": schema}}
+        if status in op.headers:
+            response["headers"] = {
+                name: {"description": text, "schema": {"type": "string"}, "required": True}
+                for name, text in op.headers[status].items()
+            }
+        responses[str(status)] = response
+    for status in sorted({*op.errors, 503}):
+        responses[str(status)] = _problem(status)
+    responses["default"] = {
+        "description": "Any other error",
+        "content": {"application/problem+json": {"schema": s.ProblemSchema}},
+    }
+    out["responses"] = responses
+    return out
+
+
+def build_spec() -> dict[str, Any]:
+    spec = APISpec(
+        title="Hanabi",
+        version="1.0.0",
+        openapi_version="3.1.0",
+        plugins=[MarshmallowPlugin()],
+        info={"description": " ".join(DESCRIPTION.split())},
+        servers=[{"url": "/"}],
+    )
+    spec.components.security_scheme(
+        "bearer", {"type": "http", "scheme": "bearer", "description": "A seat's token"}
+    )
+    spec.components.schema("Problem", schema=s.ProblemSchema)
+    for path, params, ops in routes():
+        tag = "system" if path.count("/") <= 3 and "games" not in path else "games"
+        spec.path(
+            path=path,
+            parameters=[
+                {"name": name, "in": "path", "required": True, "schema": schema}
+                for name, schema in params.items()
+            ],
+            operations={method: _operation(op, tag) for method, op in ops.items()},
+        )
+    spec.path(
+        path=PREFIX + "/openapi.yaml",
+        operations={
+            "get": {
+                "operationId": "getOpenApi",
+                "summary": "This document",
+                "tags": ["system"],
+                "responses": {
+                    "200": {
+                        "description": "OpenAPI 3.1, YAML",
+                        "content": {"application/yaml": {"schema": {"type": "string"}}},
+                    },
+                    "default": {
+                        "description": "Any error",
+                        "content": {"application/problem+json": {"schema": s.ProblemSchema}},
+                    },
+                },
+            }
+        },
+    )
+    return spec.to_dict()
+
+
+@functools.cache
+def spec_yaml() -> str:
+    return yaml.safe_dump(build_spec(), sort_keys=False, allow_unicode=True, width=100)
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    paths = [a for a in argv if not a.startswith("--")]
+    text = spec_yaml()
+    if check:
+        with open(paths[0], encoding="utf-8") as fh:
+            if fh.read() != text:
+                print(f"{paths[0]} is out of date: run `make openapi`", file=sys.stderr)
+                return 1
+        return 0
+    if paths:
+        with open(paths[0], "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,272 @@
+"""Games in Redis: the record layout, atomic compare-and-set commits, and the game index.
+
+Per game, all keys share the hash tag ``{game:<id>}`` so one game lives in one Cluster slot:
+
+``{game:<id>}:g``  hash ``v`` (version, grows by one per commit), ``p`` (players JSON:
+                   ``[[name, bot, token_hash], ...]``) and ``s`` (state blob).
+``{game:<id>}:a``  list, the action log while the game is on: one JSON entry per turn,
+                   ``{"s": seat, "a": action, "e": [first event index, event count]}``.
+``{game:<id>}:e``  list, the event log while the game is on (public, unredacted; chat too).
+
+The state blob of a lobby or live game is JSON holding the settings and the engine's
+snapshot, so a read is one round trip and no replay. When a game finishes, the commit that
+ends it folds the action log and the chat lines into a zlib-compressed blob and drops the
+snapshot and both lists: the action log is the truth, and the events and final state of a
+finished game are rebuilt from it (and cached per process, keyed by version).
+
+Every change is one Lua script that checks the version it read, so concurrent writers in
+any number of processes never lose or double a change; the loser re-reads and retries.
+The commit also refreshes every key's expiry and publishes ``<id> <version>`` on
+``hanabi:changes`` for long-polls.
+
+The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
+member ``<created ms>:<id>``)
+is updated after the commit and is advisory: listings re-check each game's status and drop
+members whose game expired.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import redis
+
+CHANNEL = "hanabi:changes"
+INDEX = "hanabi:index:"
+
+# KEYS: g, a, e.  ARGV: expected version ("0": create), players, blob, ttl ms, mode, game id,
+# number of action entries, action entries..., event entries...
+# mode: "keep" (append), "archive" (drop the lists), "delete" (drop the game).
+# Returns the new version, -1 on a version conflict, -2 if the game is gone.
+COMMIT_LUA = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if ARGV[1] == '0' then
+  if v then return -1 end
+elseif not v then
+  return -2
+elseif v ~= ARGV[1] then
+  return -1
+end
+local nv = tonumber(ARGV[1]) + 1
+if ARGV[5] == 'delete' then
+  redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+else
+  redis.call('HSET', KEYS[1], 'v', nv, 'p', ARGV[2], 's', ARGV[3])
+  local na = tonumber(ARGV[7])
+  if ARGV[5] == 'archive' then
+    redis.call('DEL', KEYS[2], KEYS[3])
+  else
+    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8, 7 + na)) end
+    if #ARGV > 7 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8 + na, #ARGV)) end
+    redis.call('PEXPIRE', KEYS[2], ARGV[4])
+    redis.call('PEXPIRE', KEYS[3], ARGV[4])
+  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+redis.call('PUBLISH', 'CHANNEL', ARGV[6] .. ' ' .. nv)
+return nv
+""".replace("CHANNEL", CHANNEL)
+
+
+def keys(game_id: str) -> tuple[str, str, str]:
+    tag = "{game:" + game_id + "}"
+    return tag + ":g", tag + ":a", tag + ":e"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class Player:
+    name: str
+    bot: str | None = None
+    token: str | None = None  # hash of the bearer token; None for a bot seat
+
+    def to_row(self) -> list[Any]:
+        return [self.name, self.bot, self.token]
+
+
+@dataclass
+class Record:
+    """One game as stored: settings, seats and, once started, the engine snapshot.
+
+    ``events`` counts the event log; ``acts`` and ``chat`` are only filled for a finished
+    game (the archived action log ``[[seat, action], ...]`` and ``[[seq, event], ...]``).
+    """
+
+    id: str
+    status: str
+    variant: str
+    options: dict[str, bool]
+    max_players: int
+    seed: str
+    deck: list[list[Any]] | None
+    host: int
+    created: int
+    updated: int
+    players: list[Player] = field(default_factory=list)
+    version: int = 0
+    turn: int = 0
+    events: int = 0
+    score: int = 0
+    result: dict[str, Any] | None = None
+    snap: dict[str, Any] | None = None
+    acts: list[list[Any]] | None = None
+    chat: list[list[Any]] | None = None
+
+    _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
+             "updated", "turn", "events", "score", "result", "snap", "acts", "chat")  # fmt: skip
+
+    def blob(self) -> bytes:
+        data = {name: getattr(self, name) for name in self._BLOB}
+        raw = orjson.dumps(data)
+        if self.status == "finished":
+            return b"Z" + zlib.compress(raw, 9)
+        return b"J" + raw
+
+    def players_json(self) -> bytes:
+        return orjson.dumps([p.to_row() for p in self.players])
+
+    @classmethod
+    def load(cls, game_id: str, version: bytes, players: bytes, blob: bytes) -> Record:
+        raw = zlib.decompress(blob[1:]) if blob[:1] == b"Z" else blob[1:]
+        data = orjson.loads(raw)
+        rows = orjson.loads(players)
+        return cls(
+            id=game_id,
+            version=int(version),
+            players=[Player(*row) for row in rows],
+            **data,
+        )
+
+
+def parse_players(raw: bytes) -> list[Player]:
+    return [Player(*row) for row in orjson.loads(raw)]
+
+
+class Conflict(Exception):
+    """Another writer committed first: re-read and retry."""
+
+
+class Gone(Exception):
+    """The game no longer exists (expired or deleted)."""
+
+
+class Store:
+    """The game store on one Redis (or Cluster) connection pool."""
+
+    def __init__(self, url: str, ttls: dict[str, int]) -> None:
+        self.redis = redis.Redis.from_url(
+            url,
+            socket_connect_timeout=2,
+            socket_timeout=5,
+            health_check_interval=30,
+            max_connections=256,
+        )
+        self.ttls = ttls  # status -> seconds
+        self._commit = self.redis.register_script(COMMIT_LUA)
+
+    # -- reading -----------------------------------------------------------------------
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())
+
+    def load(self, game_id: str) -> Record | None:
+        g, _, _ = keys(game_id)
+        version, players, blob = self.redis.hmget(g, "v", "p", "s")
+        if version is None or blob is None:
+            return None
+        return Record.load(game_id, version, players, blob)
+
+    def head(self, game_id: str) -> tuple[int, list[Player]] | None:
+        """Version and seats only: enough to answer a conditional GET with 304."""
+        g, _, _ = keys(game_id)
+        version, players = self.redis.hmget(g, "v", "p")
+        if version is None or players is None:
+            return None
+        return int(version), parse_players(players)
+
+    def version(self, game_id: str) -> int | None:
+        version = self.redis.hget(keys(game_id)[0], "v")
+        return None if version is None else int(version)
+
+    def action_entry(self, game_id: str, turn: int) -> dict[str, Any] | None:
+        raw = self.redis.lindex(keys(game_id)[1], turn)
+        return None if raw is None else orjson.loads(raw)
+
+    def actions(self, game_id: str) -> list[dict[str, Any]]:
+        return [orjson.loads(raw) for raw in self.redis.lrange(keys(game_id)[1], 0, -1)]
+
+    def events(self, game_id: str, start: int, stop: int = -1) -> list[dict[str, Any]]:
+        """Events by 0-based index, ``stop`` inclusive (Redis LRANGE)."""
+        return [orjson.loads(raw) for raw in self.redis.lrange(keys(game_id)[2], start, stop)]
+
+    # -- writing -----------------------------------------------------------------------
+
+    def commit(
+        self,
+        record: Record,
+        expected: int,
+        *,
+        actions: list[dict[str, Any]] = (),  # type: ignore[assignment]
+        events: list[dict[str, Any]] = (),  # type: ignore[assignment]
+        delete: bool = False,
+    ) -> int:
+        """Write ``record`` if the stored version is still ``expected`` (0: a new game).
+
+        Raises :class:`Conflict` or :class:`Gone`; returns the new version.
+        """
+        mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
+        ttl_ms = self.ttls[record.status] * 1000
+        args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
+        args += [record.id, len(actions)]
+        args += [orjson.dumps(a) for a in actions]
+        args += [orjson.dumps(e) for e in events]
+        result = self._commit(keys=keys(record.id), args=args)
+        if result == -1:
+            raise Conflict
+        if result == -2:
+            raise Gone
+        record.version = int(result)
+        return record.version
+
+    def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
+        """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit."""
+        member = f"{record.created:013d}:{record.id}"
+        pipe = self.redis.pipeline(transaction=False)
+        if old_status and (old_status != record.status or delete):
+            pipe.zrem(INDEX + old_status, member)
+        if delete:
+            pipe.zrem(INDEX + "all", member)
+        else:
+            pipe.zadd(INDEX + record.status, {member: 0})
+            pipe.zadd(INDEX + "all", {member: 0})
+        pipe.execute()
+
+    def scan_index(self, status: str, cursor: str | None, count: int) -> list[str]:
+        """Members of a status index, newest first, strictly after ``cursor``."""
+        start = "(" + cursor if cursor else "+"
+        return [
+            m.decode()
+            for m in self.redis.zrange(
+                INDEX + status, start, "-", desc=True, bylex=True, offset=0, num=count
+            )
+        ]
+
+    def load_many(self, game_ids: list[str]) -> list[Record | None]:
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(keys(game_id)[0], "v", "p", "s")
+        out: list[Record | None] = []
+        for game_id, (version, players, blob) in zip(game_ids, pipe.execute()):
+            out.append(None if blob is None else Record.load(game_id, version, players, blob))
+        return out
+
+    def unindex(self, status: str, members: list[str]) -> None:
+        if members:
+            self.redis.zrem(INDEX + status, *members)

@@ -1,0 +1,161 @@
+"""Creating, listing, joining, leaving and starting tables."""
+
+from __future__ import annotations
+
+from api_helpers import API, assert_problem, assert_valid, bearer, make_table
+from flask.testing import FlaskClient
+
+from hanabi.game import VARIANTS, Game, Setup
+from hanabi.server import schemas as s
+
+
+def test_health_and_variants(client: FlaskClient) -> None:
+    health = client.get(f"{API}/health")
+    assert health.status_code == 200 and health.get_json() == {"status": "ok"}
+    body = client.get(f"{API}/variants").get_json()
+    assert_valid(s.VariantListSchema, body)
+    assert {v["id"] for v in body["variants"]} == set(VARIANTS)
+    rainbow = next(v for v in body["variants"] if v["id"] == "rainbow")
+    assert rainbow["card_count"] == 60 and rainbow["max_score"] == 30
+    assert "red" in rainbow["clue_colors"] and rainbow["suits"][5]["all_colors"]
+
+
+def test_create_returns_seat_token_view_and_location(client: FlaskClient) -> None:
+    response = client.post(
+        f"{API}/games",
+        json={
+            "name": "alice",
+            "variant": "rainbow",
+            "max_players": 4,
+            "options": {"empty_clues": True, "strikeout_keeps_score": False},
+            "seed": "abc",
+        },
+    )
+    assert response.status_code == 201
+    body = response.get_json()
+    assert_valid(s.SeatGrantSchema, body)
+    assert response.headers["Location"] == f"{API}/games/{body['id']}"
+    assert body["seat"] == 0 and len(body["token"]) >= 22
+    game = body["game"]
+    assert game["status"] == "lobby" and game["host"] == 0 and game["you"] == 0
+    assert game["players"] == [{"seat": 0, "name": "alice", "bot": None}]
+    assert game["variant"] == "rainbow" and game["options"]["empty_clues"] is True
+    assert game["max_players"] == 4 and game["deck_size"] == 60
+    assert "seed" not in game  # the seed would tell everyone the deck
+
+
+def test_create_refuses_bad_settings(client: FlaskClient) -> None:
+    bad = client.post(f"{API}/games", json={"name": "a", "variant": "nope"})
+    assert_problem(bad, 400, "unknown_variant")
+    bad = client.post(f"{API}/games", json={"name": "a", "deck": [{"suit": "red", "rank": 1}]})
+    assert_problem(bad, 400, "invalid_deck")
+    bad = client.post(f"{API}/games", json={"name": "a", "max_players": 9})
+    body = assert_problem(bad, 400, "validation_error")
+    assert "max_players" in body["errors"]
+    bad = client.post(f"{API}/games", json={"name": "   "})
+    assert "name" in assert_problem(bad, 400, "validation_error")["errors"]
+
+
+def test_create_with_exact_deck_deals_it(client: FlaskClient) -> None:
+    deck = Game(Setup.create("no_variant", 2, seed="x")).deck
+    variant = VARIANTS["no_variant"]
+    cards = [variant.card_dict(c) for c in reversed(deck)]
+    table = make_table(client, 2, deck=cards)
+    view = table.view(1)
+    first = view["hands"][0]  # seat 0's hand, newest first: orders 4..0
+    assert [c["order"] for c in first] == [4, 3, 2, 1, 0]
+    assert [(c["suit"], c["rank"]) for c in reversed(first)] == [
+        (c["suit"], c["rank"]) for c in cards[:5]
+    ]
+
+
+def test_join_refusals(client: FlaskClient) -> None:
+    response = client.post(f"{API}/games", json={"name": "host", "max_players": 2})
+    gid = response.get_json()["id"]
+    taken = client.post(f"{API}/games/{gid}/players", json={"name": "HOST"})
+    assert_problem(taken, 409, "name_taken")
+    ok = client.post(f"{API}/games/{gid}/players", json={"name": "bob"})
+    assert ok.status_code == 201 and ok.get_json()["seat"] == 1
+    assert ok.headers["Location"] == f"{API}/games/{gid}"
+    assert_problem(client.post(f"{API}/games/{gid}/players", json={"name": "c"}), 409, "game_full")
+    assert_problem(
+        client.post(f"{API}/games/nope/players", json={"name": "c"}), 404, "game_not_found"
+    )
+
+    started = make_table(client, 2)
+    late = client.post(f"{API}/games/{started.id}/players", json={"name": "late"})
+    assert_problem(late, 409, "game_started")
+
+
+def test_leave_and_remove_before_start(client: FlaskClient) -> None:
+    table = make_table(client, 4, start=False)
+    url = f"{API}/games/{table.id}/players"
+    # a player leaves; later seats move up
+    assert client.delete(f"{url}/1", headers=bearer(table.tokens[1])).status_code == 204
+    view = table.view(0)
+    assert [p["name"] for p in view["players"]] == ["p0", "p2", "p3"]
+    assert table.view(2)["you"] == 1  # p2's token now holds seat 1
+    # a non-host may not remove someone else
+    assert_problem(client.delete(f"{url}/0", headers=bearer(table.tokens[2])), 403, "not_host")
+    assert_problem(client.delete(f"{url}/0"), 401, "auth_required")
+    assert_problem(client.delete(f"{url}/7", headers=bearer(table.tokens[0])), 404, "no_such_seat")
+    # the host removes seat 2 (p3); that token is now worthless here
+    assert client.delete(f"{url}/2", headers=bearer(table.tokens[0])).status_code == 204
+    assert_problem(table.get(3), 403, "not_a_player")
+    # the host leaves: the next seat becomes the host
+    assert client.delete(f"{url}/0", headers=bearer(table.tokens[0])).status_code == 204
+    view = table.view(2)
+    assert view["players"] == [{"seat": 0, "name": "p2", "bot": None}] and view["host"] == 0
+    # the last player leaves: the game is gone
+    assert client.delete(f"{url}/0", headers=bearer(table.tokens[2])).status_code == 204
+    assert_problem(table.get(), 404, "game_not_found")
+
+
+def test_leave_refused_after_start(client: FlaskClient) -> None:
+    table = make_table(client, 2)
+    response = client.delete(f"{API}/games/{table.id}/players/1", headers=bearer(table.tokens[1]))
+    assert_problem(response, 409, "game_started")
+
+
+def test_start_rules(client: FlaskClient) -> None:
+    table = make_table(client, 1, start=False)
+    assert_problem(table.post("/start", None), 401, "auth_required")
+    assert_problem(table.post("/start", 0), 409, "not_enough_players")
+    joined = client.post(f"{table.url}/players", json={"name": "bob"}).get_json()
+    table.tokens.append(joined["token"])
+    assert_problem(table.post("/start", 1), 403, "not_host")
+    other = make_table(client, 2, start=False)
+    response = client.post(f"{table.url}/start", headers=bearer(other.tokens[0]))
+    assert_problem(response, 403, "not_a_player")
+    view = table.start()
+    assert_valid(s.GameViewSchema, view)
+    assert view["status"] == "playing" and view["current_seat"] == 0 and view["you"] == 0
+    assert view["legal_actions"] and all(c["suit"] is None for c in view["hands"][0])
+    assert all(c["suit"] is not None for c in view["hands"][1])
+    assert_problem(table.post("/start", 0), 409, "game_started")
+
+
+def test_list_games_by_status_with_cursor(client: FlaskClient) -> None:
+    made = [make_table(client, 2, start=False).id for _ in range(3)]
+    playing = make_table(client, 2).id
+    seen: list[str] = []
+    created: list[str] = []
+    cursor = None
+    for _ in range(50):
+        query = "?status=lobby&limit=2" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(f"{API}/games{query}").get_json()
+        assert_valid(s.GamePageSchema, page)
+        assert len(page["games"]) <= 2
+        assert all(g["status"] == "lobby" for g in page["games"])
+        seen += [g["id"] for g in page["games"]]
+        created += [g["created"] for g in page["games"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert set(made) <= set(seen) and playing not in seen
+    assert len(seen) == len(set(seen))
+    assert created == sorted(created, reverse=True)  # newest first
+    everything = client.get(f"{API}/games?limit=100").get_json()
+    assert playing in [g["id"] for g in everything["games"]]
+    assert_problem(client.get(f"{API}/games?status=nope"), 400, "invalid_query")
+    assert_problem(client.get(f"{API}/games?limit=0"), 400, "invalid_query")
