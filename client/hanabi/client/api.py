@@ -81,10 +81,15 @@ class ApiError(Exception):
 
 
 class Unreachable(ApiError):
-    """The server could not be reached (after retrying where that was safe)."""
+    """The server could not be reached (after retrying where that was safe).
 
-    def __init__(self, detail: str) -> None:
+    ``maybe_sent`` is False when no attempt ever got a connection, so the server cannot
+    have acted on the request; True when an attempt may have reached it (its answer lost).
+    """
+
+    def __init__(self, detail: str, *, maybe_sent: bool = True) -> None:
         super().__init__("unreachable", None, detail)
+        self.maybe_sent = maybe_sent
 
 
 @dataclass(frozen=True)
@@ -393,6 +398,7 @@ class Client:
         clean_params = {k: v for k, v in (params or {}).items() if v is not None}
         url = self.url(path)
         attempt = 0
+        maybe_sent = False
         while True:
             try:
                 response = self.session.request(
@@ -404,12 +410,15 @@ class Client:
                     timeout=(min(5.0, self.timeout), timeout or self.timeout),
                 )
             except requests.RequestException as exc:
-                if attempt < self.retries and (idempotent or _never_sent(exc)):
+                never_sent = _never_sent(exc)
+                maybe_sent = maybe_sent or not never_sent
+                if attempt < self.retries and (idempotent or never_sent):
                     self._sleep(attempt)
                     attempt += 1
                     continue
                 raise Unreachable(
-                    f"Cannot reach the server at {self.server}: {_reason(exc)}"
+                    f"Cannot reach the server at {self.server}: {_reason(exc)}",
+                    maybe_sent=maybe_sent,
                 ) from exc
             if response.status_code in (502, 503, 504) and attempt < self.retries and idempotent:
                 self._sleep(attempt)

@@ -205,9 +205,12 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
             else:
                 raise
         else:
-            if view.get("you") != saved.seat:
+            if view.get("you") is None:
                 store.forget(saved)
                 saved = None
+            elif view["you"] != saved.seat:  # seats move up when someone leaves a lobby
+                saved = SavedSeat(saved.server, saved.game_id, view["you"], saved.name, saved.token)
+                store.save(saved)
     if saved is not None:
         if not args.json:
             console.print(

@@ -198,6 +198,9 @@ class TableSession:
         return events
 
     def _show(self, view: dict[str, Any], *, force: bool = False) -> None:
+        old = self.view.get("version") if self.view else None
+        if isinstance(old, int) and isinstance(view.get("version"), int) and view["version"] < old:
+            return  # a late answer about an older state (a held poll, a raced act)
         self._variant(view)
         assert self.info is not None and self.renderer is not None
         if self.narrator is None:
@@ -315,13 +318,12 @@ class TableSession:
         try:
             return self._send(command)
         except Unreachable as exc:
-            sent = (
-                " may or may not have gone through"
-                if command.kind in ("play", "discard", "clue")
-                else " was not sent"
-            )
+            if exc.maybe_sent:
+                what = f"Your {command.kind} may or may not have reached it"
+            else:
+                what = f"Your {command.kind} was not sent"
             self._refuse(
-                f"{exc.detail}. Your {command.kind}{sent}; the table will refresh when the server is back.",
+                f"{exc.detail}. {what}; the table will refresh when the server is back.",
                 code="unreachable",
             )
         except ApiError as exc:
@@ -369,7 +371,8 @@ class TableSession:
     def _server_refused(self, exc: ApiError) -> None:
         if exc.code == "stale_turn":
             self.notice = Text(
-                f"The game had moved on ({exc.detail}) and that move was not made: "
+                "The game had moved on before your move arrived, so it was not made "
+                "(an earlier move of yours may have gone through after all): "
                 "here is the table as it is now.",
                 style="bold red",
             )

@@ -1,14 +1,16 @@
 """Seat tokens saved per game in the user's config directory.
 
 The server shows a seat's token once; saving it lets a crashed or closed terminal come
-back to its seat with ``hanabi-client join <id>``. One file per seat, so two terminals of
-the same user at the same table never overwrite each other, readable by the user only.
+back to its seat with ``hanabi-client join <id>``. One file per token (named by a hash of
+it, since seat numbers move up when someone leaves a lobby), so two terminals of the same
+user at the same table never overwrite each other; readable by the user only.
 
-Layout: ``<config>/hanabi-client/seats/<server>/<game id>/<seat>.json``.
+Layout: ``<config>/hanabi-client/seats/<server>/<game id>/<token hash>.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -58,7 +60,7 @@ class TokenStore:
     def save(self, seat: SavedSeat) -> Path:
         directory = self._game_dir(seat.server, seat.game_id)
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = directory / f"{seat.seat}.json"
+        path = directory / _file_name(seat.token)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -86,8 +88,12 @@ class TokenStore:
         return seats[0] if len(seats) == 1 else None
 
     def forget(self, seat: SavedSeat) -> None:
-        path = self._game_dir(seat.server, seat.game_id) / f"{seat.seat}.json"
+        path = self._game_dir(seat.server, seat.game_id) / _file_name(seat.token)
         path.unlink(missing_ok=True)
+
+
+def _file_name(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:20] + ".json"
 
 
 def _slug(text: str) -> str:
