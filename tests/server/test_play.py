@@ -70,7 +70,8 @@ def test_action_schema_errors(table: Table) -> None:
     for body, field in [
         ({"type": "play"}, "card"),
         ({"type": "clue", "target": 1}, "color"),
-        ({"type": "clue", "target": 1, "color": "red", "rank": 1}, "color"),
+        ({"type": "clue", "target": 1, "color": "red", "rank": 1}, "rank"),
+        ({"type": "clue", "rank": 1}, "target"),
         ({"type": "dance", "card": 1}, "type"),
         ({"type": "play", "card": "1"}, "card"),
         ({"type": "discard", "card": 1, "target": 2}, "target"),
@@ -211,7 +212,7 @@ def test_finished_game_export_replay_and_retry(client: FlaskClient) -> None:
     assert replayed["turn"] == 3 and all(c["suit"] for h in replayed["hands"] for c in h)
     assert client.get(f"{table.url}/replay").get_json()["turn"] == final["turn"]
     bad = client.get(f"{table.url}/replay", query_string={"turn": final["turn"] + 1})
-    assert_problem(bad, 400, "invalid_turn")
+    assert_problem(bad, 404, "no_such_turn")
     events = client.get(f"{table.url}/events").get_json()["events"]
     assert events[-1]["type"] == "game_over" and all(
         e["suit"] is not None for e in events if e["type"] == "draw"

@@ -32,7 +32,7 @@ class Operation:
     id: str
     summary: str
     responses: dict[int, tuple[type[s.Schema] | None, str]]
-    body: type[s.Schema] | None = None
+    body: type[s.Schema] | tuple[type[s.Schema], ...] | None = None  # a tuple: oneOf
     query: type[s.Schema] | None = None
     auth: str = "none"  # none | optional | required
     errors: tuple[int, ...] = ()
@@ -270,7 +270,7 @@ class Actions(Resource):
             "that turn answers 200 with the original events and the current view. A move "
             "the rules refuse is 409 with the engine's code; nothing is applied."
         ),
-        body=s.ActionRequestSchema,
+        body=s.ACTION_REQUESTS,
         auth="required",
         responses={
             201: (s.ActionResultSchema, "Applied: its events and the new view"),
@@ -280,7 +280,7 @@ class Actions(Resource):
     )
     def post(self, game_id: str) -> Response:
         svc = service()
-        body = load_body(schema(s.ActionRequestSchema))
+        body = load_body(lambda data: schema(s.action_request_schema(data)))
         outcome = svc.act(game_id, bearer_token(), body)
         return _action_result(svc, outcome, 200 if outcome.replayed else 201)
 
@@ -364,6 +364,7 @@ class Replay(Resource):
         query=s.ReplayQuery,
         responses={200: (s.GameViewSchema, "The full view at that turn")},
         errors=(400, 404, 409),
+        description="404 no_such_turn past the last turn; 409 while the game is on.",
     )
     def get(self, game_id: str) -> Response:
         svc = service()

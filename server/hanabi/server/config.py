@@ -17,8 +17,6 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
     "HANABI_MAX_BODY": (64 * 1024, int),  # bytes; bigger request bodies get 413
     "HANABI_MAX_WAIT": (30, int),  # longest long-poll, seconds
-    "HANABI_CHAT_MAX": (300, int),  # characters in one chat line
-    "HANABI_NAME_MAX": (24, int),  # characters in a player name
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)

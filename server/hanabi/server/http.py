@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -23,8 +24,9 @@ def bearer_token() -> str | None:
     return token
 
 
-def load_body(schema: Schema) -> dict[str, Any]:
-    """The JSON body validated by ``schema``: 400 for bad JSON or fields, 413 if too big."""
+def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, Any]:
+    """The JSON body validated by ``schema`` (or by the schema that ``schema(data)`` picks):
+    400 for bad JSON or fields, 413 if too big."""
     raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
     if not raw.strip():
         raise ApiError(400, "malformed_json", "This request needs a JSON body.")
@@ -35,6 +37,8 @@ def load_body(schema: Schema) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "validation_error", "The request body must be a JSON object.")
     try:
+        if not isinstance(schema, Schema):
+            schema = schema(data)
         return schema.load(data)
     except ValidationError as exc:
         raise ApiError(

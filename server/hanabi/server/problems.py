@@ -72,7 +72,8 @@ def problem(
     }
     if errors:
         body["errors"] = errors
-    response = Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+    raw = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # field errors key list items by index
+    response = Response(raw, status=status, mimetype="application/problem+json")
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="hanabi"'
     for name, value in (headers or {}).items():

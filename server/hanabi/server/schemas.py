@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
-from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
+from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 
 STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")
@@ -21,14 +21,42 @@ EVENT_TYPES = (
     "terminate", "game_over", "chat",
 )  # fmt: skip
 MAX_WAIT = 30
+NAME_MAX = 24
+CHAT_MAX = 300
+#: Some visible character, and no control characters (they could drive a terminal).
+TEXT_PATTERN = r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$"
+
+
+def _text(limit: int, what: str) -> fields.String:
+    return fields.String(
+        required=True,
+        validate=[
+            validate.Length(1, limit),
+            validate.Regexp(
+                TEXT_PATTERN, error=f"A {what} needs a visible character and no control characters."
+            ),
+        ],
+        metadata={"description": f"Surrounding spaces are dropped; at most {limit} characters."},
+    )
+
+
+class JsonInteger(fields.Integer):
+    """An integer as JSON Schema means it: 3 and 3.0, but not "3", 3.5 or true."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid")
+        return super()._deserialize(int(value), attr, data, **kwargs)
 
 
 def _int(**kw: Any) -> fields.Integer:
-    return fields.Integer(strict=True, **kw)
+    return JsonInteger(**kw)
 
 
 def _nint(**kw: Any) -> fields.Integer:
-    return fields.Integer(strict=True, allow_none=True, required=True, **kw)
+    return JsonInteger(allow_none=True, required=True, **kw)
 
 
 def _nstr(**kw: Any) -> fields.String:
@@ -266,8 +294,8 @@ class DeckCardSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    name = fields.String(required=True)
-    variant = fields.String(load_default="no_variant")
+    name = _text(NAME_MAX, "name")
+    variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
     seed = fields.String(validate=validate.Length(1, 64))
@@ -279,7 +307,7 @@ class CreateGameSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = fields.String(required=True)
+    name = _text(NAME_MAX, "name")
 
 
 class SeatGrantSchema(Schema):
@@ -291,44 +319,63 @@ class SeatGrantSchema(Schema):
     game = fields.Nested(GameViewSchema, required=True)
 
 
-class ActionRequestSchema(Schema):
+class _ActionRequest(Schema):
     turn = _int(
         required=True,
         validate=validate.Range(0),
         metadata={"description": "The turn the client believes it is."},
     )
-    type = fields.String(required=True, validate=validate.OneOf(PLAYER_ACTIONS))
-    card = _int(validate=validate.Range(0))
-    target = _int(validate=validate.Range(0))
-    color = fields.String(validate=validate.Length(1, 32))
-    rank = _int()
+
+
+class PlayRequestSchema(_ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("play"))
+    card = _int(required=True, validate=validate.Range(0), metadata={"description": "Its order."})
     firework = fields.String(
         validate=validate.Length(1, 32),
-        metadata={"description": "Wild plays: the firework to play on."},
+        metadata={"description": "Wild plays: the firework (suit id) to play on."},
     )
 
-    @validates_schema
-    def _shape(self, data: dict[str, Any], **_: Any) -> None:
-        kind = data.get("type")
-        errors: dict[str, list[str]] = {}
-        if kind in ("play", "discard"):
-            if "card" not in data:
-                errors["card"] = [f"A {kind} names a card."]
-            for name in ("target", "color", "rank"):
-                if name in data:
-                    errors[name] = [f"Not allowed in a {kind}."]
-            if kind == "discard" and "firework" in data:
-                errors["firework"] = ["Not allowed in a discard."]
-        elif kind == "clue":
-            if "target" not in data:
-                errors["target"] = ["A clue names the seat it is for."]
-            if ("color" in data) == ("rank" in data):
-                errors["color"] = ["A clue names exactly one of color or rank."]
-            for name in ("card", "firework"):
-                if name in data:
-                    errors[name] = ["Not allowed in a clue."]
-        if errors:
-            raise ValidationError(errors)
+
+class DiscardRequestSchema(_ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("discard"))
+    card = _int(required=True, validate=validate.Range(0), metadata={"description": "Its order."})
+
+
+class ColorClueRequestSchema(_ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("clue"))
+    target = _int(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
+    color = fields.String(required=True, validate=validate.Length(1, 32))
+
+
+class RankClueRequestSchema(_ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("clue"))
+    target = _int(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
+    rank = _int(required=True)
+
+
+#: The body of POST /games/{id}/actions is exactly one of these shapes.
+ACTION_REQUESTS: tuple[type[Schema], ...] = (
+    PlayRequestSchema,
+    DiscardRequestSchema,
+    ColorClueRequestSchema,
+    RankClueRequestSchema,
+)
+
+
+def action_request_schema(data: dict[str, Any]) -> type[Schema]:
+    """Which shape a request body means, going by ``type`` (and colour or rank)."""
+    kind = data.get("type")
+    if kind == "discard":
+        return DiscardRequestSchema
+    if kind == "clue":
+        return (
+            RankClueRequestSchema
+            if "rank" in data and "color" not in data
+            else ColorClueRequestSchema
+        )
+    if kind == "play":
+        return PlayRequestSchema
+    raise ValidationError({"type": [f"Must be one of: {', '.join(PLAYER_ACTIONS)}."]})
 
 
 class ActionResultSchema(Schema):
@@ -342,7 +389,7 @@ class EventPageSchema(Schema):
 
 
 class ChatSchema(Schema):
-    text = fields.String(required=True)
+    text = _text(CHAT_MAX, "chat line")
 
 
 class ChatResultSchema(Schema):

@@ -77,10 +77,8 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
     if op.query is not None:
         out["parameters"] = [{"in": "query", "schema": op.query}]
     if op.body is not None:
-        out["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {"schema": op.body}},
-        }
+        body = {"oneOf": list(op.body)} if isinstance(op.body, tuple) else op.body
+        out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
     if op.auth == "required":
         out["security"] = [{"bearer": []}]
     elif op.auth == "optional":

@@ -1,0 +1,88 @@
+"""Every error is application/problem+json with a stable code; CORS; Redis down is 503."""
+
+from __future__ import annotations
+
+from api_helpers import API, Table, assert_problem, bearer
+from flask.testing import FlaskClient
+
+from hanabi.server import create_app
+from hanabi.server.redis_process import free_port
+
+
+def test_unknown_routes_are_404_problems(client: FlaskClient) -> None:
+    for path in ("/", "/nope", f"{API}", f"{API}/nope", f"{API}/games/x/y/z"):
+        assert_problem(client.get(path), 404, "not_found")
+    assert_problem(client.get(f"{API}/games/nosuchgame"), 404, "game_not_found")
+    assert_problem(client.get(f"{API}/games/nosuchgame/events"), 404, "game_not_found")
+
+
+def test_wrong_method_is_405_with_allow(client: FlaskClient, table: Table) -> None:
+    response = client.put(f"{API}/games")
+    assert_problem(response, 405, "method_not_allowed")
+    assert set(response.headers["Allow"].split(", ")) >= {"GET", "POST"}
+    response = client.delete(f"{API}/health")
+    assert_problem(response, 405, "method_not_allowed")
+    assert "GET" in response.headers["Allow"]
+    response = client.get(f"{table.url}/actions")
+    assert_problem(response, 405, "method_not_allowed")
+    assert "POST" in response.headers["Allow"]
+
+
+def test_malformed_and_oversized_bodies(client: FlaskClient, table: Table) -> None:
+    for data in ("{", "not json", "", "[1, 2]", "null"):
+        response = client.post(
+            f"{API}/games", data=data, headers={"Content-Type": "application/json"}
+        )
+        assert response.status_code == 400
+        assert response.content_type == "application/problem+json"
+        assert response.get_json(force=True)["code"] in ("malformed_json", "validation_error")
+    big = '{"name": "' + "x" * 70_000 + '"}'
+    response = client.post(f"{API}/games", data=big, content_type="application/json")
+    assert_problem(response, 413, "body_too_large")
+    response = client.post(
+        f"{table.url}/chat",
+        data=big,
+        content_type="application/json",
+        headers=bearer(table.tokens[0]),
+    )
+    assert_problem(response, 413, "body_too_large")
+
+
+def test_cors_exposes_etag_and_location(client: FlaskClient, table: Table) -> None:
+    response = client.get(table.url, headers={"Origin": "https://ui.example"})
+    assert response.headers["Access-Control-Allow-Origin"] in ("*", "https://ui.example")
+    exposed = {
+        h.strip().lower() for h in response.headers["Access-Control-Expose-Headers"].split(",")
+    }
+    assert {"etag", "location"} <= exposed
+    preflight = client.options(
+        f"{API}/games",
+        headers={
+            "Origin": "https://ui.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Content-Type",
+        },
+    )
+    assert preflight.status_code == 200
+    assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
+
+
+def test_cors_origins_are_configurable(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "HANABI_CORS_ORIGINS": "https://good.example"})
+    client = app.test_client()
+    good = client.get(f"{API}/health", headers={"Origin": "https://good.example"})
+    assert good.headers["Access-Control-Allow-Origin"] == "https://good.example"
+    bad = client.get(f"{API}/health", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in bad.headers
+
+
+def test_redis_down_is_503(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
+    client = app.test_client()
+    assert_problem(client.get(f"{API}/health"), 503, "storage_unavailable")
+    response = client.post(f"{API}/games", json={"name": "a"})
+    assert_problem(response, 503, "storage_unavailable")
+    assert response.headers["Retry-After"]
+    assert_problem(client.get(f"{API}/games/abc"), 503, "storage_unavailable")
+    # things that need no storage still answer
+    assert client.get(f"{API}/variants").status_code == 200
