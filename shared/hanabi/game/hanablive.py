@@ -120,7 +120,9 @@ def _action(variant: Variant, index: int, entry: Any) -> Action:
         ) from None
     if kind == PLAY_TYPE:
         firework = None
-        if value is not None and variant.wild_mask and 0 <= value < len(variant.suits):
+        if value is not None and variant.wild_mask:  # our extension: the firework's suit
+            if not (type(value) is int and 0 <= value < len(variant.suits)):
+                raise ImportFormatError("invalid_import", f"Action {index} names no firework.")
             firework = variant.suits[value].id
         return Action(PLAY, card=target, firework=firework)
     if kind == DISCARD_TYPE:
