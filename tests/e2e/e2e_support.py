@@ -214,3 +214,81 @@ def full_deck(head: list[tuple[str, int]] = ()) -> list[dict[str, Any]]:  # type
 def write_deck(path: Path, deck: list[dict[str, Any]]) -> Path:
     path.write_text(json.dumps(deck))
     return path
+
+
+# -- hanabi-client processes in pseudo-terminals ---------------------------------------
+
+
+def client_command() -> list[str]:
+    """The installed console script next to this Python, else ``python -m``."""
+    script = Path(sys.executable).parent / "hanabi-client"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "hanabi.client.cli"]
+
+
+def client_env(server_url: str, home: Path, **extra: str) -> dict[str, str]:
+    """A clean environment: its own config dir, no colour, a dumb terminal (no escapes)."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "HANABI_SERVER": server_url,
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+        "PYTHONIOENCODING": "utf-8",
+        "LANG": "C.UTF-8",
+    }
+    env.update(extra)
+    return env
+
+
+class Terminal:
+    """One hanabi-client process in a pseudo-terminal, 120 columns wide."""
+
+    def __init__(self, args: list[str], env: dict[str, str], timeout: float = 15) -> None:
+        import pexpect
+
+        command = client_command()
+        self.child = pexpect.spawn(
+            command[0],
+            [*command[1:], *args],
+            env=env,
+            encoding="utf-8",
+            dimensions=(60, 120),
+            timeout=timeout,
+        )
+        self.child.delaybeforesend = None
+
+    def expect(self, pattern: str, timeout: float | None = -1) -> re.Match[str]:
+        self.child.expect(pattern, timeout=timeout)
+        return self.child.match
+
+    def expect_exact(self, text: str, timeout: float | None = -1) -> None:
+        self.child.expect_exact(text, timeout=timeout)
+
+    @property
+    def before(self) -> str:
+        return self.child.before
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def wait_turn(self, turn: int, mine: bool) -> str:
+        """Wait for the table at engine turn ``turn``; returns the text drawn up to the prompt."""
+        self.expect(rf"· turn {turn + 1}\r\n")
+        header = self.child.after
+        self.expect_exact("Your move> " if mine else "> ")
+        return header + self.child.before
+
+    def end(self, timeout: float = 15) -> int:
+        """Wait for the process to exit; its exit status."""
+        import pexpect
+
+        self.child.expect(pexpect.EOF, timeout=timeout)
+        self.child.close()
+        return self.child.exitstatus if self.child.exitstatus is not None else -1
+
+    def kill(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)

@@ -66,7 +66,9 @@ def test_create_with_every_option(api):
 
 
 def test_create_refusals(api):
-    assert code_of(api.create_game, "alice", variant="nope") == ("unknown_variant", 400)
+    with pytest.raises(ApiError) as unknown:
+        api.create_game("alice", variant="nope")
+    assert unknown.value.code == "validation_error" and "variant" in unknown.value.problem["errors"]
     assert code_of(api.create_game, "alice", deck=full_deck()[:-1]) == ("invalid_deck", 400)
     with pytest.raises(ApiError) as caught:
         api.create_game("alice", max_players=9)
@@ -267,7 +269,7 @@ def test_terminate_export_and_replay(api):
     start = api.replay(gid, 0)
     assert start["turn"] == 0 and all(c["suit"] for hand in start["hands"] for c in hand)
     assert api.replay(gid)["result"]["reason"] == "terminated"
-    assert code_of(api.replay, gid, 99) == ("invalid_turn", 400)
+    assert code_of(api.replay, gid, 99) == ("no_such_turn", 404)
 
 
 # -- the network -----------------------------------------------------------------------

@@ -87,9 +87,10 @@ class Unreachable(ApiError):
     have acted on the request; True when an attempt may have reached it (its answer lost).
     """
 
-    def __init__(self, detail: str, *, maybe_sent: bool = True) -> None:
+    def __init__(self, detail: str, *, maybe_sent: bool = True, reason: str = "") -> None:
         super().__init__("unreachable", None, detail)
         self.maybe_sent = maybe_sent
+        self.reason = reason or detail
 
 
 @dataclass(frozen=True)
@@ -416,9 +417,11 @@ class Client:
                     self._sleep(attempt)
                     attempt += 1
                     continue
+                reason = _reason(exc)
                 raise Unreachable(
-                    f"Cannot reach the server at {self.server}: {_reason(exc)}",
+                    f"Cannot reach the server at {self.server}: {reason}",
                     maybe_sent=maybe_sent,
+                    reason=reason,
                 ) from exc
             if response.status_code in (502, 503, 504) and attempt < self.retries and idempotent:
                 self._sleep(attempt)

@@ -282,7 +282,10 @@ def cmd_export(args: argparse.Namespace, client: Client, console: Console) -> in
 
 
 def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> int:
-    view = client.replay(args.id, args.turn)
+    if args.turn is not None and args.turn < 1:
+        raise Fail("Turns are numbered from 1 (the deal), as the table shows them.")
+    # The table numbers turns from 1; the API counts moves made (0 at the deal).
+    view = client.replay(args.id, None if args.turn is None else args.turn - 1)
     if args.json:
         dump(view)
         return 0
@@ -378,7 +381,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", parents=[common], help="show a finished game at any turn")
     p.add_argument("id", help="game id")
-    p.add_argument("--turn", type=int, metavar="N", help="after N moves (default: the end)")
+    p.add_argument(
+        "--turn",
+        type=int,
+        metavar="N",
+        help="the table at turn N as it numbers them (1: the deal; default: the end)",
+    )
     p.set_defaults(run=cmd_replay)
 
     p = sub.add_parser("variants", parents=[common], help="the variants the server offers")

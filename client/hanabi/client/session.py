@@ -51,7 +51,9 @@ class TableSession:
         self.token = token
         self.console = console
         self.json_mode = json_mode
-        self.clear = clear and console.is_terminal and not json_mode
+        self.clear = (
+            clear and console.is_terminal and not console.is_dumb_terminal and not json_mode
+        )
         self.input_fd = sys.stdin.fileno() if input_fd is None else input_fd
         self.on_leave = on_leave
         self.poll_wait = poll_wait
@@ -74,7 +76,9 @@ class TableSession:
         failures = 0
         while not self.stop.is_set():
             try:
-                polled = poller.poll(self.game_id, etag, wait=self.poll_wait if etag else None)
+                # After a failure, ask without waiting: the answer says "back" at once.
+                wait = self.poll_wait if etag and not failures else None
+                polled = poller.poll(self.game_id, etag, wait=wait)
             except Unreachable as exc:
                 if failures == 0:
                     self.queue.put(("down", exc))
@@ -148,7 +152,8 @@ class TableSession:
         if kind == "down":
             self.server_down = True
             self._say(
-                f"Lost the server at {self.client.server} ({payload.detail}). "
+                f"Lost the server at {self.client.server} "
+                f"({getattr(payload, 'reason', payload.detail)}). "
                 "Trying again; Ctrl-C leaves, and "
                 f"`hanabi-client join {self.game_id}` resumes later.",
                 code="server_down",
@@ -359,7 +364,7 @@ class TableSession:
                 "(The server had already made that move: its first answer was lost on the way.)",
                 style="dim",
             )
-        self._show(result.game)
+        self._show(result.game, force=result.repeated)
         return self._maybe_over()
 
     def _refresh(self) -> None:
