@@ -6,9 +6,11 @@ from typing import Any
 
 from .base import Bot
 from .conventions import ConventionsBot
+from .hat import HatBot
 
 STRATEGIES: dict[str, type[Bot]] = {
     ConventionsBot.name: ConventionsBot,
+    HatBot.name: HatBot,
 }
 DEFAULT_STRATEGY = "conventions"
 

@@ -1,0 +1,625 @@
+"""``hat``: a hat-guessing information strategy for tables of bots.
+
+After the "information strategy" of Cox et al., "How to Make the Perfect Fireworks
+Display" (2015), as improved by Jeff Wu's hanabi.rs. Written for this engine and its
+variants; conventions:
+
+* **Public knowledge.** Every player keeps, for every card in every hand, the set of
+  identities the whole table considers possible. A card's probability of being playable
+  (or dead) is computed from it, weighting identities by their unseen copies.
+* **Questions.** From a hand's public knowledge alone, everyone derives the same list of
+  questions about that hand: "is card i playable?", "is card i dead?", which part of a
+  partition of its possible identities card i is in. The answers fit in a number modulo
+  ``T``, the number of distinct clues the giver can give.
+* **Clues are sums.** A clue encodes the sum, modulo ``T``, of every other player's
+  answer. Each receiver sees all the other hands, subtracts their answers, and is left
+  with its own. Which clue encodes which value: the clue's target, and whether it is a
+  rank or colour clue that does or does not touch that target's "hint card" (the card
+  with the least public knowledge) — what the clue actually touches is extra information.
+* **Discards speak too.** A discard while clue tokens were left says that no other player
+  holds a playable card without knowing it; a choice between several publicly useless
+  cards encodes a further number.
+* **Actions.** Play a card known to be playable (lowest rank, unique cards first); with a
+  strike to spare, play a card that is either playable or dead if it is playable with
+  probability over 3/4; give a clue when someone has a playable card without knowing it
+  (or when tokens are plentiful); else discard a useless card or the least valuable one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi.game import Action, Variant
+
+from .base import Bot
+
+Question = tuple  # ("play"|"dead", index) | ("combo", [(kind, index)...]) | ("part", index, {id: block}, n)
+
+
+class Modulus:
+    """A value known modulo ``modulus`` (hat_helpers' ModulusInformation)."""
+
+    __slots__ = ("modulus", "value")
+
+    def __init__(self, modulus: int, value: int) -> None:
+        self.modulus = modulus
+        self.value = value
+
+    def remaining(self, limit: int) -> int:
+        return (limit - self.value - 1) // self.modulus + 1
+
+    def combine(self, other: Modulus, limit: int) -> None:
+        self.value += self.modulus * other.value
+        self.modulus = min(limit, self.modulus * other.modulus)
+
+    def split(self, modulus: int) -> Modulus:
+        original = self.modulus
+        value = self.value % modulus
+        self.value //= modulus
+        self.modulus = (original - value - 1) // modulus + 1
+        return Modulus(modulus, value)
+
+
+class HatBot(Bot):
+    """Hat-guessing information strategy (see module doc)."""
+
+    name = "hat"
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        num_players: int,
+        seat: int,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(variant, num_players, seat, options)
+        obs = self.obs
+        v = obs.variant
+        self.copies = v.copies
+        self.pub = list(obs.told)
+        self.nsuits = len(v.suits)
+        self.suit_bits = [0b11111 << (5 * s) for s in range(self.nsuits)]
+        self.rank_bits = [0] * 6
+        for c in range(5 * self.nsuits):
+            self.rank_bits[c % 5 + 1] |= 1 << c
+        self.present = obs.told[0]
+        # Four kinds of clue per target only where "a colour clue not touching card i"
+        # is guaranteed to exist when the hand is publicly not all one suit.
+        self.simple_colors = all(
+            not s.all_colors and not s.no_colors and not s.all_ranks and not s.no_ranks
+            and (s.touched_by is None or s.touched_by == (s.color,))
+            for s in v.suits
+        )  # fmt: skip
+        self.color_clues = list(v.color_masks.items())
+        self.rank_clues = list(v.rank_masks.items())
+        distinct = sum(1 for n in v.copies if n)
+        self.discard_threshold = v.card_count - distinct - num_players * obs.hand_size
+        self._bits: dict[int, list[int]] = {}
+
+    # -- small helpers -------------------------------------------------------------------
+
+    def bits(self, m: int) -> list[int]:
+        out = self._bits.get(m)
+        if out is None:
+            out = []
+            x = m
+            while x:
+                low = x & -x
+                out.append(low.bit_length() - 1)
+                x ^= low
+            self._bits[m] = out
+        return out
+
+    def pub_weights(self) -> list[int]:
+        gone = self.obs.gone
+        return [c - g for c, g in zip(self.copies, gone)]
+
+    def priv_weights(self) -> list[int]:
+        seen = self.obs.seen
+        return [c - s for c, s in zip(self.copies, seen)]
+
+    def prob(self, m: int, pred: int, w: list[int]) -> tuple[int, int]:
+        """(weight of ``m``'s identities in ``pred``, total weight of ``m``)."""
+        good = total = 0
+        for c in self.bits(m):
+            x = w[c]
+            total += x
+            if pred >> c & 1:
+                good += x
+        return good, total
+
+    # -- questions ---------------------------------------------------------------------
+
+    def ask(self, masks: list[int], info: int, w: list[int]) -> Question | None:
+        """The next question about a hand with public knowledge ``masks`` (None: stop)."""
+        if info <= 1:
+            return None
+        obs = self.obs
+        playable = obs.playable
+        dead = obs.dead
+        aug = []
+        know_play = know_dead = False
+        for i, m in enumerate(masks):
+            gp, total = self.prob(m, playable, w)
+            gd, _ = self.prob(m, dead, w)
+            if total == 0:
+                total = 1
+            if gp == total and total:
+                know_play = True
+            if gd == total:
+                know_dead = True
+            if gd == total or not m & (m - 1) or not m & ~dead:
+                continue
+            aug.append((i, gp / total, gd / total))
+        if not know_play:
+            to_ask = [(0, i, pp) for i, pp, _ in aug if pp > 0]
+            if not know_dead:
+                to_ask += [(1, i, pd) for i, _, pd in aug if pd > 0]
+            cap = info - 1
+            if len(to_ask) > cap:
+                to_ask.sort(key=lambda t: (t[0], -t[2]))
+                del to_ask[cap:]
+            if to_ask:
+                to_ask.sort(key=lambda t: (t[0], t[2]))
+                return ("combo", [(kind, i) for kind, i, _ in to_ask])
+        ask_play = [(abs(pp - 0.7), i) for i, pp, _ in aug if abs(pp - 0.7) < 0.2]
+        if ask_play:
+            ask_play.sort()
+            return ("play", ask_play[0][1])
+        if not aug:
+            return None
+        aug.sort(key=lambda t: (t[2], t[0]))
+        i = aug[0][0]
+        q = self.partition(i, masks[i], info)
+        return q if q[3] > 1 else None
+
+    def partition(self, i: int, m: int, info: int) -> Question:
+        dead = self.obs.dead
+        has_dead = bool(m & dead)
+        effective = info - 1 if has_dead else info
+        blocks = {}
+        cur = n = 0
+        for c in self.bits(m & ~dead):
+            blocks[c] = cur
+            cur = (cur + 1) % effective
+            if n < effective:
+                n += 1
+        if has_dead:
+            for c in self.bits(m & dead):
+                blocks[c] = n
+            n += 1
+        return ("part", i, blocks, n)
+
+    @staticmethod
+    def amount(q: Question) -> int:
+        if q[0] == "combo":
+            return len(q[1]) + 1
+        if q[0] == "part":
+            return q[3]
+        return 2
+
+    def answer(self, q: Question, cards: list[int]) -> int:
+        obs = self.obs
+        kind = q[0]
+        if kind == "play":
+            return 1 if obs.playable >> cards[q[1]] & 1 else 0
+        if kind == "dead":
+            return 1 if obs.dead >> cards[q[1]] & 1 else 0
+        if kind == "part":
+            # A card outside the partition means the public knowledge was wrong (a
+            # teammate not playing this strategy): any answer will do.
+            return q[2].get(cards[q[1]], 0)
+        for k, (sub, i) in enumerate(q[1]):
+            pred = obs.dead if sub else obs.playable
+            if pred >> cards[i] & 1:
+                return k + 1
+        return 0
+
+    def acknowledge(self, q: Question, value: int, masks: list[int]) -> None:
+        obs = self.obs
+        kind = q[0]
+        if kind in ("play", "dead"):
+            pred = obs.playable if kind == "play" else obs.dead
+            i = q[1]
+            masks[i] = masks[i] & pred if value else masks[i] & ~pred
+        elif kind == "part":
+            i = q[1]
+            keep = 0
+            for c, block in q[2].items():
+                if block == value:
+                    keep |= 1 << c
+            masks[i] &= keep
+        else:
+            # "combo": value k>0 means question k-1 is the first yes; 0 means all no.
+            subs = q[1]
+            stop = len(subs) if value == 0 else value - 1
+            for k in range(stop):
+                sub, i = subs[k]
+                masks[i] &= ~(obs.dead if sub else obs.playable)
+            if value:
+                sub, i = subs[value - 1]
+                masks[i] &= obs.dead if sub else obs.playable
+
+    def hat_info(self, seat: int, total: int, w: list[int]) -> tuple[Modulus, list[int]]:
+        """``seat``'s answer (this seat can see its cards) and its knowledge after it."""
+        masks = [self.pub[o] for o in self.obs.hands[seat]]
+        cards = [self.obs.card[o] for o in self.obs.hands[seat]]
+        info = Modulus(1, 0)
+        while True:
+            q = self.ask(masks, info.remaining(total), w)
+            if q is None:
+                break
+            value = self.answer(q, cards)
+            self.acknowledge(q, value, masks)
+            info.combine(Modulus(self.amount(q), value), total)
+        info.modulus = total
+        return info, masks
+
+    def learn(self, masks: list[int], info: Modulus, w: list[int]) -> None:
+        while True:
+            q = self.ask(masks, info.modulus, w)
+            if q is None:
+                break
+            self.acknowledge(q, info.split(self.amount(q)).value, masks)
+
+    def hat_sum(self, source: int, total: int) -> tuple[int, dict[int, list[int]]]:
+        """The sum of the answers of everyone but ``source`` and this seat, and their
+        knowledge after answering."""
+        w = self.pub_weights()
+        me = self.obs.me
+        value = 0
+        after = {}
+        for seat in range(self.obs.num_players):
+            if seat in (source, me):
+                continue
+            info, masks = self.hat_info(seat, total, w)
+            value += info.value
+            after[seat] = masks
+        return value % total, after
+
+    def apply_hat(self, source: int, total: int, value: int) -> None:
+        """Everyone learns their answer to a hat value of ``total`` given by ``source``."""
+        obs = self.obs
+        others, after = self.hat_sum(source, total)
+        if obs.me != source:
+            w = self.pub_weights()
+            masks = [self.pub[o] for o in obs.hands[obs.me]]
+            self.learn(masks, Modulus(total, (value - others) % total), w)
+            after[obs.me] = masks
+        for seat, masks in after.items():
+            for order, m in zip(obs.hands[seat], masks):
+                # An empty set means someone did not follow the protocol: fall back on
+                # what the clues said.
+                self.pub[order] = m or obs.told[order]
+
+    # -- clue encoding -----------------------------------------------------------------
+
+    def kinds(self, seat: int) -> int:
+        """How many clue kinds a clue to ``seat`` can signal (3, or 4 when it is public
+        that the hand has two suits and two ranks)."""
+        if not self.simple_colors:
+            return 3
+        masks = [self.pub[o] for o in self.obs.hands[seat]]
+        if len(masks) < 2:
+            return 3
+        for bits in self.suit_bits:
+            if all(m & bits for m in masks):
+                return 3
+        for r in range(1, 6):
+            bits = self.rank_bits[r]
+            if all(m & bits for m in masks):
+                return 3
+        return 4
+
+    def hint_index(self, seat: int) -> int:
+        dead = self.obs.dead
+        best = 0
+        best_score = -1
+        for i, order in enumerate(self.obs.hands[seat]):
+            m = self.pub[order]
+            if not m & ~dead or not m & (m - 1):
+                score = 0
+            else:
+                score = 1
+                if not any(m & ~b == 0 for b in self.suit_bits):
+                    score += 1
+                if not any(m & ~self.rank_bits[r] == 0 for r in range(1, 6)):
+                    score += 1
+            if score > best_score:
+                best_score = score
+                best = i
+        return best
+
+    def encoding(self, giver: int) -> list[tuple[int, int, int]]:
+        """(target, kinds, offset) for each other player, in seat order after ``giver``."""
+        n = self.obs.num_players
+        out = []
+        offset = 0
+        for k in range(1, n):
+            seat = (giver + k) % n
+            kinds = self.kinds(seat)
+            out.append((seat, kinds, offset))
+            offset += kinds
+        return out
+
+    def decode(self, giver: int, target: int, is_rank: bool, touched: Any) -> tuple[int, int]:
+        """(total, value) that a clue from ``giver`` encodes."""
+        enc = self.encoding(giver)
+        total = sum(k for _, k, _ in enc)
+        for seat, kinds, offset in enc:
+            if seat == target:
+                i = self.hint_index(seat)
+                hit = self.obs.hands[seat][i] in touched
+                if hit:
+                    kind = 0 if is_rank else 1
+                elif kinds == 3:
+                    kind = 2
+                else:
+                    kind = 2 if is_rank else 3
+                return total, offset + kind
+        raise ValueError("clue to self")
+
+    # -- watching ------------------------------------------------------------------------
+
+    def observe(self, events: Any) -> None:
+        obs = self.obs
+        for e in events:
+            kind = e["type"]
+            if kind == "clue":
+                total, value = self.decode(
+                    e["seat"], e["target"], e["rank"] is not None, e["touched"]
+                )
+                self.apply_hat(e["seat"], total, value)
+                obs.handle(e)
+                told = obs.told
+                pub = self.pub
+                for order in obs.hands[e["target"]]:
+                    pub[order] &= told[order]
+            elif kind == "discard":
+                seat = e["seat"]
+                if obs.clue_tokens > 0:
+                    self.no_one_needs_clue(seat)
+                useless = self.useless(seat, public=True)
+                hand = obs.hands[seat]
+                chosen = [hand[i] for i in useless]
+                if len(useless) > 1 and e["card"] in chosen:
+                    self.apply_hat(seat, len(useless), chosen.index(e["card"]))
+                obs.handle(e)
+            elif kind == "draw":
+                obs.handle(e)
+                w = self.pub_weights()
+                self.pub[e["card"]] = sum(1 << c for c, x in enumerate(w) if x > 0)
+            else:
+                obs.handle(e)
+        obs.end_turn()
+
+    def knows_playable(self, seat: int, w: list[int]) -> bool:
+        playable = self.obs.playable
+        for order in self.obs.hands[seat]:
+            good, total = self.prob(self.pub[order], playable, w)
+            if total and good == total:
+                return True
+        return False
+
+    def no_one_needs_clue(self, source: int) -> None:
+        """``source`` discarded with tokens left: every other player who does not know a
+        playable card holds none."""
+        w = self.pub_weights()
+        playable = self.obs.playable
+        for seat in range(self.obs.num_players):
+            if seat == source or self.knows_playable(seat, w):
+                continue
+            for order in self.obs.hands[seat]:
+                m = self.pub[order] & ~playable
+                if m:
+                    self.pub[order] = m
+
+    def useless(self, seat: int, public: bool) -> list[int]:
+        """Indices of cards in ``seat``'s hand that are known useless (dead, or a second
+        copy of a known card) from public or (for this seat) private knowledge."""
+        obs = self.obs
+        dead = obs.dead
+        w = self.pub_weights() if public else self.priv_weights()
+        out = set()
+        seen: dict[int, int] = {}
+        for i, order in enumerate(obs.hands[seat]):
+            m = self.pub[order] if public else self.private(order, w)
+            if not m & ~dead:
+                out.add(i)
+            elif not m & (m - 1):
+                if m in seen:
+                    out.add(i)
+                    out.add(seen[m])
+                else:
+                    seen[m] = i
+        return sorted(out)
+
+    def private(self, order: int, w: list[int]) -> int:
+        m = self.pub[order]
+        k = 0
+        for c in self.bits(m):
+            if w[c] > 0:
+                k |= 1 << c
+        return k or m
+
+    # -- deciding ----------------------------------------------------------------------
+
+    def act(self) -> Action:
+        obs = self.obs
+        me = obs.me
+        hand = obs.hands[me]
+        w = self.priv_weights()
+        playable = obs.playable
+        dead = obs.dead
+        masks = [self.private(o, w) for o in hand]
+        best = None
+        for i, m in enumerate(masks):
+            good, total = self.prob(m, playable, w)
+            if total and good == total:
+                score = self.play_score(m, w)
+                if best is None or score > best[0]:
+                    best = (score, i)
+        if best is not None:
+            i = best[1]
+            return obs.play(hand[i], masks[i])
+        discards = sum(obs.discarded)
+        if obs.strikes < 2 and discards <= self.discard_threshold:
+            risky = None
+            for i, m in enumerate(masks):
+                good, total = self.prob(m, playable, w)
+                safe = total and not m & ~(playable | dead) and good / total > 0.75
+                if safe and (risky is None or good / total > risky[0]):
+                    risky = (good / total, i)
+            if risky is not None:
+                i = risky[1]
+                return obs.play(hand[i], masks[i] & playable)
+        public_useless = self.useless(me, public=True)
+        useless = self.useless(me, public=False)
+        tokens = obs.clue_tokens
+        if tokens > 0 and self.someone_needs_clue():
+            will_clue = True
+        elif discards <= self.discard_threshold and useless:
+            will_clue = False
+        elif tokens > 0 and self.someone_can_play():
+            will_clue = True
+        else:
+            will_clue = tokens > 4
+        if obs.max_clues:
+            will_clue = True
+        last_round = obs.turns_left is not None and obs.strikes < 2
+        if last_round and not (tokens > 0 and self.someone_needs_clue()):
+            guess = self.final_guess(masks, w)
+            if guess is not None:
+                return obs.play(hand[guess], masks[guess] & playable)
+        if will_clue:
+            return self.clue()
+        if len(public_useless) > 1:
+            # Others will read the choice after learning that no one needed a clue.
+            saved = self.pub
+            self.pub = list(saved)
+            try:
+                if tokens > 0:
+                    self.no_one_needs_clue(me)
+                value, _ = self.hat_sum(me, len(public_useless))
+            finally:
+                self.pub = saved
+            return Action.discard(hand[public_useless[value]])
+        if useless:
+            return Action.discard(hand[useless[0]])
+        best_i = 0
+        best_val = None
+        visible = 0
+        for seat, h in enumerate(obs.hands):
+            if seat != me:
+                for o in h:
+                    visible |= 1 << obs.card[o]
+        for i, m in enumerate(masks):
+            seen_w, total = self.prob(m, visible, w)
+            disp, _ = self.prob(m, ~obs.critical | dead, w)
+            total = total or 1
+            avg_rank = sum(w[c] * (c % 5 + 1) for c in self.bits(m)) / total
+            val = 20 * seen_w / total + 10 * disp / total + avg_rank
+            if best_val is None or val > best_val:
+                best_val = val
+                best_i = i
+        return Action.discard(hand[best_i])
+
+    def final_guess(self, masks: list[int], w: list[int]) -> int | None:
+        best = None
+        for i, m in enumerate(masks):
+            good, total = self.prob(m, self.obs.playable, w)
+            if total and good and (best is None or good / total > best[0]):
+                best = (good / total, i)
+        return None if best is None else best[1]
+
+    def play_score(self, m: int, w: list[int]) -> float:
+        obs = self.obs
+        held = {}
+        if obs.deck_size > 0:
+            for seat, hand in enumerate(obs.hands):
+                if seat != obs.me:
+                    for o in hand:
+                        c = obs.card[o]
+                        held[c] = held.get(c, 0) + 1
+        total = score = 0.0
+        for c in self.bits(m):
+            x = w[c]
+            total += x
+            score += x * (10 - (c % 5 + 1)) / (1 + held.get(c, 0))
+        return score / total if total else 0.0
+
+    def someone_needs_clue(self) -> bool:
+        obs = self.obs
+        w = self.pub_weights()
+        playable = obs.playable
+        for seat, hand in enumerate(obs.hands):
+            if seat == obs.me:
+                continue
+            if any(playable >> obs.card[o] & 1 for o in hand) and not self.knows_playable(seat, w):
+                return True
+        return False
+
+    def someone_can_play(self) -> bool:
+        obs = self.obs
+        playable = obs.playable
+        return any(
+            playable >> obs.card[o] & 1
+            for seat, hand in enumerate(obs.hands)
+            if seat != obs.me
+            for o in hand
+        )
+
+    def clue(self) -> Action:
+        """The clue that encodes the current hat sum (the best of the equivalent ones)."""
+        obs = self.obs
+        me = obs.me
+        enc = self.encoding(me)
+        total = sum(k for _, k, _ in enc)
+        value, after = self.hat_sum(me, total)
+        seat, kinds, offset = next(e for e in enc if e[2] <= value < e[2] + e[1])
+        kind = value - offset
+        hand = obs.hands[seat]
+        target_card = obs.card[hand[self.hint_index(seat)]]
+        options = []
+        for is_rank, clues in ((False, self.color_clues), (True, self.rank_clues)):
+            for key, mask in clues:
+                present = any(mask >> obs.card[o] & 1 for o in hand)
+                if not present and not obs.options.get("empty_clues"):
+                    continue
+                hit = bool(mask >> target_card & 1)
+                if hit:
+                    k = 0 if is_rank else 1
+                elif kinds == 3:
+                    k = 2
+                else:
+                    k = 2 if is_rank else 3
+                options.append((k == kind, is_rank, key, mask))
+        good = [o for o in options if o[0]] or options
+        best = None
+        best_score = -1.0
+        for _, is_rank, key, mask in good:
+            score = self.goodness(seat, mask, after[seat])
+            if score > best_score:
+                best_score = score
+                best = (is_rank, key)
+        assert best is not None
+        is_rank, key = best
+        return Action.clue(seat, rank=key) if is_rank else Action.clue(seat, color=key)
+
+    def goodness(self, seat: int, mask: int, masks: list[int]) -> float:
+        obs = self.obs
+        w = self.pub_weights()
+        dead = obs.dead
+        score = 1.0
+        for order, m in zip(obs.hands[seat], masks):
+            if not m & ~dead or not m & (m - 1):
+                continue
+            c = obs.card[order]
+            new = m & mask if mask >> c & 1 else m & ~mask
+            _, before = self.prob(m, 0, w)
+            _, after = self.prob(new, 0, w)
+            if not after:
+                continue
+            bonus = 2 if (not new & (new - 1) or not new & ~dead) else 1
+            score *= bonus * before / after
+        return score
