@@ -183,20 +183,22 @@ class GameResource(Resource):
             wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
             if wait > 0:
                 svc.wait_for_change(game_id, version, wait)
-            head = svc.store.head(game_id)
-            if head is None:
-                raise ApiError(404, "game_not_found", f"There is no game {game_id!r}.")
-            version, players = head
-            seat = svc.seat_of(players, token)
-            etag = svc.etag(version, seat)
+                head = svc.store.head(game_id)
+                if head is None:
+                    raise ApiError(404, "game_not_found", f"There is no game {game_id!r}.")
+                version, players = head
+                seat = svc.seat_of(players, token)
+                etag = svc.etag(version, seat)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        record = svc.load(game_id)
-        seat = svc.seat_of(record.players, token)
+        body = svc.views.get((game_id, version, seat))
+        if body is None:
+            record = svc.load(game_id)
+            version = record.version
+            seat = svc.seat_of(record.players, token)
+            body = svc.rendered(record, seat)
         return json_response(
-            svc.rendered(record, seat),
-            raw=True,
-            headers={"ETag": svc.etag(record.version, seat), "Cache-Control": "no-cache"},
+            body, raw=True, headers={"ETag": svc.etag(version, seat), "Cache-Control": "no-cache"}
         )
 
 

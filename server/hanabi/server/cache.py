@@ -33,3 +33,7 @@ class LRU:
             self._data.move_to_end(key)
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
+
+    def pop(self, key: Hashable) -> None:
+        with self._lock:
+            self._data.pop(key, None)

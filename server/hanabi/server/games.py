@@ -124,6 +124,7 @@ class Service:
         self.waiter = Waiter(store.redis)
         self.views = LRU(config["HANABI_CACHE_SIZE"])
         self.finished = LRU(256)
+        self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
         self._seed_lock = threading.Lock()
 
     # -- auth --------------------------------------------------------------------------
@@ -279,32 +280,56 @@ class Service:
     # -- the write loop ----------------------------------------------------------------
 
     def _write(self, game_id: str, change: Callable[[Record], Outcome]) -> Outcome:
-        """Load, decide, commit with compare-and-set; on a conflict start over."""
+        """Decide on the game's state and commit with compare-and-set; on a conflict decide
+        again on the state the commit found.
+
+        The first decision may start from this process's copy of the version it last wrote
+        (no read): a commit validates it, and any answer that commits nothing (a refusal, a
+        retry's original result) is decided again on freshly read state.
+        """
+        record = self._cached(game_id)
+        trusted = record is None
+        if record is None:
+            record = self.load(game_id)
         for _ in range(MAX_RETRIES):
-            record = self.store.load(game_id)
-            if record is None:
-                raise not_found(game_id)
             expected, old_status = record.version, record.status
-            outcome = change(record)
+            try:
+                outcome = change(record)
+            except ApiError:
+                if trusted:
+                    raise
+                record, trusted = self.load(game_id), True
+                continue
             if outcome.replayed:
-                return outcome
+                if trusted:
+                    return outcome
+                record, trusted = self.load(game_id), True
+                continue
             record.updated = now_ms()
             delete = not record.players
             try:
-                self.store.commit(
-                    record,
-                    expected,
-                    actions=outcome.log,
-                    events=outcome.events,
-                    delete=delete,
+                version, players, blob = self.store.commit(
+                    record, expected, actions=outcome.log, events=outcome.events, delete=delete
                 )
-            except Conflict:
+            except Conflict as conflict:
+                record = conflict.current or self.load(game_id)
+                trusted = True
                 continue
             except Gone:
+                self.records.pop(game_id)
                 raise not_found(game_id) from None
-            self.store.index(record, old_status, delete=delete)
+            if delete:
+                self.records.pop(game_id)
+            else:
+                self.records.put(game_id, (version, players, blob))
+            if delete or record.status != old_status:
+                self.store.index(record, old_status, delete=delete)
             return outcome
         raise ApiError(503, "busy", "The game is too busy right now; try again.")
+
+    def _cached(self, game_id: str) -> Record | None:
+        raw = self.records.get(game_id)
+        return None if raw is None else Record.load(game_id, *raw)
 
     def _advance(
         self,
@@ -375,9 +400,10 @@ class Service:
                 players=[Player(name, None, hash_token(token))],
             )
             try:
-                self.store.commit(record, 0)
+                version, players, blob = self.store.commit(record, 0)
             except Conflict:
                 continue
+            self.records.put(record.id, (version, players, blob))
             self.store.index(record, None)
             return Outcome(record, 0, token=token)
         raise ApiError(503, "busy", "Could not allocate a game id; try again.")

@@ -47,6 +47,8 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
 
 
 def load_query(schema: Schema) -> dict[str, Any]:
+    if not request.query_string:
+        return schema.load({})  # the defaults (cheap: no fields to check)
     try:
         return schema.load(request.args.to_dict())
     except ValidationError as exc:

@@ -89,6 +89,11 @@ class RedisProcess:
         return f"redis://{self.host}:{self.port}/0"
 
     @property
+    def pid(self) -> int | None:
+        """The redis-server's process id while it runs (benchmarks read its CPU time)."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 

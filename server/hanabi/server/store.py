@@ -41,7 +41,8 @@ INDEX = "hanabi:index:"
 # KEYS: g, a, e.  ARGV: expected version ("0": create), players, blob, ttl ms, mode, game id,
 # number of action entries, action entries..., event entries...
 # mode: "keep" (append), "archive" (drop the lists), "delete" (drop the game).
-# Returns the new version, -1 on a version conflict, -2 if the game is gone.
+# Returns the new version; on a version conflict {version, players, blob} as stored now (so
+# the writer can retry without another read); -2 if the game is gone.
 COMMIT_LUA = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '0' then
@@ -49,7 +50,7 @@ if ARGV[1] == '0' then
 elseif not v then
   return -2
 elseif v ~= ARGV[1] then
-  return -1
+  return redis.call('HMGET', KEYS[1], 'v', 'p', 's')
 end
 local nv = tonumber(ARGV[1]) + 1
 if ARGV[5] == 'delete' then
@@ -150,7 +151,11 @@ def parse_players(raw: bytes) -> list[Player]:
 
 
 class Conflict(Exception):
-    """Another writer committed first: re-read and retry."""
+    """Another writer committed first: retry from ``current`` (the stored record, if known)."""
+
+    def __init__(self, current: Record | None = None) -> None:
+        super().__init__("version conflict")
+        self.current = current
 
 
 class Gone(Exception):
@@ -165,7 +170,6 @@ class Store:
             url,
             socket_connect_timeout=2,
             socket_timeout=5,
-            health_check_interval=30,
             max_connections=256,
         )
         self.ttls = ttls  # status -> seconds
@@ -216,10 +220,11 @@ class Store:
         actions: list[dict[str, Any]] = (),  # type: ignore[assignment]
         events: list[dict[str, Any]] = (),  # type: ignore[assignment]
         delete: bool = False,
-    ) -> int:
+    ) -> tuple[int, bytes, bytes]:
         """Write ``record`` if the stored version is still ``expected`` (0: a new game).
 
-        Raises :class:`Conflict` or :class:`Gone`; returns the new version.
+        Raises :class:`Conflict` or :class:`Gone`; returns the new version and the players
+        and blob bytes written (what a later :meth:`load` would return).
         """
         mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
         ttl_ms = self.ttls[record.status] * 1000
@@ -228,12 +233,15 @@ class Store:
         args += [orjson.dumps(a) for a in actions]
         args += [orjson.dumps(e) for e in events]
         result = self._commit(keys=keys(record.id), args=args)
+        if isinstance(result, list):
+            version, players, blob = result
+            raise Conflict(Record.load(record.id, version, players, blob))
         if result == -1:
             raise Conflict
         if result == -2:
             raise Gone
         record.version = int(result)
-        return record.version
+        return record.version, args[1], args[2]
 
     def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
         """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit."""
