@@ -85,3 +85,27 @@ def test_finished_game_fits_in_4kb(app: Flask, client: FlaskClient, redis_url: s
     r = redis.Redis.from_url(redis_url)
     total = sum(r.memory_usage(k) for k in _keys(r, table.id))
     assert total <= 4096, total
+
+
+def test_two_app_instances_never_act_on_stale_state(app: Flask, redis_url: str) -> None:
+    """Each process keeps the version it last wrote; another process's commits must win."""
+    other = create_app({"REDIS_URL": redis_url}).test_client()
+    mine = app.test_client()
+    table = make_table(mine, 2, seed="two-apps")
+    hands = table.view(0)["hands"]
+    # seat 0 acts through the other process; this process still holds version "started"
+    clue = {"type": "clue", "target": 1, "rank": hands[1][0]["rank"]}
+    url = f"{API}/games/{table.id}/actions"
+    auth0 = {"Authorization": f"Bearer {table.tokens[0]}"}
+    auth1 = {"Authorization": f"Bearer {table.tokens[1]}"}
+    assert other.post(url, json={"turn": 0, **clue}, headers=auth0).status_code == 201
+    # a retry through this process is recognised, not applied again
+    again = mine.post(url, json={"turn": 0, **clue}, headers=auth0)
+    assert again.status_code == 200
+    # seat 1 acts on turn 1 through this process, whose copy still says turn 0
+    back = {"type": "clue", "target": 0, "rank": table.view(1)["hands"][0][0]["rank"]}
+    assert mine.post(url, json={"turn": 1, **back}, headers=auth1).status_code == 201
+    # and a stale turn is refused through the other process, whose copy says turn 1
+    assert other.post(url, json={"turn": 1, **back}, headers=auth0).status_code == 409
+    view = other.get(f"{API}/games/{table.id}", headers=auth0).get_json()
+    assert view["turn"] == 2 and view["clue_tokens"] == 6 and len(view["clues"]) == 2
