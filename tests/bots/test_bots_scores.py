@@ -16,7 +16,7 @@ from hanabi.game import Setup
 
 # strategy -> (games per table size, {players: pinned average})
 PINNED = {
-    "conventions": (40, {2: 15.85, 3: 18.1, 4: 17.05, 5: 15.725}),
+    "conventions": (40, {2: 21.15, 3: 22.675, 4: 22.0, 5: 20.05}),
     "hat": (20, {2: 21.6, 3: 24.9, 4: 25.0, 5: 24.9}),
 }
 

@@ -55,6 +55,7 @@ class ConventionsBot(Bot):
             (color, None, m) for color, m in v.color_masks.items()
         ] + [(None, r, m) for r, m in v.rank_masks.items()]
         self.empty_ok = bool(obs.options.get("empty_clues"))
+        self._delayed: int | None = None  # cache of delayed(), reset by every event
 
     # -- watching the game ------------------------------------------------------------
 
@@ -74,11 +75,18 @@ class ConventionsBot(Bot):
                     event["target"], mask, event["rank"], event["touched"]
                 ):
                     inf[order] = m
+                self._delayed = None
             obs.handle(event)
         obs.end_turn()
+        self._delayed = None
 
     def delayed(self) -> int:
         """Card ids playable now or right after cards every player knows are queued."""
+        if self._delayed is None:
+            self._delayed = self._compute_delayed()
+        return self._delayed
+
+    def _compute_delayed(self) -> int:
         obs = self.obs
         ok = obs.playable
         if obs.wild:
@@ -162,11 +170,23 @@ class ConventionsBot(Bot):
 
     # -- deciding -----------------------------------------------------------------------
 
-    def knowledge(self, order: int) -> int:
+    CRIT_W = 3.0
+    EVERYTHING_AT = 1
+    LOW = 0.6
+    HIGH = 0.9
+    HIGH_AT = 5
+
+    def threshold(self, tokens: int) -> float:
+        """The least gain worth a clue token: lower when tokens are plentiful."""
+        return self.HIGH if tokens < self.HIGH_AT else self.LOW
+
+    def knowledge(self, order: int, exhausted: int | None = None) -> int:
         """What this seat knows of one of its own cards (conventions + visible copies)."""
         obs = self.obs
         m = self.inf[order]
-        k = m & ~obs.seen_full
+        if exhausted is None:
+            exhausted = obs.seen_full
+        k = m & ~exhausted or m & ~obs.seen_full
         if k and obs.clued[order]:
             # Good touch: a clued card is not a copy that has been played since.
             g = k & ~obs.dead
@@ -184,8 +204,9 @@ class ConventionsBot(Bot):
         dead = obs.dead
         plays = []
         trash = []
+        exhausted = obs.seen_full
         for order in hand:
-            k = self.knowledge(order)
+            k = self.knowledge(order, exhausted)
             if not k & ~playable:
                 plays.append((order, k))
             elif not k & ~dead:
@@ -201,8 +222,8 @@ class ConventionsBot(Bot):
         if plays:
             return self._best_play(plays)
         if tokens > 0:
-            action, gain = self._best_clue(everything=obs.max_clues)
-            if action is not None and (gain >= 1 or obs.max_clues):
+            action, gain = self._best_clue(everything=tokens >= self.EVERYTHING_AT)
+            if action is not None and (gain >= self.threshold(tokens) or obs.max_clues):
                 return action
         if obs.turns_left is not None and obs.strikes < 2:
             guess = self._best_guess(hand)
@@ -347,7 +368,14 @@ class ConventionsBot(Bot):
                             out |= m
         return out
 
-    def _evaluate(self, target: int, mask: int, rank: int | None) -> float | None:
+    def _evaluate(
+        self,
+        target: int,
+        mask: int,
+        rank: int | None,
+        queued: int | None = None,
+        elsewhere: int | None = None,
+    ) -> float | None:
         """How good a clue is, or None if it would tell ``target`` something false."""
         obs = self.obs
         hand = obs.hands[target]
@@ -361,8 +389,10 @@ class ConventionsBot(Bot):
         gone_full = obs.gone_full
         clued = obs.clued
         inf = self.inf
-        queued = self._queued()
-        elsewhere = self._clued_elsewhere(target)
+        if queued is None:
+            queued = self._queued()
+        if elsewhere is None:
+            elsewhere = self._clued_elsewhere(target)
         delayed = None
         gain = 0.0
         seen_here = 0
@@ -418,24 +448,39 @@ class ConventionsBot(Bot):
         playable = obs.playable
         best = None
         best_gain = -99.0
+        queued = self._queued()
         for offset in range(1, n):
             target = (me + offset) % n
             hand = obs.hands[target]
+            elsewhere = None
+            present = 0
             if everything:
-                present = 0
-                for order in hand:
-                    present |= 1 << card[order]
+                if any_clue:
+                    for order in hand:
+                        present |= 1 << card[order]
+                else:
+                    # Only clues that can make a play, a delayed play or a save.
+                    delayed = self.delayed()
+                    clued = obs.clued
+                    for order in hand:
+                        c = card[order]
+                        if (delayed >> c & 1 and not clued[order]) or playable >> c & 1:
+                            present |= 1 << c
+                    chop = obs.chop(target)
+                    if chop is not None and self._important(target, chop):
+                        present |= 1 << card[chop]
             else:
-                present = 0
                 for order in hand:
                     if playable >> card[order] & 1:
                         present |= 1 << card[order]
-                if not present:
-                    continue
+            if not present:
+                continue
             for color, rank, mask in self.clues:
                 if not mask & present:
                     continue
-                gain = self._evaluate(target, mask, rank)
+                if elsewhere is None:
+                    elsewhere = self._clued_elsewhere(target)
+                gain = self._evaluate(target, mask, rank, queued, elsewhere)
                 if gain is None:
                     continue
                 if gain > best_gain:
@@ -486,15 +531,27 @@ class ConventionsBot(Bot):
                 return order
         # Every card is clued: drop the one least likely to matter.
         elsewhere = self._clued_elsewhere(obs.me)
+        copies = obs.variant.copies
+        seen = obs.seen
+        junk_mask = obs.dead | elsewhere
         best = hand[-1]
-        best_score = -1.0
+        best_score = None
         for order in reversed(hand):
             k = self.knowledge(order)
-            total = len(obs.variant.cards_in(k)) or 1
-            junk = len(obs.variant.cards_in(k & (obs.dead | elsewhere)))
-            crit = len(obs.variant.cards_in(k & obs.critical))
-            score = (junk - 2 * crit) / total
-            if score > best_score:
+            total = junk = crit = 0
+            m = k
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                x = max(copies[c] - seen[c], 0) or 1
+                total += x
+                if junk_mask & low:
+                    junk += x
+                elif obs.critical & low:
+                    crit += x
+                m ^= low
+            score = (junk - self.CRIT_W * crit) / (total or 1)
+            if best_score is None or score > best_score:
                 best_score = score
                 best = order
         return best
