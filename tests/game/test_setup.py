@@ -199,3 +199,10 @@ def test_setup_round_trips_through_a_dict(kit):
     explicit = kit.setup("rainbow", 2, hands=["m1 m2 m3 m4 m5", "r1 r2 r3 r4 r5"])
     assert Setup.from_dict(explicit.to_dict()) == explicit
     assert Game(Setup.from_dict(explicit.to_dict())).deck == Game(explicit).deck
+
+
+def test_unknown_option_is_refused_with_a_code():
+    with pytest.raises(SetupError) as err:
+        Setup.create("no_variant", 2, options={"empty_clues": True, "blind_mode": True})
+    assert err.value.code == "unknown_option"
+    assert "blind_mode" in err.value.message

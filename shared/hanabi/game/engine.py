@@ -71,7 +71,12 @@ class Setup:
         if isinstance(players, int):
             players = tuple(f"Player {i + 1}" for i in range(players))
         if isinstance(options, dict):
-            options = Options(**options)
+            unknown = set(options) - set(Options.__dataclass_fields__)
+            if unknown:
+                raise SetupError(
+                    "unknown_option", f"Unknown game option(s): {', '.join(sorted(unknown))}."
+                )
+            options = Options(**{k: bool(v) for k, v in options.items()})
         if deck is not None:
             deck = tuple(_card_pair(c) for c in deck)
         return cls(variant, tuple(players), options or Options(), str(seed), deck)
