@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("HANABI_PORT", "8000")))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("HANABI_WORKERS", "2")))
     parser.add_argument(
-        "--threads", type=int, default=int(os.environ.get("HANABI_THREADS", "32")),
+        "--threads", type=int, default=int(os.environ.get("HANABI_THREADS", "64")),
         help="threads per worker (long-polls each hold one)",
     )  # fmt: skip
     parser.add_argument("--data", default=os.environ.get("HANABI_DATA", "var/redis"))

@@ -171,6 +171,7 @@ class Store:
             socket_connect_timeout=2,
             socket_timeout=5,
             max_connections=256,
+            protocol=2,  # RESP2: redis-py parses it with less work than RESP3
         )
         self.ttls = ttls  # status -> seconds
         self._commit = self.redis.register_script(COMMIT_LUA)
