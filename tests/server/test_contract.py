@@ -75,6 +75,7 @@ def api_schema(redis_url: str) -> schemathesis.schemas.BaseSchema:
     finished.post("/terminate", 0)
     loaded = schemathesis.openapi.from_wsgi(f"{API}/openapi.yaml", app)
     loaded.game_ids = (table.id, finished.id)  # type: ignore[attr-defined]
+    loaded.tokens = (table.tokens[0], table.tokens[1])  # type: ignore[attr-defined]
     return loaded
 
 
@@ -82,19 +83,25 @@ def test_api_keeps_its_contract(api_schema: schemathesis.schemas.BaseSchema) -> 
     """Every operation, a few dozen generated requests each (valid and invalid ones): no
     5xx, no response off the spec, invalid requests refused.
 
-    Some cases are aimed at real games (one live, one finished), not only unknown ids.
+    Some cases are aimed at real games (one live, one finished), some with a real seat's
+    token, not only at unknown ids with made-up tokens.
     """
     live, done = api_schema.game_ids  # type: ignore[attr-defined]
+    tokens = api_schema.tokens  # type: ignore[attr-defined]
     failures = []
     for result in api_schema.get_all_operations():
         operation = result.ok()
 
         cases = st.one_of(
-            operation.as_strategy(GenerationMode.POSITIVE),
-            operation.as_strategy(GenerationMode.NEGATIVE),
+            st.tuples(st.just(True), operation.as_strategy(GenerationMode.POSITIVE)),
+            st.tuples(st.just(False), operation.as_strategy(GenerationMode.NEGATIVE)),
         )
 
-        @given(case=cases, aim=st.sampled_from([None, live, done]))
+        @given(
+            case=cases,
+            aim=st.sampled_from([None, live, done]),
+            token=st.sampled_from([None, *tokens]),
+        )
         @settings(
             max_examples=30,
             deadline=None,
@@ -102,9 +109,13 @@ def test_api_keeps_its_contract(api_schema: schemathesis.schemas.BaseSchema) -> 
             derandomize=True,
             database=None,
         )
-        def run(case: schemathesis.Case, aim: str | None) -> None:
-            if aim is not None and case.path_parameters and "game_id" in case.path_parameters:
+        def run(case: tuple[bool, schemathesis.Case], aim: str | None, token: str | None) -> None:
+            valid, case = case
+            # Only valid cases are re-aimed: an invalid one must stay invalid as generated.
+            if valid and aim and case.path_parameters and "game_id" in case.path_parameters:
                 case.path_parameters["game_id"] = aim
+                if token is not None:  # a real seat's token, so requests get past auth
+                    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
             excluded = []
             if isinstance(case.body, dict) and "deck" in case.body:
                 # Whether a deck is exactly the variant's cards is beyond JSON Schema: a

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 
@@ -23,8 +23,21 @@ EVENT_TYPES = (
 MAX_WAIT = 30
 NAME_MAX = 24
 CHAT_MAX = 300
-#: Some visible character, and no control characters (they could drive a terminal).
-TEXT_PATTERN = r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$"
+#: Some visible character, and no control characters (they could drive a terminal). The
+#: classes are spelled out (no \s, \S) so Python and ECMA-262 (OpenAPI) read them alike.
+_CONTROL = r"\x00-\x1f\x7f-\x9f"
+_BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+TEXT_PATTERN = f"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
+
+
+class FullMatch(validate.Regexp):
+    """Regexp that must match the whole value (Python's ``$`` also matches before a final
+    newline; ECMA-262's, which the OpenAPI ``pattern`` uses, does not)."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
 
 
 def _text(limit: int, what: str) -> fields.String:
@@ -421,8 +434,7 @@ class HanabLiveGameSchema(Schema):
 
 
 class _Query(Schema):
-    class Meta:
-        unknown = EXCLUDE
+    """Query strings: unknown parameters are refused like unknown body fields."""
 
 
 class ListGamesQuery(_Query):
