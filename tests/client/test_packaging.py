@@ -33,3 +33,19 @@ def test_console_script_runs():
     assert out.returncode == 0
     for command in ("create", "list", "join", "watch", "export", "replay"):
         assert command in out.stdout
+
+
+def test_game_ids_may_begin_with_a_dash():
+    """Ids are URL-safe base64: "-8QusAIMpE_D" is an id, not an option."""
+    from hanabi.client.cli import build_parser, main
+
+    assert build_parser().parse_known_args(["join", "-8QusAIMpE_D", "--name", "bob"])[1] == [
+        "-8QusAIMpE_D"
+    ]
+    for argv in (["join"], ["watch", "a", "b"]):
+        try:
+            main(argv)
+        except SystemExit as exc:
+            assert exc.code == 2
+        else:
+            raise AssertionError(f"{argv} should be a usage error")

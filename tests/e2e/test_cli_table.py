@@ -177,6 +177,7 @@ def test_a_stale_turn_after_a_network_retry(live_server, proxy: FaultProxy, tmp_
 
         bob.wait_turn(1, mine=True)  # it did: bob sees alice's W1 played
         bob.send("c alice r")
+        bob.wait_turn(2, mine=False)  # bob's clue is made
         proxy.set(lambda phase, m, t: "hold" if phase == "response" and "wait=" in t else
                   ("forward" if phase == "request" else "deliver"))  # fmt: skip
         alice.send("d 5")

@@ -358,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_list)
 
     p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
-    p.add_argument("id", help="game id")
+    p.add_argument("id", nargs="?", help="game id")
     p.add_argument(
         "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
     )
@@ -368,19 +368,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_join)
 
     p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
-    p.add_argument("id", help="game id")
+    p.add_argument("id", nargs="?", help="game id")
     p.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between redraws"
     )
     p.set_defaults(run=cmd_watch)
 
     p = sub.add_parser("export", parents=[common], help="a finished game as hanab.live JSON")
-    p.add_argument("id", help="game id")
+    p.add_argument("id", nargs="?", help="game id")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("replay", parents=[common], help="show a finished game at any turn")
-    p.add_argument("id", help="game id")
+    p.add_argument("id", nargs="?", help="game id")
     p.add_argument(
         "--turn",
         type=int,
@@ -395,7 +395,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # Game ids may begin with "-" (they are URL-safe base64), which argparse takes for an
+    # option: a lone unknown "-..." word is the id when the command still lacks one.
+    if len(extra) == 1 and extra[0].startswith("-") and getattr(args, "id", "") is None:
+        args.id = extra[0]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "id", "") is None:
+        parser.error(f"{args.command} needs a game id")
     args.server = getattr(args, "server", None) or os.environ.get("HANABI_SERVER") or DEFAULT_SERVER
     args.json = getattr(args, "json", False)
     args.no_color = getattr(args, "no_color", False)
