@@ -1,0 +1,68 @@
+"""The library against the contract: every operation in openapi.yaml has a call, and each
+call uses a route, method and query parameters the contract declares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hanabi.client.api import Client, Table
+
+yaml = pytest.importorskip("yaml")
+SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+# operationId -> (library method, HTTP method, path, query parameters it may send)
+CALLS = {
+    "getHealth": ("health", "get", "/api/v1/health", set()),
+    "listVariants": ("variants", "get", "/api/v1/variants", set()),
+    "listGames": ("list_games", "get", "/api/v1/games", {"status", "limit", "cursor"}),
+    "createGame": ("create_game", "post", "/api/v1/games", set()),
+    "getGame": ("poll", "get", "/api/v1/games/{game_id}", {"wait"}),
+    "joinGame": ("join", "post", "/api/v1/games/{game_id}/players", set()),
+    "leaveGame": ("leave", "delete", "/api/v1/games/{game_id}/players/{seat}", set()),
+    "startGame": ("start", "post", "/api/v1/games/{game_id}/start", set()),
+    "act": ("act", "post", "/api/v1/games/{game_id}/actions", set()),
+    "listEvents": ("events", "get", "/api/v1/games/{game_id}/events", {"after"}),
+    "chat": ("chat", "post", "/api/v1/games/{game_id}/chat", set()),
+    "terminateGame": ("terminate", "post", "/api/v1/games/{game_id}/terminate", set()),
+    "exportGame": ("export", "get", "/api/v1/games/{game_id}/export", set()),
+    "replayGame": ("replay", "get", "/api/v1/games/{game_id}/replay", {"turn"}),
+}
+NOT_FOR_PLAYERS = {"getOpenApi"}
+
+
+@pytest.fixture(scope="module")
+def spec() -> dict:
+    if not SPEC.exists():
+        pytest.skip("no openapi.yaml")
+    return yaml.safe_load(SPEC.read_text())
+
+
+def operations(spec: dict):
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if isinstance(op, dict) and "operationId" in op:
+                yield op["operationId"], method, path, op
+
+
+def test_every_operation_has_a_library_call(spec):
+    ids = {op_id for op_id, *_ in operations(spec)}
+    assert ids - NOT_FOR_PLAYERS == set(CALLS)
+    for name, *_ in CALLS.values():
+        assert callable(getattr(Client, name))
+
+
+def test_each_call_matches_the_contract(spec):
+    found = {op_id: (method, path, op) for op_id, method, path, op in operations(spec)}
+    for op_id, (_, method, path, params) in CALLS.items():
+        spec_method, spec_path, op = found[op_id]
+        assert (spec_method, spec_path) == (method, path), op_id
+        declared = {p["name"] for p in op.get("parameters", []) if p.get("in") == "query"}
+        assert params <= declared, op_id
+
+
+def test_a_table_offers_every_seat_call():
+    for name in ("game", "poll", "watch", "start", "leave", "act", "play", "discard", "clue",
+                 "events", "chat", "terminate"):  # fmt: skip
+        assert callable(getattr(Table, name))
