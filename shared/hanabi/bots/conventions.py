@@ -157,7 +157,8 @@ class ConventionsBot(Bot):
             return out
         allowed = self.delayed()
         if focus == chop:
-            allowed |= obs.critical
+            # 5s are saved with a 5 clue only: a colour clue on a chop 5 is a play clue.
+            allowed |= obs.critical if rank is not None else obs.critical & ~self.rank_bits[5]
             if rank == 2:
                 allowed |= self.rank_bits[2] & ~dead
         for i, (order, m) in enumerate(out):
@@ -171,6 +172,7 @@ class ConventionsBot(Bot):
     # -- deciding -----------------------------------------------------------------------
 
     CRIT_W = 3.0
+    CRIT_TOUCH = 0.6
     EVERYTHING_AT = 1
     LOW = 0.6
     HIGH = 0.9
@@ -428,7 +430,7 @@ class ConventionsBot(Bot):
                     elif order == chop and self._important(target, order):
                         gain += 1.0
                     elif obs.critical & bit:
-                        gain += 0.3
+                        gain += self.CRIT_TOUCH
                     else:
                         gain += 0.15
             if not clued[order]:
