@@ -12,7 +12,7 @@ trivial Flask endpoint, then measures, in the same run:
 
 Prints requests/s, p50/p99 latency, the action/trivial ratios and per-turn-band p50s.
 
-    .venv/bin/python bench/api.py [--seconds 5] [--clients 8] [--workers 2] [--threads 8]
+    .venv/bin/python bench/api.py [--seconds 5] [--clients 8] [--workers 2] [--threads 4]
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8, help="concurrent client threads")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     args = parser.parse_args()
     seconds = min(args.seconds, 60.0)
     per_proc = max(1, args.clients // args.procs)

@@ -21,6 +21,7 @@ from . import schemas as s
 from .games import Outcome, Service
 from .http import bearer_token, if_none_match, json_response, load_body, load_query
 from .problems import ApiError
+from .store import Record, parse_players
 
 PREFIX = "/api/v1"
 
@@ -173,33 +174,28 @@ class GameResource(Resource):
         svc = service()
         q = load_query(schema(s.WaitQuery))
         token = bearer_token()
-        head = svc.store.head(game_id)
-        if head is None:
+        raw = svc.store.load_raw(game_id)
+        if raw is None:
             raise ApiError(404, "game_not_found", f"There is no game {game_id!r} (or it expired).")
-        version, players = head
-        seat = svc.seat_of(players, token)
+        version = raw[0]
+        seat = svc.seat_of(parse_players(raw[1]), token)
         etag = svc.etag(version, seat)
         if if_none_match(etag):
             wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
             if wait > 0:
                 svc.wait_for_change(game_id, version, wait)
-                head = svc.store.head(game_id)
-                if head is None:
+                raw = svc.store.load_raw(game_id)
+                if raw is None:
                     raise ApiError(404, "game_not_found", f"There is no game {game_id!r}.")
-                version, players = head
-                seat = svc.seat_of(players, token)
+                version = raw[0]
+                seat = svc.seat_of(parse_players(raw[1]), token)
                 etag = svc.etag(version, seat)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
         body = svc.views.get((game_id, version, seat))
         if body is None:
-            record = svc.load(game_id)
-            version = record.version
-            seat = svc.seat_of(record.players, token)
-            body = svc.rendered(record, seat)
-        return json_response(
-            body, raw=True, headers={"ETag": svc.etag(version, seat), "Cache-Control": "no-cache"}
-        )
+            body = svc.rendered(Record.load(game_id, *raw), seat)
+        return json_response(body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"})
 
 
 @games.route("/<string:game_id>/players")

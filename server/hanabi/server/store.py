@@ -188,13 +188,13 @@ class Store:
             return None
         return Record.load(game_id, version, players, blob)
 
-    def head(self, game_id: str) -> tuple[int, list[Player]] | None:
-        """Version and seats only: enough to answer a conditional GET with 304."""
-        g, _, _ = keys(game_id)
-        version, players = self.redis.hmget(g, "v", "p")
-        if version is None or players is None:
+    def load_raw(self, game_id: str) -> tuple[int, bytes, bytes] | None:
+        """Version, players bytes and state bytes in one round trip, parsed later (often
+        the players alone are needed: a 304 never parses the state)."""
+        version, players, blob = self.redis.hmget(keys(game_id)[0], "v", "p", "s")
+        if version is None or players is None or blob is None:
             return None
-        return int(version), parse_players(players)
+        return int(version), players, blob
 
     def version(self, game_id: str) -> int | None:
         version = self.redis.hget(keys(game_id)[0], "v")
