@@ -225,3 +225,34 @@ def test_a_lost_answer_is_retried_and_the_move_made_once(live_server, proxy, tmp
     finally:
         alice.kill()
         bob.kill()
+
+
+def test_lobby_comings_and_goings(live_server, tmp_path):
+    """bob leaves with `leave` (his saved seat is forgotten), joins again, and is then
+    removed by the host: his table says so and his token is forgotten too."""
+    from hanabi.client.tokens import TokenStore
+
+    env = client_env(live_server.url, tmp_path)
+    store = TokenStore(tmp_path / "config" / "hanabi-client")
+    api = Client(live_server.url)
+    host = api.create_game("alice", max_players=3)
+    game_id = host.game_id
+    bob = Terminal(["join", game_id, "--name", "bob"], env)
+    try:
+        bob.expect_exact("lobby> ")
+        assert store.find(live_server.url, game_id, "bob") is not None
+        bob.send("leave")
+        bob.expect_exact("You left the table.")
+        assert bob.end() == 0
+        assert store.find(live_server.url, game_id, "bob") is None
+        assert [p["name"] for p in api.game(game_id)["players"]] == ["alice"]
+
+        bob = Terminal(["join", game_id, "--name", "bob"], env)
+        bob.expect_exact("You joined game")
+        bob.expect_exact("lobby> ")
+        api.leave(game_id, 1, token=host.token)  # the host frees bob's seat
+        bob.expect_exact("You no longer hold a seat at this table (the host may have removed you).")
+        assert bob.end() == 1
+        assert store.seats(live_server.url, game_id) == []
+    finally:
+        bob.kill()

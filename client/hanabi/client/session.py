@@ -66,7 +66,6 @@ class TableSession:
         self.last_seq = 0
         self.notice: Text | None = None
         self.stop = threading.Event()
-        self.server_down = False
 
     # -- threads --------------------------------------------------------------------
 
@@ -150,7 +149,6 @@ class TableSession:
             self._show(payload)
             return self._maybe_over()
         if kind == "down":
-            self.server_down = True
             self._say(
                 f"Lost the server at {self.client.server} "
                 f"({getattr(payload, 'reason', payload.detail)}). "
@@ -161,11 +159,19 @@ class TableSession:
             )
             return None
         if kind == "up":
-            self.server_down = False
             self._say("Reconnected to the server.", code="server_up", style="bold green")
             self._prompt()
             return None
         if kind == "fatal":
+            if payload.code == "not_a_player" and self.token is not None:
+                if self.on_leave:
+                    self.on_leave()  # the saved token is worthless now
+                self._say(
+                    "You no longer hold a seat at this table (the host may have removed you).",
+                    code=payload.code,
+                    style="bold red",
+                )
+                return 1
             self._say(f"{payload.detail}", code=payload.code, style="bold red")
             return 1
         if kind == "eof":
