@@ -276,3 +276,21 @@ def test_wild_rainbow_names_a_firework(client: FlaskClient) -> None:
     assert view["variant"] == "wild_rainbow" and "wild_rainbow" not in view["fireworks"]
     response = table.act(0, 0, type="play", card=view["hands"][0][0]["order"], firework="pink")
     assert_problem(response, 409, "unknown_firework")
+
+
+def test_finished_event_log_is_the_live_one(client: FlaskClient) -> None:
+    """The archive rebuilds exactly the log players saw, chat lines in place."""
+    table = make_table(client, 2, start=False, seed="archive")
+    table.post("/chat", 1, {"text": "before the start"})
+    table.start()
+    table.act(0, 0, type="clue", target=1, rank=table.view(0)["hands"][1][0]["rank"])
+    table.post("/chat", 0, {"text": "during the game"})
+    live = client.get(f"{table.url}/events", headers=bearer(table.tokens[0])).get_json()["events"]
+    table.post("/terminate", 1)
+    final = client.get(f"{table.url}/events").get_json()["events"]
+    assert [e["seq"] for e in final] == list(range(1, len(final) + 1))
+    assert final[0]["text"] == "before the start" and final[len(live) - 1] == live[-1]
+    for before, after in zip(live, final):
+        if before["type"] != "draw" or before["suit"] is not None:
+            assert before == after
+    assert [e["type"] for e in final[len(live) :]] == ["terminate", "game_over"]

@@ -345,25 +345,27 @@ class Service:
         record.turn = game.turn
         record.events += len(events)
         record.score = game.score
+        # A compact copy of the log rides along in the state, so ending the game needs no
+        # read: the archive is that copy and the chat lines (also kept there).
+        record.acts = [*(record.acts or self._logged_actions(record)), encode_action(seat, action)]
         outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
         if game.is_over:
-            log = self.store.actions(record.id)
-            chat = [
-                [i + 1, e]
-                for i, e in enumerate(self.store.events(record.id, 0))
-                if e["type"] == "chat"
-            ]
             record.status = "finished"
             record.result = dict(game.result or {})
             record.score = record.result["score"]
-            record.acts = [encode_action(e["s"], Action.from_dict(e["a"])) for e in log]
-            record.acts.append(encode_action(seat, action))
-            record.chat = chat
             record.snap = None  # the commit archives: the lists are dropped
         else:
             record.snap = game.snapshot()
             outcome.log = [entry]
         return outcome
+
+    def _logged_actions(self, record: Record) -> list[str]:
+        """The compact log rebuilt from the Redis list (for a record written without one)."""
+        if record.turn == 0:
+            return []
+        return [
+            encode_action(e["s"], Action.from_dict(e["a"])) for e in self.store.actions(record.id)
+        ]
 
     # -- lobby -------------------------------------------------------------------------
 
@@ -529,8 +531,7 @@ class Service:
             name = record.players[seat].name
             event = {"type": "chat", "turn": record.turn, "seat": seat, "name": name, "text": text}
             record.events += 1
-            if record.status == "finished":
-                record.chat = [*(record.chat or []), [record.events, event]]
+            record.chat = [*(record.chat or []), [record.events, event]]
             return Outcome(record, seat, [event], first_seq=record.events)
 
         return self._write(game_id, change)

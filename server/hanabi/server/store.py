@@ -8,11 +8,11 @@ Per game, all keys share the hash tag ``{game:<id>}`` so one game lives in one C
                    ``{"s": seat, "a": action, "e": [first event index, event count]}``.
 ``{game:<id>}:e``  list, the event log while the game is on (public, unredacted; chat too).
 
-The state blob of a lobby or live game is JSON holding the settings and the engine's
-snapshot, so a read is one round trip and no replay. When a game finishes, the commit that
-ends it folds the action log and the chat lines into a zlib-compressed blob and drops the
-snapshot and both lists: the action log is the truth, and the events and final state of a
-finished game are rebuilt from it (and cached per process, keyed by version).
+The state blob of a lobby or live game is JSON holding the settings, the engine's snapshot
+and a compact copy of the action log and chat lines, so a read is one round trip and no
+replay. The commit that ends a game keeps only that blob, zlib-compressed and without the
+snapshot, and drops both lists: the action log is the truth, and the events and final state
+of a finished game are rebuilt from it (and cached per process, keyed by version).
 
 Every change is one Lua script that checks the version it read, so concurrent writers in
 any number of processes never lose or double a change; the loser re-reads and retries.
@@ -96,8 +96,9 @@ class Player:
 class Record:
     """One game as stored: settings, seats and, once started, the engine snapshot.
 
-    ``events`` counts the event log; ``acts`` and ``chat`` are only filled for a finished
-    game (the archived action log ``[[seat, action], ...]`` and ``[[seq, event], ...]``).
+    ``events`` counts the event log. ``acts`` is a compact copy of the action log (one
+    ``"<seat>:<code>"`` per turn) and ``chat`` the chat lines as ``[seq, event]``: once the
+    game is finished they are all that is kept, and its events are rebuilt from them.
     """
 
     id: str
@@ -117,7 +118,7 @@ class Record:
     score: int = 0
     result: dict[str, Any] | None = None
     snap: dict[str, Any] | None = None
-    acts: list[list[Any]] | None = None
+    acts: list[str] | None = None
     chat: list[list[Any]] | None = None
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
