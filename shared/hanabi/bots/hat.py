@@ -22,7 +22,9 @@ variants; conventions:
 * **Actions.** Play a card known to be playable (lowest rank, unique cards first); with a
   strike to spare, play a card that is either playable or dead if it is playable with
   probability over 3/4; give a clue when someone has a playable card without knowing it
-  (or when tokens are plentiful); else discard a useless card or the least valuable one.
+  (or when tokens are plentiful); else discard a useless card, or the card whose loss
+  costs the fewest expected points (a last copy costs the ranks it would block; another
+  copy a tenth of that or less, least when a copy is in view).
 """
 
 from __future__ import annotations
@@ -506,23 +508,49 @@ class HatBot(Bot):
             return Action.discard(hand[public_useless[value]])
         if useless:
             return Action.discard(hand[useless[0]])
-        best_i = 0
-        best_val = None
+        return Action.discard(hand[self.safest_discard(masks, w)[0]])
+
+    def visible_cards(self) -> int:
+        """Mask of the identities this seat sees in the other hands."""
+        obs = self.obs
         visible = 0
         for seat, h in enumerate(obs.hands):
-            if seat != me:
+            if seat != obs.me:
                 for o in h:
                     visible |= 1 << obs.card[o]
+        return visible
+
+    NONCRIT = 0.15
+    SEEN = 0.02
+
+    def safest_discard(self, masks: list[int], w: list[int]) -> tuple[int, float]:
+        """(index, expected points lost) of the card whose discard costs least: a last
+        copy costs the ranks it blocks, another copy little (less if one is in view)."""
+        obs = self.obs
+        dead = obs.dead
+        critical = obs.critical
+        visible = self.visible_cards()
+        best = (0, float("inf"))
         for i, m in enumerate(masks):
-            seen_w, total = self.prob(m, visible, w)
-            disp, _ = self.prob(m, ~obs.critical | dead, w)
-            total = total or 1
-            avg_rank = sum(w[c] * (c % 5 + 1) for c in self.bits(m)) / total
-            val = 20 * seen_w / total + 10 * disp / total + avg_rank
-            if best_val is None or val > best_val:
-                best_val = val
-                best_i = i
-        return Action.discard(hand[best_i])
+            total = cost = 0.0
+            for c in self.bits(m):
+                x = w[c]
+                if not x:
+                    continue
+                total += x
+                if dead >> c & 1:
+                    continue
+                r = c % 5 + 1
+                if critical >> c & 1:
+                    cost += x * (6 - r)
+                elif visible >> c & 1:
+                    cost += x * self.SEEN * (6 - r)
+                else:
+                    cost += x * self.NONCRIT * (6 - r)
+            cost = cost / total if total else 0.0
+            if cost < best[1]:
+                best = (i, cost)
+        return best
 
     def final_guess(self, masks: list[int], w: list[int]) -> int | None:
         best = None
