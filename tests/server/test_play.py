@@ -294,3 +294,48 @@ def test_finished_event_log_is_the_live_one(client: FlaskClient) -> None:
         if before["type"] != "draw" or before["suit"] is not None:
             assert before == after
     assert [e["type"] for e in final[len(live) :]] == ["terminate", "game_over"]
+
+
+def _poll_in_thread(
+    table: Table, seat: int, etag: str, wait: float
+) -> tuple[threading.Thread, dict[str, Any]]:
+    got: dict[str, Any] = {}
+
+    def poll() -> None:
+        got["response"] = table.get(
+            seat, query_string={"wait": wait}, headers={"If-None-Match": etag}
+        )
+        got["at"] = time.monotonic()
+
+    thread = threading.Thread(target=poll)
+    thread.start()
+    return thread, got
+
+
+def test_repeated_long_polls_each_wake_quickly(table: Table) -> None:
+    for turn in range(3):
+        seat = turn % 3
+        etag = table.get(2).headers["ETag"]
+        thread, got = _poll_in_thread(table, 2, etag, 10)
+        time.sleep(0.2)
+        view = table.view(seat)
+        clue = _clue_for(view, (seat + 1) % 3)
+        assert table.act(seat, turn, **clue).status_code == 201
+        acted = time.monotonic()
+        thread.join(5)
+        assert got["response"].status_code == 200 and got["at"] - acted < 0.1
+
+
+def test_long_poll_survives_losing_the_pubsub_connection(table: Table, redis_url: str) -> None:
+    import redis
+
+    etag = table.get(1).headers["ETag"]
+    thread, got = _poll_in_thread(table, 1, etag, 10)
+    time.sleep(0.3)
+    redis.Redis.from_url(redis_url).client_kill_filter(_type="pubsub")
+    time.sleep(0.2)
+    table.act(0, 0, **_clue_for(table.view(0), 1))
+    acted = time.monotonic()
+    thread.join(8)
+    assert got["response"].status_code == 200
+    assert got["at"] - acted < 3  # at worst the waiter's periodic re-check

@@ -16,8 +16,8 @@ of a finished game are rebuilt from it (and cached per process, keyed by version
 
 Every change is one Lua script that checks the version it read, so concurrent writers in
 any number of processes never lose or double a change; the loser re-reads and retries.
-The commit also refreshes every key's expiry and publishes ``<id> <version>`` on
-``hanabi:changes`` for long-polls.
+The commit also refreshes every key's expiry and publishes the new version on
+``hanabi:changes:<id>`` for long-polls.
 
 The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
 member ``<created ms>:<id>``)
@@ -68,7 +68,7 @@ else
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
 end
-redis.call('PUBLISH', 'CHANNEL', ARGV[6] .. ' ' .. nv)
+redis.call('PUBLISH', 'CHANNEL:' .. ARGV[6], nv)
 return nv
 """.replace("CHANNEL", CHANNEL)
 
