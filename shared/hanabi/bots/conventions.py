@@ -56,13 +56,20 @@ class ConventionsBot(Bot):
         ] + [(None, r, m) for r, m in v.rank_masks.items()]
         self.empty_ok = bool(obs.options.get("empty_clues"))
         self._delayed: int | None = None  # cache of delayed(), reset by every event
+        # Pending finesses: [focus, focus id, chain of (seat, order, id), step, certain].
+        # A certain one is read from seeing the focus; the target's are hypotheses.
+        self.finesses: list[list[Any]] = []
+        self.committed: set[int] = set()  # orders some finesse says will be blind-played
 
     # -- watching the game ------------------------------------------------------------
 
     def observe(self, events: Any) -> None:
         obs = self.obs
         for event in events:
-            if event["type"] == "clue":
+            kind = event["type"]
+            if self.finesses and kind in ("clue", "play", "discard", "misplay"):
+                self._track_finesses(event)
+            if kind == "clue":
                 variant = obs.variant
                 color = event["color"]
                 mask = (
@@ -71,14 +78,139 @@ class ConventionsBot(Bot):
                     else variant.rank_masks[event["rank"]]
                 )
                 inf = self.inf
-                for order, m in self.interpret(
-                    event["target"], mask, event["rank"], event["touched"]
-                ):
+                out, found, _ = self.interpret(
+                    event["target"], mask, event["rank"], event["touched"], event["seat"]
+                )
+                for order, m in out:
                     inf[order] = m
+                if found:
+                    self._add_finesses(found)
                 self._delayed = None
             obs.handle(event)
         obs.end_turn()
         self._delayed = None
+
+    # -- finesses -------------------------------------------------------------------------
+
+    def _add_finesses(self, found: list[list[Any]]) -> None:
+        me = self.obs.me
+        for rec in found:
+            self.finesses.append(rec)
+            for seat, order, x in rec[2]:
+                self.committed.add(order)
+                if seat == me and rec[4]:
+                    self.inf[order] = 1 << x
+
+    def _drop_finesse(self, rec: list[Any], failed: bool) -> None:
+        self.finesses.remove(rec)
+        obs = self.obs
+        inf = self.inf
+        if failed:
+            focus = rec[0]
+            left = inf[focus] & ~(1 << rec[1])
+            if left:
+                inf[focus] = left
+            for seat, order, _ in rec[2][rec[3] :]:
+                if seat == obs.me and not any(
+                    order == o for r in self.finesses for _, o, _ in r[2][r[3] :]
+                ):
+                    inf[order] = obs.told[order]
+        self.committed = {o for r in self.finesses for _, o, _ in r[2][r[3] :]}
+        self._delayed = None
+
+    def _track_finesses(self, event: dict[str, Any]) -> None:
+        """Advance finesses on blind plays; a finessed player who clues or discards
+        while their card is playable was not finessed (so the focus is not that id)."""
+        obs = self.obs
+        kind = event["type"]
+        actor = event["seat"]
+        card = event.get("card")
+        playable = obs.playable
+        for rec in list(self.finesses):
+            chain = rec[2]
+            seat, order, x = chain[rec[3]]
+            if card == order:
+                if kind == "play":
+                    rec[3] += 1
+                    if rec[3] == len(chain):
+                        self._drop_finesse(rec, False)
+                    continue
+                self._drop_finesse(rec, True)
+            elif card == rec[0]:
+                self._drop_finesse(rec, False)
+            elif seat == actor and kind != "play" and playable >> x & 1:
+                self._drop_finesse(rec, True)
+
+    def _slot(self, seat: int, used: set[int]) -> int | None:
+        """``seat``'s finesse position: its newest card no clue or finesse has claimed."""
+        clued = self.obs.clued
+        committed = self.committed
+        for order in self.obs.hands[seat]:
+            if not clued[order] and order not in committed and order not in used:
+                return order
+        return None
+
+    def _connect(self, f: int, giver: int, target: int) -> list[tuple[int, int, int]] | None:
+        """The blind plays that would make ``f`` playable, as everyone can work them out.
+
+        Each missing card must sit on exactly one finesse position among the players
+        other than the giver and the target (a seat that sees none takes it as its own),
+        and no clued card may be a candidate for it (that would be a prompt). None if no
+        one can read a finesse; ``[]`` if this seat cannot find one that others might
+        read (from the giver's seat: the clue would mislead).
+        """
+        obs = self.obs
+        s = f // 5
+        r = f % 5
+        delayed = self.delayed()
+        k = obs.fireworks[s]
+        while k + 1 < 5 and delayed >> (s * 5 + k + 1) & 1:
+            k += 1
+        if not delayed >> (s * 5 + k) & 1 or k >= r or r - k > self.MAX_CHAIN:
+            return None
+        me = obs.me
+        card = obs.card
+        clued = obs.clued
+        inf = self.inf
+        dead = obs.dead
+        claimed = 0
+        for rec in self.finesses:
+            for _, _, x in rec[2]:
+                claimed |= 1 << x
+        missing = 0
+        for i in range(k, r):
+            missing |= 1 << (s * 5 + i)
+        if missing & claimed:
+            return None
+        for hand in obs.hands:
+            for o in hand:
+                if clued[o] and inf[o] & ~dead & missing:
+                    return None
+        chain = []
+        used: set[int] = set()
+        n = obs.num_players
+        for i in range(k, r):
+            x = s * 5 + i
+            found = None
+            for off in range(1, n + 1):
+                p = (giver + off) % n
+                if p in (giver, target, me):
+                    continue
+                slot = self._slot(p, used)
+                if slot is not None and card[slot] == x:
+                    if found is not None:
+                        return []
+                    found = (p, slot, x)
+            if found is None:
+                if me in (giver, target):
+                    return []
+                slot = self._slot(me, used)
+                if slot is None:
+                    return None
+                found = (me, slot, x)
+            used.add(found[1])
+            chain.append(found)
+        return chain
 
     def delayed(self) -> int:
         """Card ids playable now or right after cards every player knows are queued."""
@@ -94,12 +226,15 @@ class ConventionsBot(Bot):
         known = 0
         inf = self.inf
         clued = obs.clued
+        dead = obs.dead
         for hand in obs.hands:
             for order in hand:
-                m = inf[order]
-                if clued[order] and m & (m - 1) == 0 and m:
-                    known |= m
-        known &= ~obs.dead
+                if clued[order]:
+                    m = inf[order]
+                    m = m & ~dead or m
+                    if m & (m - 1) == 0:
+                        known |= m
+        known &= ~dead
         while True:
             step = known & ok
             nxt = ok | ((step & ~self.rank_bits[5]) << 1)
@@ -109,8 +244,8 @@ class ConventionsBot(Bot):
             known &= ~step
 
     def interpret(
-        self, target: int, mask: int, rank: int | None, touched: Any
-    ) -> list[tuple[int, int]]:
+        self, target: int, mask: int, rank: int | None, touched: Any, giver: int
+    ) -> tuple[list[tuple[int, int]], list[list[Any]], bool]:
         """The public knowledge of ``target``'s cards after a clue, under the conventions.
 
         Everyone computes the same thing: it uses only public information (clues, the
@@ -154,25 +289,46 @@ class ConventionsBot(Bot):
         else:
             focus = tempo
         if focus is None:
-            return out
+            return out, [], False
         allowed = self.delayed()
         if focus == chop:
             # 5s are saved with a 5 clue only: a colour clue on a chop 5 is a play clue.
             allowed |= obs.critical if rank is not None else obs.critical & ~self.rank_bits[5]
             if rank == 2:
                 allowed |= self.rank_bits[2] & ~dead
+        found: list[list[Any]] = []
+        misleading = False
         for i, (order, m) in enumerate(out):
             if order == focus:
                 narrowed = m & allowed
+                if not obs.wild and obs.num_players > 2 and not clued[order]:
+                    # A finesse: the focus is playable after blind plays of cards others
+                    # hold on their finesse positions.
+                    cand = m & ~allowed & ~dead
+                    c = obs.card[order]
+                    if c != UNKNOWN:
+                        cand &= 1 << c
+                    while cand:
+                        low = cand & -cand
+                        cand ^= low
+                        f = low.bit_length() - 1
+                        chain = self._connect(f, giver, target)
+                        if chain:
+                            narrowed |= low
+                            found.append([order, f, chain, 0, c != UNKNOWN])
+                        elif chain is not None and giver == obs.me:
+                            misleading = True
                 if narrowed:
                     out[i] = (order, narrowed)
                 break
-        return out
+        return out, found, misleading
 
     # -- deciding -----------------------------------------------------------------------
 
     CRIT_W = 3.0
     CRIT_TOUCH = 0.6
+    FINESSE_W = 1.0
+    MAX_CHAIN = 2
     EVERYTHING_AT = 1
     LOW = 0.6
     HIGH = 0.9
@@ -207,9 +363,13 @@ class ConventionsBot(Bot):
         plays = []
         trash = []
         exhausted = obs.seen_full
+        committed = self.committed
         for order in hand:
             k = self.knowledge(order, exhausted)
             if not k & ~playable:
+                if order in committed:
+                    # A finessed card: play it now, so the table can read the finesse.
+                    return obs.play(order, k)
                 plays.append((order, k))
             elif not k & ~dead:
                 trash.append(order)
@@ -347,6 +507,10 @@ class ConventionsBot(Bot):
                         q |= 1 << c
                     elif not k & (k - 1):
                         q |= k
+        for rec in self.finesses:
+            if rec[4]:
+                for _, _, x in rec[2][rec[3] :]:
+                    q |= 1 << x
         return q
 
     def _clued_elsewhere(self, target: int) -> int:
@@ -385,7 +549,9 @@ class ConventionsBot(Bot):
         touched = [o for o in hand if mask >> card[o] & 1]
         if not touched:
             return None
-        res = self.interpret(target, mask, rank, touched)
+        res, found, misleading = self.interpret(target, mask, rank, touched, obs.me)
+        if misleading:
+            return None
         playable = obs.playable
         dead = obs.dead
         gone_full = obs.gone_full
@@ -435,6 +601,9 @@ class ConventionsBot(Bot):
                         gain += 0.15
             if not clued[order]:
                 seen_here |= bit
+        for rec in found:
+            # The focus and each blind play become plays.
+            gain += self.FINESSE_W * len(rec[2]) + 0.3
         # Sooner is better: the next player acts on it first.
         gain -= 0.01 * ((target - obs.me) % obs.num_players)
         return gain
@@ -451,6 +620,7 @@ class ConventionsBot(Bot):
         best = None
         best_gain = -99.0
         queued = self._queued()
+        fin_next = self._finesse_targets() if everything and not any_clue else 0
         for offset in range(1, n):
             target = (me + offset) % n
             hand = obs.hands[target]
@@ -471,6 +641,11 @@ class ConventionsBot(Bot):
                     chop = obs.chop(target)
                     if chop is not None and self._important(target, chop):
                         present |= 1 << card[chop]
+                    if fin_next:
+                        for order in hand:
+                            c = card[order]
+                            if fin_next >> c & 1 and not clued[order]:
+                                present |= 1 << c
             else:
                 for order in hand:
                     if playable >> card[order] & 1:
@@ -498,6 +673,31 @@ class ConventionsBot(Bot):
                     if mask & present:
                         return Action.clue(target, color=color, rank=rank), -99.0
         return best, best_gain
+
+    def _finesse_targets(self) -> int:
+        """Card ids one or two above a suit's frontier whose missing cards sit on some
+        other player's finesse position (a cheap filter before evaluating clues)."""
+        obs = self.obs
+        if obs.wild or obs.num_players < 3:
+            return 0
+        at_slots = 0
+        for seat in range(obs.num_players):
+            if seat == obs.me:
+                continue
+            slot = self._slot(seat, set())
+            if slot is not None:
+                at_slots |= 1 << obs.card[slot]
+        delayed = self.delayed()
+        out = 0
+        for s, height in enumerate(obs.fireworks):
+            k = height
+            while k + 1 < 5 and delayed >> (s * 5 + k + 1) & 1:
+                k += 1
+            if k < 4 and at_slots >> (s * 5 + k) & 1:
+                out |= 1 << (s * 5 + k + 1)
+                if k < 3:
+                    out |= 1 << (s * 5 + k + 2)
+        return out
 
     def _best_guess(self, hand: list[int]) -> Action | None:
         """In the final round, the card most likely to be playable (if any may be)."""
@@ -529,7 +729,7 @@ class ConventionsBot(Bot):
         obs = self.obs
         clued = obs.clued
         for order in reversed(hand):
-            if not clued[order]:
+            if not clued[order] and order not in self.committed:
                 return order
         # Every card is clued: drop the one least likely to matter.
         elsewhere = self._clued_elsewhere(obs.me)
