@@ -49,7 +49,10 @@ def test_create_detached_list_and_json(live_server, tmp_path):
     assert game_id in [g["id"] for g in as_json["games"]]
 
     created = json.loads(run(["create", "--name", "yan", "--json", "--empty-clues"], env).stdout)
-    assert created["seat"] == 0 and created["game"]["options"]["empty_clues"] is True
+    assert created["seat"] == 0
+    assert created["game"]["options"] == {"empty_clues": True, "strikeout_keeps_score": False}
+    other = run(["create", "--name", "yo", "--json", "--strikeout-keeps-score"], env).stdout
+    assert json.loads(other)["game"]["options"]["strikeout_keeps_score"] is True
     assert created["join"] == f"hanabi-client join {created['id']} --name NAME"
 
     variants = run(["variants"], env).stdout

@@ -127,7 +127,12 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     deck = variant = players = None
     if args.deck:
         deck, variant, players = read_deck(args.deck, client)
-    options = {"empty_clues": True} if args.empty_clues else None
+    options = None
+    if args.empty_clues or args.strikeout_keeps_score:
+        options = {
+            "empty_clues": args.empty_clues,
+            "strikeout_keeps_score": args.strikeout_keeps_score,
+        }
     name = args.name or default_name()
     seat = client.create_game(
         name,
@@ -340,6 +345,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, metavar="N", help="seats at the table (2-6, default 5)")
     p.add_argument("--name", help="your name (default: $HANABI_NAME, else your login)")
     p.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
+    p.add_argument(
+        "--strikeout-keeps-score",
+        action="store_true",
+        help="a third strike ends the game with its score (not 0)",
+    )
     p.add_argument(
         "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
     )

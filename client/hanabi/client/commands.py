@@ -21,6 +21,7 @@ Moves (on your turn; slots and players are numbered as the table shows them):
   discard SLOT         d 5        discard the card in slot 5
   clue WHO WHAT        c bob r    WHO: a name or player number; WHAT: a colour or a rank
                        c 2 3      (clue player 2 about their 3s)
+  play SLOT FIREWORK   p 2 g      wild rainbow: the firework to play it on
 Any time:
   chat TEXT            say something to the table
   history              every move so far, in words
