@@ -368,7 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_list)
 
     p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
-    p.add_argument("id", nargs="?", help="game id")
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
     p.add_argument(
         "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
     )
@@ -378,19 +378,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_join)
 
     p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
-    p.add_argument("id", nargs="?", help="game id")
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
     p.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between redraws"
     )
     p.set_defaults(run=cmd_watch)
 
     p = sub.add_parser("export", parents=[common], help="a finished game as hanab.live JSON")
-    p.add_argument("id", nargs="?", help="game id")
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
     p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("replay", parents=[common], help="show a finished game at any turn")
-    p.add_argument("id", nargs="?", help="game id")
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
     p.add_argument(
         "--turn",
         type=int,
