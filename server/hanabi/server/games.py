@@ -13,7 +13,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -125,7 +124,6 @@ class Service:
         self.views = LRU(config["HANABI_CACHE_SIZE"])
         self.finished = LRU(256)
         self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
-        self._seed_lock = threading.Lock()
 
     # -- auth --------------------------------------------------------------------------
 
@@ -168,8 +166,8 @@ class Service:
         )
 
     def live_game(self, record: Record) -> Game:
-        # The engine only needs the log's length here (turn numbers); the log itself stays
-        # in Redis and is read in full only when the game is archived.
+        # Restoring needs only the log's length (turn numbers): decoding the compact log on
+        # every action would be wasted work, so the engine gets placeholders of that length.
         assert record.snap is not None
         return Game.from_snapshot(self.setup_of(record), [None] * record.turn, record.snap)  # type: ignore[list-item]
 
