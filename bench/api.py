@@ -5,8 +5,8 @@ trivial Flask endpoint, then measures, in the same run:
 
 - trivial: GET /bench/trivial (a plain Flask route in the same app and workers)
 - actions: scripted clients playing many games at once, POST /games/{id}/actions only;
-  each client keeps a shadow engine to choose legal, never-losing moves, so games run
-  long (about 80 turns) and cost per turn can be compared from turn 1 to turn 80
+  each client keeps a shadow engine to choose legal, never-losing moves, so the (Rainbow,
+  two-player) games run past turn 80 and cost per turn can be compared from 1 to 90
 - polls:   GET /games/{id} with If-None-Match of the current ETag (304s)
 - memory:  Redis MEMORY USAGE of finished games (all their keys)
 
@@ -35,6 +35,7 @@ from hanabi.game import Action, Game, Setup
 from hanabi.server.redis_process import RedisProcess, free_port
 
 API = "/api/v1"
+VARIANT = "rainbow"  # 60 cards: two players' games run past turn 80
 HERE = Path(__file__).resolve().parent
 
 
@@ -98,7 +99,7 @@ class Conn:
 def new_game(conn: Conn, rng: random.Random) -> tuple[str, list[str], Game]:
     seed = str(rng.random())
     status, raw, _ = conn.request(
-        "POST", f"{API}/games", json.dumps({"name": "a", "seed": seed}).encode(),
+        "POST", f"{API}/games", json.dumps({"name": "a", "seed": seed, "variant": VARIANT}).encode(),
         {"Content-Type": "application/json"},
     )  # fmt: skip
     assert status == 201, raw
@@ -109,7 +110,7 @@ def new_game(conn: Conn, rng: random.Random) -> tuple[str, list[str], Game]:
     )
     tokens.append(json.loads(raw)["token"])
     conn.request("POST", f"{API}/games/{gid}/start", None, {"Authorization": f"Bearer {tokens[0]}"})
-    return gid, tokens, Game(Setup.create("no_variant", ["a", "b"], None, seed))
+    return gid, tokens, Game(Setup.create(VARIANT, ["a", "b"], None, seed))
 
 
 def choose(game: Game, rng: random.Random) -> Action:
@@ -351,7 +352,7 @@ def measure(
     )
     bands: dict[int, list[float]] = {}
     for turn, taken in actions["samples"]:
-        if turn < 80:
+        if turn < 90:
             bands.setdefault(turn // 10, []).append(taken)
     print(
         "action p50 ms by turn: "
