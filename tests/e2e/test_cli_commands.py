@@ -25,8 +25,8 @@ def finished_game(url: str) -> str:
     host = api.create_game("alice", max_players=2, deck=full_deck(FIRSTS))
     bob = api.join(host.game_id, "bob")
     api.start(host.game_id, token=host.token)
-    api.play(host.game_id, 0, api.game(host.game_id, token=host.token)["hands"][0][0]["order"],
-             token=host.token)  # fmt: skip
+    newest = api.game(host.game_id, token=host.token)["hands"][0][0]["order"]
+    api.play(host.game_id, 0, newest, token=host.token)
     api.terminate(host.game_id, token=bob.token)
     return host.game_id
 

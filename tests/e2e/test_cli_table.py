@@ -178,8 +178,13 @@ def test_a_stale_turn_after_a_network_retry(live_server, proxy: FaultProxy, tmp_
         bob.wait_turn(1, mine=True)  # it did: bob sees alice's W1 played
         bob.send("c alice r")
         bob.wait_turn(2, mine=False)  # bob's clue is made
-        proxy.set(lambda phase, m, t: "hold" if phase == "response" and "wait=" in t else
-                  ("forward" if phase == "request" else "deliver"))  # fmt: skip
+
+        def hold_table_updates(phase: str, method: str, target: str) -> str:
+            if phase == "request":
+                return "forward"
+            return "hold" if "wait=" in target else "deliver"
+
+        proxy.set(hold_table_updates)  # alice's moves get answers again; her table still lags
         alice.send("d 5")
         # The refreshed table: turn 2 (shown as 3), alice to play again, after bob's clue.
         table = alice.wait_turn(2, mine=True)

@@ -311,8 +311,15 @@ class Client:
         data = response.json()
         return ActResult(list(data.get("events", [])), data["game"], response.status_code == 200)
 
-    def play(self, game_id: str, turn: int, card: int, *, firework: str | None = None,
-             token: str | None = None) -> ActResult:  # fmt: skip
+    def play(
+        self,
+        game_id: str,
+        turn: int,
+        card: int,
+        *,
+        firework: str | None = None,
+        token: str | None = None,
+    ) -> ActResult:
         """Play the card with deck order ``card``."""
         action: dict[str, Any] = {"type": "play", "card": card}
         if firework is not None:
@@ -341,7 +348,9 @@ class Client:
             action["rank"] = rank
         return self.act(game_id, turn, action, token=token)
 
-    def events(self, game_id: str, after: int | None = None, *, token: str | None = None) -> list[Event]:  # fmt: skip
+    def events(
+        self, game_id: str, after: int | None = None, *, token: str | None = None
+    ) -> list[Event]:
         """The event log as the token's seat may see it: events with ``seq`` > ``after``."""
         params = {"after": after} if after is not None else {}
         data = self._request("GET", f"/games/{game_id}/events", params=params, token=token).json()
@@ -467,7 +476,9 @@ class Table:
     def discard(self, turn: int, card: int) -> ActResult:
         return self.client.discard(self.game_id, turn, card, token=self.token)
 
-    def clue(self, turn: int, target: int, *, color: str | None = None, rank: int | None = None) -> ActResult:  # fmt: skip
+    def clue(
+        self, turn: int, target: int, *, color: str | None = None, rank: int | None = None
+    ) -> ActResult:
         return self.client.clue(
             self.game_id, turn, target, color=color, rank=rank, token=self.token
         )
