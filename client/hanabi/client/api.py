@@ -262,7 +262,7 @@ class Client:
     ) -> Poll:
         """The view if it changed since ``etag``; with ``wait``, hold until it does.
 
-        ``wait`` (seconds, at most 30) makes the server answer as soon as the game
+        ``wait`` (seconds, at most 30; needs ``etag``) makes the server answer as soon as the game
         changes, or with 304 once the time is up.
         """
         headers = {"If-None-Match": etag} if etag else {}

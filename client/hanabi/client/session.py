@@ -73,33 +73,29 @@ class TableSession:
         poller = Client(self.client.server, self.token, timeout=self.client.timeout, retries=0)
         etag = None
         failures = 0
+        announced = False
         while not self.stop.is_set():
             try:
                 # After a failure, ask without waiting: the answer says "back" at once.
                 wait = self.poll_wait if etag and not failures else None
                 polled = poller.poll(self.game_id, etag, wait=wait)
-            except Unreachable as exc:
-                if failures == 0:
+            except ApiError as exc:
+                away = isinstance(exc, Unreachable) or (exc.status or 0) >= 500
+                if not away:
+                    self.queue.put(("fatal", exc))
+                    return
+                # One failure may be a blip (a worker restarting): say so from the second.
+                if failures >= 1 and not announced:
                     self.queue.put(("down", exc))
+                    announced = True
                 delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)]
                 failures += 1
                 if self.stop.wait(delay):
                     return
                 continue
-            except ApiError as exc:
-                if exc.status is not None and exc.status >= 500:
-                    # Redis or a worker in trouble: as good as away, keep trying.
-                    if failures == 0:
-                        self.queue.put(("down", exc))
-                    failures += 1
-                    if self.stop.wait(RETRY_DELAYS[-1]):
-                        return
-                    continue
-                self.queue.put(("fatal", exc))
-                return
-            if failures:
-                failures = 0
+            if announced:
                 self.queue.put(("up", None))
+            failures, announced = 0, False
             etag = polled.etag
             if polled.game is not None:
                 self.queue.put(("view", polled.game))
