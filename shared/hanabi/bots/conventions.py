@@ -329,6 +329,7 @@ class ConventionsBot(Bot):
     CRIT_TOUCH = 0.6
     FINESSE_W = 1.0
     MAX_CHAIN = 2
+    LOCKED_STALL = True
     EVERYTHING_AT = 1
     LOW = 0.6
     HIGH = 0.9
@@ -394,6 +395,12 @@ class ConventionsBot(Bot):
         if not obs.max_clues:
             if trash:
                 return Action.discard(trash[-1])
+            if tokens and self.LOCKED_STALL and obs.chop(me) is None:
+                # Every card is clued (a locked hand): stall with a clue rather than
+                # throw away a card the team chose to keep.
+                action, _ = self._best_clue(everything=True, any_clue=True)
+                if action is not None:
+                    return action
             return Action.discard(self._discard_choice(hand))
         # Eight tokens and no clue worth giving: any legal clue, else the safest play.
         action, _ = self._best_clue(everything=True, any_clue=True)
