@@ -6,11 +6,13 @@ import threading
 import time
 from typing import Any
 
+import pytest
 from api_helpers import Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.game import Game, Setup
 from hanabi.server import schemas as s
+from hanabi.server.problems import ApiError
 
 
 def _clue_for(view: dict[str, Any], target: int) -> dict[str, Any]:
@@ -339,3 +341,16 @@ def test_long_poll_survives_losing_the_pubsub_connection(table: Table, redis_url
     thread.join(8)
     assert got["response"].status_code == 200
     assert got["at"] - acted < 3  # at worst the waiter's periodic re-check
+
+
+def test_service_can_act_for_a_seat_without_a_token(app: Any, table: Table) -> None:
+    """Room for bot seats: server-side code acts for a seat directly, same rules."""
+    service = app.extensions["hanabi"]
+    view = table.view(0)
+    clue = _clue_for(view, 1)
+    outcome = service.act(table.id, None, {"turn": 0, **clue}, as_seat=0)
+    assert outcome.seat == 0 and outcome.events[0]["type"] == "clue"
+    assert table.view(1)["turn"] == 1
+    with pytest.raises(ApiError) as refused:  # the rules still apply
+        service.act(table.id, None, {"turn": 1, **clue}, as_seat=0)
+    assert refused.value.code == "not_your_turn"

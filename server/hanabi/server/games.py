@@ -463,7 +463,14 @@ class Service:
 
     # -- play --------------------------------------------------------------------------
 
-    def act(self, game_id: str, token: str | None, body: dict[str, Any]) -> Outcome:
+    def act(
+        self, game_id: str, token: str | None, body: dict[str, Any], *, as_seat: int | None = None
+    ) -> Outcome:
+        """Apply ``body`` (a validated action request) for the bearer of ``token``.
+
+        ``as_seat`` skips the token, for code acting for a seat that has none (a bot seat,
+        whose player record has ``bot`` set and no token); HTTP requests never pass it.
+        """
         fields = {k: v for k, v in body.items() if k != "turn"}
         try:
             action = Action.from_dict(fields)
@@ -472,7 +479,7 @@ class Service:
         turn = body["turn"]
 
         def change(record: Record) -> Outcome:
-            seat = self.require_seat(record, token)
+            seat = self.require_seat(record, token) if as_seat is None else as_seat
             if record.status == "lobby":
                 raise ApiError(409, "game_not_started", "The game has not started yet.")
             if turn != record.turn:
