@@ -37,7 +37,8 @@ class Operation:
     query: type[s.Schema] | None = None
     auth: str = "none"  # none | optional | required
     errors: tuple[int, ...] = ()
-    headers: dict[int, dict[str, str]] = field(default_factory=dict)
+    headers: dict[int, dict[str, str]] = field(default_factory=dict)  # response headers
+    request_headers: dict[str, str] = field(default_factory=dict)  # optional request headers
     description: str = ""
 
 
@@ -168,7 +169,8 @@ class GameResource(Resource):
             304: (None, "Unchanged (If-None-Match)"),
         },
         headers={200: {"ETag": "Version tag of this view"}, 304: {"ETag": "The current tag"}},
-        errors=(400, 403, 404),
+        request_headers={"If-None-Match": "The ETag of the view the client has"},
+        errors=(400, 401, 403, 404),
     )
     def get(self, game_id: str) -> Response:
         svc = service()
@@ -292,7 +294,7 @@ class Events(Resource):
         query=s.EventsQuery,
         auth="optional",
         responses={200: (s.EventPageSchema, "Events after ?after=")},
-        errors=(400, 403, 404),
+        errors=(400, 401, 403, 404),
     )
     def get(self, game_id: str) -> Response:
         svc = service()

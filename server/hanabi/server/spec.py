@@ -74,8 +74,15 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
     out: dict[str, Any] = {"operationId": op.id, "summary": op.summary, "tags": [tag]}
     if op.description:
         out["description"] = op.description
+    parameters: list[dict[str, Any]] = []
     if op.query is not None:
-        out["parameters"] = [{"in": "query", "schema": op.query}]
+        parameters.append({"in": "query", "schema": op.query})
+    for name, text in op.request_headers.items():
+        parameters.append(
+            {"in": "header", "name": name, "description": text, "schema": {"type": "string"}}
+        )
+    if parameters:
+        out["parameters"] = parameters
     if op.body is not None:
         body = {"oneOf": list(op.body)} if isinstance(op.body, tuple) else op.body
         out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
