@@ -10,15 +10,27 @@ read its clues and give it clues it understands:
 * **Play clue.** The focus is playable now, or right after cards every player knows are
   about to be played (a delayed play clue). Its holder plays it once nothing else fits.
 * **Save clue.** A clue whose focus is the chop may instead save it: a critical card
-  (the last copy of a card still needed, such as any 5), or a 2 saved with a rank clue.
-  The next player's endangered chop is saved before anything else.
+  (the last copy of a card still needed), a 5 saved with a 5 clue (a colour clue on a
+  chop 5 is a play clue), or a 2 saved with a 2 clue. The next player's endangered chop
+  is saved before anything else.
+* **Finesse** (3+ players). A play clue whose focus is one or two ranks beyond what is playable
+  (counting cards known to be queued) asks for the missing cards from the *finesse
+  positions* (newest unclued card) of players other than the giver and the target. A
+  player who sees no one else holding a missing card there knows it is theirs and plays
+  that card blind on their next turn, before anything else. The target waits: if a
+  finessed player clues or discards instead while their card is playable, the focus
+  was not the finessed card. Givers give a finesse only when exactly one finesse
+  position holds each missing card and no clued card could be it (no prompts), and
+  never give a clue that others could misread as a finesse.
 * **Good touch.** Clues do not touch cards that are already played, so a newly touched
   card is never one of those; and a player never gives a clue whose meaning (under
   these rules) would be false.
-* **Discards.** Known-useless cards go first, then the chop; discarding a clued card is
-  the last resort.
-* **No blind plays.** A card is played only when everything its holder knows about it
-  says it is playable; the only guesses are in the final round, with a strike to spare.
+* **Discards.** Known-useless cards go first, then the chop (never a finessed card). A
+  player whose every card is clued stalls with a clue while tokens last; discarding a
+  clued card is the last resort.
+* **No risky blind plays.** A card is played only when everything its holder knows
+  about it (clues, conventions, a finesse) says it is playable; the only guesses are in
+  the final round, with a strike to spare.
 """
 
 from __future__ import annotations
@@ -398,8 +410,8 @@ class ConventionsBot(Bot):
             if tokens and self.LOCKED_STALL and obs.chop(me) is None:
                 # Every card is clued (a locked hand): stall with a clue rather than
                 # throw away a card the team chose to keep.
-                action, _ = self._best_clue(everything=True, any_clue=True)
-                if action is not None:
+                action, gain = self._best_clue(everything=True, any_clue=True)
+                if action is not None and gain > -99.0:
                     return action
             return Action.discard(self._discard_choice(hand))
         # Eight tokens and no clue worth giving: any legal clue, else the safest play.
