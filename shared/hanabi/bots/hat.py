@@ -16,6 +16,9 @@ variants; conventions:
   with its own. Which clue encodes which value: the clue's target, and whether it is a
   rank or colour clue that does or does not touch that target's "hint card" (the card
   with the least public knowledge) — what the clue actually touches is extra information.
+* **Which card would you throw away?** Once a player knows a playable card, the next
+  question asks whether the card it would discard (the cheapest by public knowledge) is
+  a last copy, when that is uncertain.
 * **Discards speak too.** A discard while clue tokens were left says that no other player
   holds a playable card without knowing it; a choice between several publicly useless
   cards encodes a further number.
@@ -24,7 +27,10 @@ variants; conventions:
   probability over 3/4; give a clue when someone has a playable card without knowing it
   (or when tokens are plentiful); else discard a useless card, or the card whose loss
   costs the fewest expected points (a last copy costs the ranks it would block; another
-  copy a tenth of that or less, least when a copy is in view).
+  copy a tenth of that or less, least when a copy is in view). Before discarding with a
+  token left, look at the next player: if it knows no playable or useless card and would
+  discard a last copy, give a clue (of the kind the hat sum asks for) after which, by
+  its public knowledge, it would not.
 """
 
 from __future__ import annotations
@@ -164,6 +170,10 @@ class HatBot(Bot):
             if to_ask:
                 to_ask.sort(key=lambda t: (t[0], t[2]))
                 return ("combo", [(kind, i) for kind, i, _ in to_ask])
+        if not know_dead:
+            q = self.chop_question(masks, w)
+            if q is not None:
+                return q
         ask_play = [(abs(pp - 0.7), i) for i, pp, _ in aug if abs(pp - 0.7) < 0.2]
         if ask_play:
             ask_play.sort()
@@ -174,6 +184,18 @@ class HatBot(Bot):
         i = aug[0][0]
         q = self.partition(i, masks[i], info)
         return q if q[3] > 1 else None
+
+    CRIT_LO = 0.1
+
+    def chop_question(self, masks: list[int], w: list[int]) -> Question | None:
+        """ "Is the card you would discard a last copy?", when it may or may not be."""
+        i, _ = self.safest_discard(masks, w, public=True)
+        m = masks[i]
+        crit = self.obs.critical & ~self.obs.dead
+        good, total = self.prob(m, crit, w)
+        if total and self.CRIT_LO * total < good < total:
+            return ("crit", i)
+        return None
 
     def partition(self, i: int, m: int, info: int) -> Question:
         dead = self.obs.dead
@@ -207,6 +229,8 @@ class HatBot(Bot):
             return 1 if obs.playable >> cards[q[1]] & 1 else 0
         if kind == "dead":
             return 1 if obs.dead >> cards[q[1]] & 1 else 0
+        if kind == "crit":
+            return 1 if (obs.critical & ~obs.dead) >> cards[q[1]] & 1 else 0
         if kind == "part":
             # A card outside the partition means the public knowledge was wrong (a
             # teammate not playing this strategy): any answer will do.
@@ -220,8 +244,11 @@ class HatBot(Bot):
     def acknowledge(self, q: Question, value: int, masks: list[int]) -> None:
         obs = self.obs
         kind = q[0]
-        if kind in ("play", "dead"):
-            pred = obs.playable if kind == "play" else obs.dead
+        if kind in ("play", "dead", "crit"):
+            if kind == "crit":
+                pred = obs.critical & ~obs.dead
+            else:
+                pred = obs.playable if kind == "play" else obs.dead
             i = q[1]
             masks[i] = masks[i] & pred if value else masks[i] & ~pred
         elif kind == "part":
@@ -395,6 +422,8 @@ class HatBot(Bot):
                 obs.handle(e)
         obs.end_turn()
 
+    RISK = 0.75
+
     def knows_playable(self, seat: int, w: list[int]) -> bool:
         playable = self.obs.playable
         for order in self.obs.hands[seat]:
@@ -469,7 +498,7 @@ class HatBot(Bot):
             risky = None
             for i, m in enumerate(masks):
                 good, total = self.prob(m, playable, w)
-                safe = total and not m & ~(playable | dead) and good / total > 0.75
+                safe = total and not m & ~(playable | dead) and good / total > self.RISK
                 if safe and (risky is None or good / total > risky[0]):
                     risky = (good / total, i)
             if risky is not None:
@@ -495,6 +524,10 @@ class HatBot(Bot):
                 return obs.play(hand[guess], masks[guess] & playable)
         if will_clue:
             return self.clue()
+        if tokens > 0:
+            warning = self.warning()
+            if warning is not None:
+                return warning
         if len(public_useless) > 1:
             # Others will read the choice after learning that no one needed a clue.
             saved = self.pub
@@ -523,13 +556,15 @@ class HatBot(Bot):
     NONCRIT = 0.15
     SEEN = 0.02
 
-    def safest_discard(self, masks: list[int], w: list[int]) -> tuple[int, float]:
+    def safest_discard(
+        self, masks: list[int], w: list[int], public: bool = False
+    ) -> tuple[int, float]:
         """(index, expected points lost) of the card whose discard costs least: a last
         copy costs the ranks it blocks, another copy little (less if one is in view)."""
         obs = self.obs
         dead = obs.dead
         critical = obs.critical
-        visible = self.visible_cards()
+        visible = 0 if public else self.visible_cards()
         best = (0, float("inf"))
         for i, m in enumerate(masks):
             total = cost = 0.0
@@ -597,8 +632,49 @@ class HatBot(Bot):
             for o in hand
         )
 
-    def clue(self) -> Action:
-        """The clue that encodes the current hat sum (the best of the equivalent ones)."""
+    def will_discard_critical(self, seat: int, masks: list[int], w: list[int]) -> bool:
+        """Whether ``seat``, with public knowledge ``masks``, would (as far as this seat
+        can tell) throw away a last copy if it discarded now."""
+        obs = self.obs
+        playable = obs.playable
+        dead = obs.dead
+        seen: set[int] = set()
+        for m in masks:
+            good, total = self.prob(m, playable, w)
+            if total and good == total:
+                return False
+            if not m & ~dead:
+                return False
+            if not m & (m - 1):
+                if m in seen:
+                    return False
+                seen.add(m)
+        i, _ = self.safest_discard(masks, w, public=True)
+        c = obs.card[obs.hands[seat][i]]
+        return bool((obs.critical & ~dead) >> c & 1)
+
+    def warning(self) -> Action | None:
+        """A clue (encoding the hat sum as always) chosen so that the next player, who
+        would otherwise discard a last copy, learns enough not to."""
+        obs = self.obs
+        nxt = (obs.me + 1) % obs.num_players
+        w = self.pub_weights()
+        hand = obs.hands[nxt]
+        if not self.will_discard_critical(nxt, [self.pub[o] for o in hand], w):
+            return None
+
+        def safe(seat: int, mask: int, after: dict[int, list[int]]) -> bool:
+            masks = list(after[nxt])
+            if seat == nxt:
+                for k, o in enumerate(hand):
+                    masks[k] &= mask if mask >> obs.card[o] & 1 else ~mask
+            return not self.will_discard_critical(nxt, masks, w)
+
+        return self.clue(safe)
+
+    def clue(self, accept: Any = None) -> Action | None:
+        """The clue that encodes the current hat sum (the best of the equivalent ones);
+        with ``accept``, only one it accepts (or None)."""
         obs = self.obs
         me = obs.me
         enc = self.encoding(me)
@@ -623,6 +699,10 @@ class HatBot(Bot):
                     k = 2 if is_rank else 3
                 options.append((k == kind, is_rank, key, mask))
         good = [o for o in options if o[0]] or options
+        if accept is not None:
+            good = [o for o in options if o[0] and accept(seat, o[3], after)]
+            if not good:
+                return None
         best = None
         best_score = -1.0
         for _, is_rank, key, mask in good:
