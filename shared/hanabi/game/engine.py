@@ -308,10 +308,15 @@ class Game:
             return total
         return _max_score_with_wilds(variant, self.fireworks, left, self.stacks, self.deck)
 
-    def pace(self) -> int:
+    def pace(self, max_score: int | None = None) -> int:
         """Discards the team can still afford before the max score becomes unreachable
-        (score + cards in deck + players - max score, as hanab.live computes it)."""
-        return self.score + self.deck_size + self.num_players - self.max_score_possible()
+        (score + cards in deck + players - max score, as hanab.live computes it).
+
+        ``max_score`` saves recomputing :meth:`max_score_possible` when the caller has it.
+        """
+        if max_score is None:
+            max_score = self.max_score_possible()
+        return self.score + self.deck_size + self.num_players - max_score
 
     def final_score(self) -> int:
         return self.result["score"] if self.result is not None else self.score

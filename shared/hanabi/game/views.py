@@ -32,13 +32,18 @@ def full_view(game: Game) -> dict[str, Any]:
     return _build(game, None, reveal=True)
 
 
+# The ranks whose bits are set in each 5-bit slice of a knowledge mask (one slice a suit).
+_RANKS_OF = [tuple(r for r in range(1, 6) if chunk >> (r - 1) & 1) for chunk in range(32)]
+
+
 def possible_dict(game: Game, mask: int) -> dict[str, list[int]]:
     """A knowledge mask as {suit id: [ranks]} (suits with no possible rank left out)."""
     out: dict[str, list[int]] = {}
-    for index, suit in enumerate(game.variant.suits):
-        ranks = [r for r in range(1, 6) if mask >> (index * 5 + r - 1) & 1]
-        if ranks:
-            out[suit.id] = ranks
+    for suit in game.variant.suits:
+        chunk = mask & 31
+        if chunk:
+            out[suit.id] = list(_RANKS_OF[chunk])
+        mask >>= 5
     return out
 
 
@@ -76,6 +81,7 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
                 }
             )
         hands.append(cards)
+    max_score = game.max_score_possible()
     is_turn = viewer is not None and viewer == game.current and not game.is_over
     return {
         "variant": variant.id,
@@ -88,8 +94,8 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
         "strikes": game.strikes,
         "deck_size": game.deck_size,
         "score": game.score,
-        "max_score": game.max_score_possible(),
-        "pace": game.pace(),
+        "max_score": max_score,
+        "pace": game.pace(max_score),
         "fireworks": {variant.suits[f].id: game.fireworks[f] for f in variant.firework_suits},
         "hands": hands,
         "discards": [
