@@ -147,9 +147,17 @@ class HatBot(Bot):
         dead = obs.dead
         aug = []
         know_play = know_dead = False
+        bits = self.bits
         for i, m in enumerate(masks):
-            gp, total = self.prob(m, playable, w)
-            gd, _ = self.prob(m, dead, w)
+            total = 0
+            for c in bits(m):
+                total += w[c]
+            gp = 0
+            for c in bits(m & playable):
+                gp += w[c]
+            gd = 0
+            for c in bits(m & dead):
+                gd += w[c]
             if total == 0:
                 total = 1
             if gp == total and total:
