@@ -31,6 +31,7 @@ __all__ = [
     "ActResult",
     "ApiError",
     "Client",
+    "EventPage",
     "GamePage",
     "Poll",
     "Seat",
@@ -132,6 +133,18 @@ class Poll:
     @property
     def changed(self) -> bool:
         return self.game is not None
+
+
+@dataclass(frozen=True)
+class EventPage:
+    """Events after some ``seq``, and ``last_seq``: the newest event's seq on the server.
+
+    When ``last_seq`` is beyond the page's last event, there are more to fetch
+    (:meth:`Client.all_events` follows them).
+    """
+
+    events: list[Event]
+    last_seq: int | None = None
 
 
 @dataclass(frozen=True)
@@ -351,10 +364,38 @@ class Client:
     def events(
         self, game_id: str, after: int | None = None, *, token: str | None = None
     ) -> list[Event]:
-        """The event log as the token's seat may see it: events with ``seq`` > ``after``."""
+        """The event log as the token's seat may see it: events with ``seq`` > ``after``.
+
+        One page: a server may send fewer than all of them (see :meth:`all_events`).
+        """
+        return self.event_page(game_id, after, token=token).events
+
+    def event_page(
+        self, game_id: str, after: int | None = None, *, token: str | None = None
+    ) -> EventPage:
+        """One page of events with ``seq`` > ``after``, with the server's ``last_seq``."""
         params = {"after": after} if after is not None else {}
         data = self._request("GET", f"/games/{game_id}/events", params=params, token=token).json()
-        return list(data["events"] if isinstance(data, dict) else data)
+        if isinstance(data, list):
+            return EventPage(list(data))
+        last = data.get("last_seq")
+        return EventPage(list(data["events"]), last if isinstance(last, int) else None)
+
+    def all_events(
+        self, game_id: str, after: int | None = None, *, token: str | None = None
+    ) -> list[Event]:
+        """Every event with ``seq`` > ``after``, following pages up to the server's
+        ``last_seq`` (as it was when the first page was read, or later)."""
+        out: list[Event] = []
+        seen = after or 0
+        while True:
+            page = self.event_page(game_id, seen, token=token)
+            new = [e for e in page.events if int(e.get("seq", 0)) > seen]
+            out.extend(new)
+            if new:
+                seen = max(int(e.get("seq", 0)) for e in new)
+            if not new or page.last_seq is None or seen >= page.last_seq:
+                return out
 
     def chat(self, game_id: str, text: str, *, token: str | None = None) -> dict[str, Any]:
         """Say something to the table (it appears in the event log)."""
@@ -485,6 +526,12 @@ class Table:
 
     def events(self, after: int | None = None) -> list[Event]:
         return self.client.events(self.game_id, after, token=self.token)
+
+    def event_page(self, after: int | None = None) -> EventPage:
+        return self.client.event_page(self.game_id, after, token=self.token)
+
+    def all_events(self, after: int | None = None) -> list[Event]:
+        return self.client.all_events(self.game_id, after, token=self.token)
 
     def chat(self, text: str) -> dict[str, Any]:
         return self.client.chat(self.game_id, text, token=self.token)
