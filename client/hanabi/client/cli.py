@@ -1,4 +1,5 @@
-"""``hanabi-client``: create, list, join, watch, export and replay games from a terminal.
+"""``hanabi-client``: create, list, join, watch, export and replay games from a terminal,
+and seat bots that play through the same API (``hanabi-client bot``).
 
 Every command takes ``--server URL`` (default ``$HANABI_SERVER``, else
 http://127.0.0.1:8000) and ``--json`` (machine-readable output: one JSON document, or one
@@ -198,24 +199,7 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
         if len(mine) > 1:
             names = ", ".join(s.name for s in mine)
             raise Fail(f"You hold several seats at {game_id} ({names}): choose with --name.")
-    if saved is not None:
-        try:
-            view = client.game(game_id, token=saved.token)
-        except ApiError as exc:
-            if exc.status in (401, 403, 404):
-                store.forget(saved)  # expired or revoked: the saved token is useless
-                if exc.status == 404:
-                    raise
-                saved = None
-            else:
-                raise
-        else:
-            if view.get("you") is None:
-                store.forget(saved)
-                saved = None
-            elif view["you"] != saved.seat:  # seats move up when someone leaves a lobby
-                saved = SavedSeat(saved.server, saved.game_id, view["you"], saved.name, saved.token)
-                store.save(saved)
+    saved = still_seated(client, store, saved)
     if saved is not None:
         if not args.json:
             console.print(
@@ -236,6 +220,29 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
     if not args.json:
         console.print(Text(f"You joined game {game_id} as {name}.", style="bold"))
     return sit(client, console, args, game_id, seat.token, store_seat=saved)
+
+
+def still_seated(client: Client, store: TokenStore, saved: SavedSeat | None) -> SavedSeat | None:
+    """The saved seat if its token still holds a seat (its number brought up to date);
+    else None, and the useless token is forgotten."""
+    if saved is None:
+        return None
+    try:
+        view = client.game(saved.game_id, token=saved.token)
+    except ApiError as exc:
+        if exc.status in (401, 403, 404):
+            store.forget(saved)  # expired or revoked: the saved token is useless
+            if exc.status == 404:
+                raise
+            return None
+        raise
+    if view.get("you") is None:
+        store.forget(saved)
+        return None
+    if view["you"] != saved.seat:  # seats move up when someone leaves a lobby
+        saved = SavedSeat(saved.server, saved.game_id, view["you"], saved.name, saved.token)
+        store.save(saved)
+    return saved
 
 
 def sit(
@@ -263,6 +270,87 @@ def sit(
         join_hint=f"hanabi-client join {game_id} --name NAME{server_flag(client)}",
     )
     return session.run()
+
+
+def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
+    # Only this command needs the bots (and the rules engine under them): import them here,
+    # so the rest of the client stays a thin HTTP client.
+    try:
+        from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
+    except ImportError:
+        raise Fail(
+            "The bot command needs the hanabi-core package: pip install hanabi-core"
+        ) from None
+    strategy = args.strategy or DEFAULT_STRATEGY
+    if strategy not in STRATEGIES:
+        raise Fail(f'No strategy "{strategy}": choose from {", ".join(sorted(STRATEGIES))}.')
+    from .bot import BotPlayer
+
+    store = TokenStore()
+    game_id = args.id
+    defaulted = args.name is None
+    name = args.name or f"{strategy}-bot"
+    # Resume only the seat saved under this bot's own name, never a person's seat.
+    saved = still_seated(client, store, store.find(client.server, game_id, name))
+    resumed = saved is not None
+    if saved is None:
+        seat = None
+        for attempt in range(1, 10 if defaulted else 2):
+            try_name = name if attempt == 1 else f"{name}-{attempt}"
+            try:
+                seat = client.join(game_id, try_name)
+            except ApiError as exc:
+                if exc.code == "name_taken" and defaulted:
+                    continue
+                if exc.status == 409 and "start" in exc.code:
+                    raise Fail(
+                        f"{exc.detail} A bot can only join a table in its lobby "
+                        f"(or resume its own seat with --name)."
+                    ) from None
+                raise
+            name = try_name
+            break
+        if seat is None:
+            raise Fail(f"Every bot name up to {name}-9 is taken at {game_id}: choose --name.")
+        saved = SavedSeat(client.server, game_id, seat.seat, name, seat.token)
+        store.save(saved)
+    if args.json:
+        sys.stdout.write(
+            json.dumps(
+                {
+                    "type": "seat",
+                    "game_id": game_id,
+                    "seat": saved.seat,
+                    "name": name,
+                    "strategy": strategy,
+                    "resumed": resumed,
+                },
+                separators=(",", ":"),
+            )
+            + "\n"
+        )
+        sys.stdout.flush()
+    else:
+        verb = "is back at its seat" if resumed else "joined"
+        console.print(
+            Text(f"{name} ({strategy} bot) {verb} at game {game_id}, seat {saved.seat + 1}.")
+        )
+    seat_to_forget = saved
+    player = BotPlayer(
+        client,
+        game_id,
+        saved.token,
+        strategy,
+        console=console,
+        json_mode=args.json,
+        name=name,
+        on_leave=lambda: TokenStore().forget(seat_to_forget),
+        resume_hint=(
+            f"Resume with: hanabi-client bot {game_id} --strategy {strategy} "
+            f"--name {name}{server_flag(client)}"
+        ),
+    )
+    return player.run()
 
 
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -376,6 +464,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-clear", action="store_true", help="do not clear the screen between redraws"
     )
     p.set_defaults(run=cmd_join)
+
+    p = sub.add_parser(
+        "bot", parents=[common], help="seat a bot that joins a table and plays it to the end"
+    )
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p.add_argument(
+        "--strategy",
+        metavar="S",
+        help="the bot's strategy, from hanabi.bots (default: conventions; hat for all-bot tables)",
+    )
+    p.add_argument(
+        "--name",
+        help="the bot's name at the table, and the seat it resumes (default: STRATEGY-bot)",
+    )
+    p.set_defaults(run=cmd_bot)
 
     p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
     p.add_argument("id", nargs="?", metavar="ID", help="game id")

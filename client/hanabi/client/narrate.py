@@ -87,6 +87,12 @@ class Narrator:
             new.append(text)
         return new
 
+    def feed_moves(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
+        """Narrate ``events``; returns the new sentences without the draws."""
+        start = len(self.lines)
+        self.feed(events)
+        return [t for t, is_draw in self.lines[start:] if not is_draw]
+
     def recent(self, count: int) -> list[str]:
         """The last ``count`` sentences, draws left out (they are in the history)."""
         return [t for t, is_draw in self.lines if not is_draw][-count:]
