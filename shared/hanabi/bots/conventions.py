@@ -27,7 +27,10 @@ read its clues and give it clues it understands:
   these rules) would be false.
 * **Discards.** Known-useless cards go first, then the chop (never a finessed card). A
   player whose every card is clued stalls with a clue while tokens last; discarding a
-  clued card is the last resort.
+  clued card is the last resort. A player whose chop just moved (a clue touched the old
+  one) and whom no one else has seen since stalls rather than discard the new chop
+  unchecked; so does everyone once the pace is zero (a discard would lose a point).
+  Stall clues prefer to touch few new cards.
 * **No risky blind plays.** A card is played only when everything its holder knows
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.
@@ -60,6 +63,7 @@ class ConventionsBot(Bot):
         v = obs.variant
         self.inf = list(obs.told)  # public, convention-narrowed knowledge per card order
         self.rank_bits = [0] * 7
+        self.present = sum(1 << c for c, n in enumerate(v.copies) if n)
         for c, n in enumerate(v.copies):
             if n:
                 self.rank_bits[c % 5 + 1] |= 1 << c
@@ -72,6 +76,9 @@ class ConventionsBot(Bot):
         # A certain one is read from seeing the focus; the target's are hypotheses.
         self.finesses: list[list[Any]] = []
         self.committed: set[int] = set()  # orders some finesse says will be blind-played
+        # Seats whose chop moved (a clue touched the old one) with no other player to
+        # look at the new chop since: it may be a card the team must keep.
+        self.unvetted: set[int] = set()
 
     # -- watching the game ------------------------------------------------------------
 
@@ -79,6 +86,14 @@ class ConventionsBot(Bot):
         obs = self.obs
         for event in events:
             kind = event["type"]
+            if kind in ("clue", "play", "discard", "misplay"):
+                actor = event["seat"]
+                if self.unvetted:
+                    self.unvetted &= {actor}
+                if kind == "clue":
+                    chop = obs.chop(event["target"])
+                    if chop is not None and chop in event["touched"]:
+                        self.unvetted.add(event["target"])
             if self.finesses and kind in ("clue", "play", "discard", "misplay"):
                 self._track_finesses(event)
             if kind == "clue":
@@ -346,6 +361,11 @@ class ConventionsBot(Bot):
     LOW = 0.6
     HIGH = 0.9
     HIGH_AT = 5
+    VET = True
+    STALL_TOUCH = 0.0
+    PACE_STALL = 0
+    PACE_MIN = -99.0
+    VET_MIN = -99.0
 
     def threshold(self, tokens: int) -> float:
         """The least gain worth a clue token: lower when tokens are plentiful."""
@@ -388,12 +408,11 @@ class ConventionsBot(Bot):
                 trash.append(order)
         tokens = obs.clue_tokens
         n = obs.num_players
-        if tokens > 0:
-            nxt = (me + 1) % n
-            if self._needs_save(nxt):
-                action = self._save_clue(nxt)
-                if action is not None:
-                    return action
+        nxt = (me + 1) % n
+        if tokens > 0 and self._needs_save(nxt):
+            action = self._save_clue(nxt)
+            if action is not None:
+                return action
         if plays:
             return self._best_play(plays)
         if tokens > 0:
@@ -405,8 +424,18 @@ class ConventionsBot(Bot):
             if guess is not None:
                 return guess
         if not obs.max_clues:
+            if tokens and obs.deck_size and self.pace() <= self.PACE_STALL:
+                # Every discard now costs a turn the team needs to play its cards.
+                action, gain = self._best_clue(everything=True, any_clue=True)
+                if action is not None and gain > self.PACE_MIN:
+                    return action
             if trash:
                 return Action.discard(trash[-1])
+            if tokens and self.VET and me in self.unvetted:
+                # No one has looked at the new chop yet: stall so the next player can.
+                action, gain = self._best_clue(everything=True, any_clue=True)
+                if action is not None and gain > self.VET_MIN:
+                    return action
             if tokens and self.LOCKED_STALL and obs.chop(me) is None:
                 # Every card is clued (a locked hand): stall with a clue rather than
                 # throw away a card the team chose to keep.
@@ -480,6 +509,12 @@ class ConventionsBot(Bot):
             if not k & ~playable or not k & ~dead:
                 return True
         return False
+
+    def pace(self) -> int:
+        """Discards the team can still afford before the best score is out of reach."""
+        obs = self.obs
+        live = self.present & ~obs.dead
+        return obs.deck_size + obs.num_players - live.bit_count()
 
     def _needs_save(self, seat: int) -> bool:
         obs = self.obs
@@ -560,6 +595,7 @@ class ConventionsBot(Bot):
         rank: int | None,
         queued: int | None = None,
         elsewhere: int | None = None,
+        stall: float = 0.15,
     ) -> float | None:
         """How good a clue is, or None if it would tell ``target`` something false."""
         obs = self.obs
@@ -617,7 +653,7 @@ class ConventionsBot(Bot):
                     elif obs.critical & bit:
                         gain += self.CRIT_TOUCH
                     else:
-                        gain += 0.15
+                        gain += stall
             if not clued[order]:
                 seen_here |= bit
         for rec in found:
@@ -676,7 +712,9 @@ class ConventionsBot(Bot):
                     continue
                 if elsewhere is None:
                     elsewhere = self._clued_elsewhere(target)
-                gain = self._evaluate(target, mask, rank, queued, elsewhere)
+                gain = self._evaluate(
+                    target, mask, rank, queued, elsewhere, self.STALL_TOUCH if any_clue else 0.15
+                )
                 if gain is None:
                     continue
                 if gain > best_gain:
