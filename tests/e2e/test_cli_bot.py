@@ -10,7 +10,7 @@ import subprocess
 import time
 from typing import Any
 
-from e2e_support import client_command, client_env
+from e2e_support import FaultProxy, client_command, client_env
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, choose_action, play_game
 from hanabi.client.api import Client
@@ -179,11 +179,26 @@ def test_a_person_and_a_bot_process(live_server, tmp_path):
 
 
 def test_a_bot_waits_out_a_server_that_goes_away(own_server, tmp_path):
+    """Through a proxy that loses the answer to the bot's first move (the library sends it
+    again and the server answers with the original result), then the server goes away
+    and comes back mid-game."""
     api = Client(own_server.url, retries=1, backoff=0.05)
     host = api.create_game("hana", max_players=2, seed=SEED)
     gid = host.game_id
     env = client_env(own_server.url, tmp_path)
-    proc = bot(gid, env, "--json", "--name", "robo")
+    proxy = FaultProxy(own_server.port)
+    dropped: list[str] = []
+
+    def drop_first_answer(phase: str, method: str, target: str) -> str:
+        if phase == "request":
+            return "forward"
+        if method == "POST" and target.endswith("/actions") and not dropped:
+            dropped.append(target)
+            return "drop"
+        return "deliver"
+
+    proxy.set(drop_first_answer)
+    proc = bot(gid, env, "--json", "--name", "robo", "--server", proxy.url)
     try:
         assert proc.stdout is not None
         assert json.loads(proc.stdout.readline())["type"] == "seat"
@@ -197,13 +212,16 @@ def test_a_bot_waits_out_a_server_that_goes_away(own_server, tmp_path):
         code, out, err = finish(proc)
     finally:
         proc.kill()
+        proxy.close()
     assert code == 0, err
+    assert dropped
     lines = [json.loads(line) for line in out.splitlines()]
     codes = [m.get("code") for m in lines if m["type"] == "message"]
     assert codes.index("server_down") < codes.index("server_up")
     assert lines[-1]["result"] == view["result"]
     moves = [m for m in lines if m["type"] == "move"]
     assert [m["turn"] for m in moves] == list(range(1, view["turn"], 2))
+    assert [m["repeated"] for m in moves[:2]] == [True, False]
     assert assert_bot_decided(api, gid, DEFAULT_STRATEGY, 1) == len(moves)
 
 

@@ -82,6 +82,7 @@ class BotPlayer:
         self.announced_lobby = False
         self.announced_start = False
         self.confused = 0
+        self.look_again = False  # the move was not made: ask for the view again at once
 
     # -- the loop -------------------------------------------------------------------
 
@@ -100,6 +101,8 @@ class BotPlayer:
         failures = 0
         announced = False
         while True:
+            if self.look_again:
+                self.look_again, etag = False, None
             try:
                 # After a failure, ask without waiting: the answer says "back" at once.
                 wait = self.poll_wait if etag and not failures else None
@@ -158,6 +161,7 @@ class BotPlayer:
             except ApiError as exc:
                 if exc.code != "game_started" and not _away(exc):
                     raise BotError(f"Could not start the game: {exc.detail}") from None
+                self.look_again = True
             return None
         if not self.announced_lobby:
             self.announced_lobby = True
@@ -188,7 +192,8 @@ class BotPlayer:
             self._fetch_events()
         except ApiError as exc:
             if _away(exc):
-                return  # the poll loop waits for the server
+                self.look_again = True  # the poll loop waits for the server
+                return
             raise self._fatal(exc) from None
         # Only the game's own events: the table's (join, leave, start, chat) come before
         # the deal in the server's log and would hide where the game starts.
@@ -201,16 +206,20 @@ class BotPlayer:
             if self.confused >= MAX_CONFUSED:
                 raise BotError(f"The bot cannot decide: {exc}.") from None
             self.sleep(0.2)
+            self.look_again = True
             return
         self.confused = 0
         turn = view["turn"]
         try:
             result = self.client.act(self.game_id, turn, action, token=self.token)
         except Unreachable:
-            return  # safe: the same move for the same turn is sent again once it is back
+            # Safe: the same move for the same turn is sent again once the server is back.
+            self.look_again = True
+            return
         except ApiError as exc:
             if _away(exc) or exc.code in ("stale_turn", "not_your_turn", "game_over"):
-                return  # the game moved on (a retried move went through): look again
+                self.look_again = True  # or the game moved on (a retried move went through)
+                return
             raise BotError(f"The server refused the bot's {action['type']}: {exc.detail}") from None
         self.view = result.game
         said = self._add_events(result.events)
