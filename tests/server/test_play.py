@@ -221,8 +221,9 @@ def test_finished_game_export_replay_and_retry(client: FlaskClient) -> None:
     )
     # the log of a finished game is rebuilt exactly as it was written
     game = Game(Setup.create("no_variant", ["p0", "p1"], seed="end"))
-    assert [e["type"] for e in events[:10]] == ["draw"] * 10
-    assert events[0]["suit"] == game.variant.card(game.deck[0])[0]
+    lobby = ["join", "join", "start"]  # the lobby's events come first
+    assert [e["type"] for e in events[:13]] == lobby + ["draw"] * 10
+    assert events[3]["suit"] == game.variant.card(game.deck[0])[0]
     said = table.post("/chat", 1, {"text": "gg"})
     assert said.status_code == 201
     again = client.get(f"{table.url}/events").get_json()
@@ -291,7 +292,8 @@ def test_finished_event_log_is_the_live_one(client: FlaskClient) -> None:
     table.post("/terminate", 1)
     final = client.get(f"{table.url}/events").get_json()["events"]
     assert [e["seq"] for e in final] == list(range(1, len(final) + 1))
-    assert final[0]["text"] == "before the start" and final[len(live) - 1] == live[-1]
+    assert [e["type"] for e in final[:4]] == ["join", "join", "chat", "start"]
+    assert final[2]["text"] == "before the start" and final[len(live) - 1] == live[-1]
     for before, after in zip(live, final):
         if before["type"] != "draw" or before["suit"] is not None:
             assert before == after

@@ -7,7 +7,6 @@ table with 1 seated fill exactly 4 seats; a long-poll held by one worker wakes w
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import signal
@@ -20,56 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from process_helpers import Http, _stop, _wait_healthy
 
 from hanabi.server.redis_process import free_port
-
-API = "/api/v1"
-
-
-class Http:
-    """A tiny JSON client on one keep-alive connection."""
-
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def __call__(
-        self, method: str, path: str, body: Any = None, token: str | None = None, **headers: str
-    ) -> tuple[int, dict[str, str], Any]:
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        self.conn.request(method, API + path, body=data, headers=headers)
-        response = self.conn.getresponse()
-        raw = response.read()
-        return response.status, dict(response.getheaders()), json.loads(raw) if raw else None
-
-
-def _wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            if Http(port)("GET", "/health")[0] == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError("server did not become healthy")
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> int:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    return proc.returncode
 
 
 @pytest.fixture(scope="module")

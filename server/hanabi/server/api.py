@@ -19,7 +19,14 @@ from hanabi.game import VARIANTS
 
 from . import schemas as s
 from .games import Outcome, Service
-from .http import bearer_token, if_none_match, json_response, load_body, load_query
+from .http import (
+    bearer_token,
+    if_none_match,
+    json_response,
+    load_body,
+    load_optional_body,
+    load_query,
+)
 from .problems import ApiError
 from .store import Record, parse_players
 
@@ -34,6 +41,7 @@ class Operation:
     summary: str
     responses: dict[int, tuple[type[s.Schema] | None, str]]
     body: type[s.Schema] | tuple[type[s.Schema], ...] | None = None  # a tuple: oneOf
+    body_required: bool = True
     query: type[s.Schema] | None = None
     auth: str = "none"  # none | optional | required
     errors: tuple[int, ...] = ()
@@ -242,19 +250,54 @@ class Seat(Resource):
         return Response(status=204)
 
 
+@games.route("/<string:game_id>/bots")
+@games.param("game_id", "The game's id")
+class Bots(Resource):
+    @operation(
+        id="addBot",
+        summary="Seat a bot at the next free seat (host only, before the start)",
+        description=(
+            "The server plays the bot's turns itself as soon as they are due; no client "
+            "needs to poll. The host frees a bot seat like any other, with "
+            "DELETE /games/{game_id}/players/{seat}. Refused like a join when the table is "
+            "full or started; 400 for an unknown strategy (the message lists them)."
+        ),
+        body=s.BotSeatSchema,
+        auth="required",
+        responses={201: (s.BotSeatResultSchema, "The bot's seat and the host's view")},
+        errors=(400, 401, 403, 404, 409, 413),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        body = load_body(schema(s.BotSeatSchema))
+        outcome = svc.add_bot(game_id, bearer_token(), body["strategy"], body.get("name"))
+        seat = len(outcome.record.players) - 1
+        data = {"seat": seat, "game": svc.render(outcome.record, outcome.seat)}
+        return json_response(data, 201)
+
+
 @games.route("/<string:game_id>/start")
 @games.param("game_id", "The game's id")
 class Start(Resource):
     @operation(
         id="startGame",
         summary="Deal and start (host only, at least 2 seated)",
+        description=(
+            'The body is optional. `{"watch": true}`: the host gives up their seat at the '
+            "deal and follows the game as a spectator (their token then holds no seat); "
+            "at least 2 other seats must be taken. At a table of bots only, spectators see "
+            "every card and every draw."
+        ),
+        body=s.StartSchema,
+        body_required=False,
         auth="required",
-        responses={200: (s.GameViewSchema, "The host's view of the started game")},
-        errors=(401, 403, 404, 409),
+        responses={200: (s.GameViewSchema, "The host's view (a spectator's, with watch)")},
+        errors=(400, 401, 403, 404, 409, 413),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
-        outcome = svc.start(game_id, bearer_token())
+        body = load_optional_body(schema(s.StartSchema))
+        outcome = svc.start(game_id, bearer_token(), body["watch"])
         return json_response(svc.render(outcome.record, outcome.seat, outcome.game))
 
 

@@ -12,6 +12,7 @@ from flask_restx.apidoc import apidoc
 
 from . import problems
 from .api import NAMESPACES, PREFIX
+from .bots import start_worker
 from .config import load_config
 from .games import Service
 from .store import Store
@@ -41,7 +42,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "playing": settings["HANABI_PLAYING_TTL"],
         "finished": settings["HANABI_FINISHED_TTL"],
     }
-    app.extensions["hanabi"] = Service(Store(settings["REDIS_URL"], ttls), settings)
+    service = Service(Store(settings["REDIS_URL"], ttls), settings)
+    app.extensions["hanabi"] = service
+    # Bot turns are played by threads in every process (see hanabi.server.bots).
+    app.extensions["hanabi_bots"] = start_worker(
+        service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
+    )
 
     api = ProblemApi(prefix=PREFIX, doc=False, title="Hanabi", version="1.0", catch_all_404s=True)
     api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+import string
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import (
     MAX_CLUE_TOKENS,
     Action,
@@ -45,6 +47,10 @@ from .store import Conflict, Gone, Player, Record, Store, now_ms
 from .waiter import RECHECK, Waiter
 
 MAX_RETRIES = 100
+#: Game ids: letters and digits only (never a leading "-" that a command line would take
+#: for an option), 12 of them: 62**12 > 2**71.
+ID_ALPHABET = string.ascii_letters + string.digits
+ID_LENGTH = 12
 
 
 def hash_token(token: str) -> str:
@@ -55,6 +61,26 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
+
+
+def new_game_id() -> str:
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def bot_due(record: Record) -> bool:
+    """Whether a bot seat is to move (seats take turns in order from seat 0)."""
+    if record.status != "playing" or not record.players:
+        return False
+    return record.players[record.turn % len(record.players)].bot is not None
+
+
+def all_bots(record: Record) -> bool:
+    """A table of bots only: nobody there has cards to hide, so spectators see them all."""
+    return bool(record.players) and all(p.bot is not None for p in record.players)
+
+
+def first_human(players: list[Player]) -> int:
+    return next((i for i, p in enumerate(players) if p.bot is None), 0)
 
 
 def not_found(game_id: str) -> ApiError:
@@ -235,7 +261,12 @@ class Service:
             if game is None:
                 game = self.game_of(record)
             assert game is not None
-            out = view(game, seat) if seat is not None else spectator_view(game)
+            if seat is not None:
+                out = view(game, seat)
+            elif all_bots(record):
+                out = full_view(game)
+            else:
+                out = spectator_view(game)
         out.update(
             id=record.id,
             status=record.status,
@@ -277,9 +308,14 @@ class Service:
 
     # -- the write loop ----------------------------------------------------------------
 
-    def _write(self, game_id: str, change: Callable[[Record], Outcome]) -> Outcome:
+    def _write(
+        self, game_id: str, change: Callable[[Record], Outcome], *, by_bot: bool = False
+    ) -> Outcome:
         """Decide on the game's state and commit with compare-and-set; on a conflict decide
         again on the state the commit found.
+
+        Every commit says whether it leaves a bot to move, so the due set of bot turns is
+        kept in the same atomic step (``by_bot``: the commit is a bot worker's own move).
 
         The first decision may start from this process's copy of the version it last wrote
         (no read): a commit validates it, and any answer that commits nothing (a refusal, a
@@ -305,9 +341,15 @@ class Service:
                 continue
             record.updated = now_ms()
             delete = not record.players
+            bot = "0" if delete or not bot_due(record) else "2" if by_bot else "1"
             try:
                 version, players, blob = self.store.commit(
-                    record, expected, actions=outcome.log, events=outcome.events, delete=delete
+                    record,
+                    expected,
+                    actions=outcome.log,
+                    events=outcome.events,
+                    delete=delete,
+                    bot=bot,
                 )
             except Conflict as conflict:
                 record = conflict.current or self.load(game_id)
@@ -387,7 +429,7 @@ class Service:
         now = now_ms()
         for _ in range(8):
             record = Record(
-                id=secrets.token_urlsafe(9),
+                id=new_game_id(),
                 status="lobby",
                 variant=variant_id,
                 options=options,
@@ -399,8 +441,9 @@ class Service:
                 updated=now,
                 players=[Player(name, None, hash_token(token))],
             )
+            joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:
-                version, players, blob = self.store.commit(record, 0)
+                version, players, blob = self.store.commit(record, 0, events=[joined])
             except Conflict:
                 continue
             self.records.put(record.id, (version, players, blob))
@@ -408,21 +451,71 @@ class Service:
             return Outcome(record, 0, token=token)
         raise ApiError(503, "busy", "Could not allocate a game id; try again.")
 
+    @staticmethod
+    def _note(record: Record, event: dict[str, Any]) -> dict[str, Any]:
+        """Add a lobby event (join, leave, remove, start) to the public event log.
+
+        Like chat lines they are kept in the state too (``record.chat``, by seq), so a
+        finished game's log, rebuilt from the archive, still has them.
+        """
+        event = {"type": event["type"], "turn": record.turn, **event}
+        record.events += 1
+        record.chat = [*(record.chat or []), [record.events, event]]
+        return event
+
+    @staticmethod
+    def _seatable(record: Record, name: str) -> None:
+        """Refuse a new seat at a started or full table, or under a name already there."""
+        if record.status != "lobby":
+            raise ApiError(409, "game_started", "The game has already started.")
+        if len(record.players) >= record.max_players:
+            raise ApiError(409, "game_full", "Every seat at this table is taken.")
+        if any(p.name.casefold() == name.casefold() for p in record.players):
+            raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
+
     def join(self, game_id: str, name: str) -> Outcome:
         name = self.check_name(name)
         token = new_token()
 
         def change(record: Record) -> Outcome:
-            if record.status != "lobby":
-                raise ApiError(409, "game_started", "The game has already started.")
-            if len(record.players) >= record.max_players:
-                raise ApiError(409, "game_full", "Every seat at this table is taken.")
-            if any(p.name.casefold() == name.casefold() for p in record.players):
-                raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
+            self._seatable(record, name)
             record.players.append(Player(name, None, hash_token(token)))
-            return Outcome(record, len(record.players) - 1, token=token)
+            seat = len(record.players) - 1
+            event = self._note(record, {"type": "join", "seat": seat, "name": name, "bot": None})
+            return Outcome(record, seat, [event], token=token)
 
         return self._write(game_id, change)
+
+    def add_bot(
+        self, game_id: str, token: str | None, strategy: str | None, name: str | None
+    ) -> Outcome:
+        """Seat a bot (host only, in the lobby). Its seat has no token: the bot worker plays
+        it (:mod:`hanabi.server.bots`)."""
+        strategy = strategy or DEFAULT_STRATEGY
+        if strategy not in STRATEGIES:  # the schema checked; be safe anyway
+            raise ApiError(400, "unknown_strategy", f"Strategies: {', '.join(STRATEGIES)}.")
+        chosen = None if name is None else self.check_name(name)
+
+        def change(record: Record) -> Outcome:
+            host = self.require_host(record, token)
+            seat = len(record.players)
+            bot_name = chosen or self._bot_name(record, strategy, seat)
+            self._seatable(record, bot_name)
+            record.players.append(Player(bot_name, strategy, None))
+            event = {"type": "join", "seat": seat, "name": bot_name, "bot": strategy}
+            return Outcome(record, host, [self._note(record, event)])
+
+        return self._write(game_id, change)
+
+    @staticmethod
+    def _bot_name(record: Record, strategy: str, seat: int) -> str:
+        """``<strategy>-bot-<seat>``, or the next number free at this table."""
+        taken = {p.name.casefold() for p in record.players}
+        for n in range(seat, seat + 100):
+            name = f"{strategy}-bot-{n}"
+            if name.casefold() not in taken:
+                return name
+        return f"{strategy}-bot-{secrets.token_hex(3)}"  # pragma: no cover
 
     def leave(self, game_id: str, token: str | None, seat: int) -> Outcome:
         def change(record: Record) -> Outcome:
@@ -433,31 +526,51 @@ class Service:
                 raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
             if me != seat and me != record.host:
                 raise ApiError(403, "not_host", "Only the host may remove another player.")
-            del record.players[seat]
-            if record.host == seat:
-                record.host = 0
-            elif record.host > seat:
-                record.host -= 1
-            return Outcome(record)
+            return Outcome(record, events=[self._free_seat(record, seat, me == seat)])
 
         return self._write(game_id, change)
 
-    def start(self, game_id: str, token: str | None) -> Outcome:
+    def _free_seat(self, record: Record, seat: int, left: bool) -> dict[str, Any]:
+        """Free ``seat`` (later seats move up). When no human is left the table is gone: a
+        lobby of bots alone could never be started."""
+        player = record.players.pop(seat)
+        if record.host == seat:
+            record.host = first_human(record.players)
+        elif record.host > seat:
+            record.host -= 1
+        if record.status == "lobby" and all(p.bot is not None for p in record.players):
+            record.players.clear()  # the commit deletes the game
+        event = {"type": "leave" if left else "remove", "seat": seat, "name": player.name}
+        return self._note(record, {**event, "bot": player.bot, "host": record.host})
+
+    def start(self, game_id: str, token: str | None, watch: bool = False) -> Outcome:
+        """Deal (host only). ``watch``: the host gives up their seat at the deal and follows
+        the game as a spectator, e.g. to watch an all-bot table."""
+
         def change(record: Record) -> Outcome:
-            seat = self.require_host(record, token)
+            seat: int | None = self.require_host(record, token)
             if record.status != "lobby":
                 raise ApiError(409, "game_started", "The game has already started.")
-            if len(record.players) < 2:
+            if len(record.players) - watch < 2:
                 raise ApiError(409, "not_enough_players", "A game needs at least 2 players.")
+            notes = []
+            if watch:
+                assert seat is not None
+                host = record.players.pop(seat)
+                record.host = first_human(record.players)
+                event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
+                notes.append(self._note(record, {**event, "host": record.host}))
+                seat = None
             try:
                 game = Game(self.setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway
                 raise ApiError(409, exc.code, exc.message) from None
+            notes.append(self._note(record, {"type": "start"}))
             events = game.deal_events()
             record.status = "playing"
             record.snap = game.snapshot()
             record.events += len(events)
-            return Outcome(record, seat, events, game=game)
+            return Outcome(record, seat, notes + events, game=game)
 
         return self._write(game_id, change)
 
@@ -496,7 +609,7 @@ class Service:
                 raise ApiError(409, exc.code, exc.message) from None
             return self._advance(record, game, seat, action, events)
 
-        return self._write(game_id, change)
+        return self._write(game_id, change, by_bot=as_seat is not None)
 
     def original(
         self, record: Record, turn: int
@@ -581,7 +694,8 @@ class Service:
         if after >= record.events:
             return []
         raw = self.store.events(record.id, after, record.events - 1)
-        return [{**redact_event(e, seat, False), "seq": after + i + 1} for i, e in enumerate(raw)]
+        reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
+        return [{**redact_event(e, seat, reveal), "seq": after + i + 1} for i, e in enumerate(raw)]
 
     def redact(
         self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int

@@ -46,6 +46,13 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
         ) from None
 
 
+def load_optional_body(schema: Schema) -> dict[str, Any]:
+    """Like :func:`load_body`, but no body (or an empty one) means the defaults."""
+    if not request.get_data(cache=True).strip():
+        return schema.load({})
+    return load_body(schema)
+
+
 def load_query(schema: Schema) -> dict[str, Any]:
     if not request.query_string:
         return schema.load({})  # the defaults (cheap: no fields to check)

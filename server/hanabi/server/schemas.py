@@ -12,13 +12,14 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 
 STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")
 EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
-    "terminate", "game_over", "chat",
+    "terminate", "game_over", "chat", "join", "leave", "remove", "start",
 )  # fmt: skip
 MAX_WAIT = 30
 NAME_MAX = 24
@@ -141,7 +142,10 @@ class EventSchema(Schema):
     misplay {seat,card,suit,rank}, strike {strikes}, discard {seat,card,suit,rank,clue_tokens},
     clue_token {clue_tokens}, draw {seat,card,suit,rank} (suit/rank null where hidden from
     the viewer), final_round {turns_left}, terminate {seat}, game_over {reason,score},
-    chat {seat,name,text}."""
+    chat {seat,name,text}. Lobby events: join {seat,name,bot} (a person took a seat, or the
+    host seated a bot: ``bot`` is its strategy), leave {seat,name,bot,host} (a player left;
+    later seats moved up; ``host`` is the host's seat after it), remove {seat,name,bot,host}
+    (the host freed a seat), start {} (the deal follows)."""
 
     seq = _int(required=True, metadata={"description": "Position in the log, from 1."})
     type = fields.String(
@@ -164,6 +168,8 @@ class EventSchema(Schema):
     score = _int()
     name = fields.String()
     text = fields.String()
+    bot = fields.String(allow_none=True, metadata={"description": "join/leave/remove: strategy"})
+    host = _int(metadata={"description": "leave/remove: the host's seat after it"})
 
 
 # -- variants --------------------------------------------------------------------------
@@ -321,6 +327,38 @@ class CreateGameSchema(Schema):
 
 class JoinSchema(Schema):
     name = _text(NAME_MAX, "name")
+
+
+class BotSeatSchema(Schema):
+    strategy = fields.String(
+        load_default=DEFAULT_STRATEGY,
+        validate=validate.OneOf(tuple(STRATEGIES)),
+        metadata={"description": f"A bot strategy; default {DEFAULT_STRATEGY}."},
+    )
+    name = fields.String(
+        validate=[
+            validate.Length(1, NAME_MAX),
+            validate.Regexp(
+                TEXT_PATTERN, error="A name needs a visible character and no control characters."
+            ),
+        ],
+        metadata={"description": "Default: <strategy>-bot-<seat> (unique at the table)."},
+    )
+
+
+class BotSeatResultSchema(Schema):
+    seat = _int(required=True)
+    game = fields.Nested(GameViewSchema, required=True, metadata={"description": "Host's view"})
+
+
+class StartSchema(Schema):
+    watch = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "The host gives up their seat at the deal and watches as a "
+            "spectator (e.g. an all-bot table, where spectators see every card)."
+        },
+    )
 
 
 class SeatGrantSchema(Schema):

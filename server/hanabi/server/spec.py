@@ -85,7 +85,10 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
         out["parameters"] = parameters
     if op.body is not None:
         body = {"oneOf": list(op.body)} if isinstance(op.body, tuple) else op.body
-        out["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        out["requestBody"] = {
+            "required": op.body_required,
+            "content": {"application/json": {"schema": body}},
+        }
     if op.auth == "required":
         out["security"] = [{"bearer": []}]
     elif op.auth == "optional":

@@ -19,6 +19,16 @@ any number of processes never lose or double a change; the loser re-reads and re
 The commit also refreshes every key's expiry and publishes the new version on
 ``hanabi:changes:<id>`` for long-polls.
 
+Bot turns: ``hanabi:bots:due`` is a sorted set of game ids whose seat to move is a bot,
+scored by when a worker may take the turn (ms). The commit that leaves a bot to move adds
+the game (due now) and pushes a wake-up on ``hanabi:bots:wake`` in the same script, so a
+due bot turn is never lost between a commit and its enqueueing; a commit that leaves a
+human to move (or ends or deletes the game) removes it. A worker claims a game by moving
+its score to now + lease (:data:`CLAIM_LUA`), and a claim whose worker died simply comes
+due again when the lease runs out (see :mod:`hanabi.server.bots`). These two keys are
+global, so a commit script touches keys of two slots: fine on one Redis; a Cluster
+deployment would need the due set per slot.
+
 The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
 member ``<created ms>:<id>``)
 is updated after the commit and is advisory: listings re-check each game's status and drop
@@ -37,8 +47,12 @@ import redis
 
 CHANNEL = "hanabi:changes"
 INDEX = "hanabi:index:"
+BOTS_DUE = "hanabi:bots:due"
+BOTS_WAKE = "hanabi:bots:wake"
 
-# KEYS: g, a, e.  ARGV: expected version ("0": create), players, blob, ttl ms, mode, game id,
+# KEYS: g, a, e, bots due, bots wake.  ARGV: expected version ("0": create), players, blob,
+# ttl ms, mode, game id, bot ("0": no bot to move, "1": a bot is due, "2": a bot is due and
+# this commit is a bot worker's, so any claim of the game is over), now ms,
 # number of action entries, action entries..., event entries...
 # mode: "keep" (append), "archive" (drop the lists), "delete" (drop the game).
 # Returns the new version; on a version conflict {version, players, blob} as stored now (so
@@ -57,20 +71,55 @@ if ARGV[5] == 'delete' then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 else
   redis.call('HSET', KEYS[1], 'v', nv, 'p', ARGV[2], 's', ARGV[3])
-  local na = tonumber(ARGV[7])
+  local na = tonumber(ARGV[9])
   if ARGV[5] == 'archive' then
     redis.call('DEL', KEYS[2], KEYS[3])
   else
-    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8, 7 + na)) end
-    if #ARGV > 7 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 8 + na, #ARGV)) end
+    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10, 9 + na)) end
+    if #ARGV > 9 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10 + na, #ARGV)) end
     redis.call('PEXPIRE', KEYS[2], ARGV[4])
     redis.call('PEXPIRE', KEYS[3], ARGV[4])
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
 end
+if ARGV[7] == '0' or ARGV[5] == 'delete' then
+  redis.call('ZREM', KEYS[4], ARGV[6])
+else
+  -- "1" keeps a worker's claim (NX): a chat line must not hand the turn to a second worker
+  if ARGV[7] == '2' then
+    redis.call('ZADD', KEYS[4], ARGV[8], ARGV[6])
+  else
+    redis.call('ZADD', KEYS[4], 'NX', ARGV[8], ARGV[6])
+  end
+  redis.call('LPUSH', KEYS[5], ARGV[6])
+  redis.call('LTRIM', KEYS[5], 0, 63)
+end
 redis.call('PUBLISH', 'CHANNEL:' .. ARGV[6], nv)
 return nv
 """.replace("CHANNEL", CHANNEL)
+
+
+# KEYS: bots due.  ARGV: now ms, lease ms.  The first game due by now, re-scored to
+# now + lease (claimed), or nil.
+CLAIM_LUA = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 1)
+if #due == 0 then return false end
+redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), due[1])
+return due[1]
+"""
+
+# KEYS: g, bots due.  ARGV: game id, the version the worker found ("": no game), now ms.
+# A worker that found no bot to move drops the game from the due set, unless a commit came
+# in since it looked (then the game is due again at once: that commit's bot may be due).
+RELEASE_LUA = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if (not v and ARGV[2] == '') or v == ARGV[2] then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  return 1
+end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 0
+"""
 
 
 def keys(game_id: str) -> tuple[str, str, str]:
@@ -176,6 +225,8 @@ class Store:
         )
         self.ttls = ttls  # status -> seconds
         self._commit = self.redis.register_script(COMMIT_LUA)
+        self._claim = self.redis.register_script(CLAIM_LUA)
+        self._release = self.redis.register_script(RELEASE_LUA)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -222,8 +273,11 @@ class Store:
         actions: list[dict[str, Any]] = (),  # type: ignore[assignment]
         events: list[dict[str, Any]] = (),  # type: ignore[assignment]
         delete: bool = False,
+        bot: str = "0",
     ) -> tuple[int, bytes, bytes]:
         """Write ``record`` if the stored version is still ``expected`` (0: a new game).
+
+        ``bot`` keeps the due set of bot turns in step (see :data:`COMMIT_LUA`).
 
         Raises :class:`Conflict` or :class:`Gone`; returns the new version and the players
         and blob bytes written (what a later :meth:`load` would return).
@@ -231,10 +285,10 @@ class Store:
         mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
         ttl_ms = self.ttls[record.status] * 1000
         args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
-        args += [record.id, len(actions)]
+        args += [record.id, bot, now_ms(), len(actions)]
         args += [orjson.dumps(a) for a in actions]
         args += [orjson.dumps(e) for e in events]
-        result = self._commit(keys=keys(record.id), args=args)
+        result = self._commit(keys=[*keys(record.id), BOTS_DUE, BOTS_WAKE], args=args)
         if isinstance(result, list):
             version, players, blob = result
             raise Conflict(Record.load(record.id, version, players, blob))
@@ -244,6 +298,22 @@ class Store:
             raise Gone
         record.version = int(result)
         return record.version, args[1], args[2]
+
+    # -- bot turns ---------------------------------------------------------------------
+
+    def claim_bot_turn(self, lease_ms: int) -> str | None:
+        """A game whose bot turn is due, now claimed for ``lease_ms``; None if none is due."""
+        found = self._claim(keys=[BOTS_DUE], args=[now_ms(), lease_ms])
+        return None if found is None else found.decode()
+
+    def release_bot_turn(self, game_id: str, version: int | None) -> bool:
+        """Drop a game with no bot to move at ``version`` from the due set (see RELEASE_LUA)."""
+        args = [game_id, "" if version is None else version, now_ms()]
+        return bool(self._release(keys=[keys(game_id)[0], BOTS_DUE], args=args))
+
+    def wait_bot_wake(self, timeout: float) -> bool:
+        """Block until a commit made a bot turn due (or ``timeout`` seconds pass)."""
+        return self.redis.blpop([BOTS_WAKE], timeout=timeout) is not None
 
     def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
         """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit."""

@@ -1,0 +1,173 @@
+"""Bot seats: worker threads in every server process play bot turns as they come due.
+
+A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody polls for it:
+
+1. The commit that leaves a bot to move adds the game to the due set in the same Lua script
+   (:data:`~hanabi.server.store.COMMIT_LUA`) and pushes a wake-up on a Redis list.
+2. Each worker thread waits on that list (BLPOP, so a wake-up rouses one thread in one
+   process), then claims due games one at a time: a claim moves the game's score to
+   now + lease (:data:`~hanabi.server.store.CLAIM_LUA`), so no other worker takes it while
+   this one plays.
+3. It loads the game fresh, asks :func:`hanabi.bots.choose_action` for the move (the bot
+   sees only what its seat may see) and commits it through
+   :meth:`~hanabi.server.games.Service.act` with ``as_seat``: the same compare-and-set
+   commit as a person's move. If someone got there first (a stale turn) it just moves on.
+   That commit leaves the game due again at once if the next seat is a bot too (each bot
+   move its own commit), or takes it off the due set.
+
+A process that dies holding a claim leaves the game in the due set with the lease as its
+score: once the lease runs out any worker claims it again (idle workers look at least every
+:data:`POLL` seconds), so a game never stalls on a bot. Long-polls wake on bot moves like on
+any commit. ``HANABI_BOT_WORKER=0`` runs no worker in a process (others still play).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any
+
+import redis
+
+from hanabi.bots import choose_action
+from hanabi.game import Action, Game
+
+from .games import Service, bot_due, decode_action
+from .problems import ApiError
+from .store import Record
+
+log = logging.getLogger("hanabi.server.bots")
+
+#: Longest wait (seconds) of an idle worker before it looks for expired claims.
+POLL = 0.5
+
+
+def live_game_with_log(service: Service, record: Record) -> Game:
+    """The live game with its real action log (a bot replays what its seat saw)."""
+    assert record.snap is not None
+    acts = record.acts if record.acts is not None else service._logged_actions(record)
+    actions = [decode_action(entry)[1] for entry in acts]
+    return Game.from_snapshot(service.setup_of(record), actions, record.snap)
+
+
+def fallback_action(game: Game) -> Action:
+    """A legal move for when a strategy fails: discard the oldest card, else the first clue."""
+    legal = game.legal_actions()
+    discards = [a for a in legal if a.type == "discard"]
+    if discards:
+        return min(discards, key=lambda a: a.card or 0)
+    clues = [a for a in legal if a.type == "clue"]
+    return (clues or legal)[0]
+
+
+def request_body(turn: int, action: Action) -> dict[str, Any]:
+    fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    return {"turn": turn, **fields}
+
+
+def play_due_turn(service: Service, game_id: str) -> bool:
+    """Play the bot turn of a claimed game, if there is one; True if a move was committed."""
+    record = service.store.load(game_id)
+    if record is None or not bot_due(record):
+        service.store.release_bot_turn(game_id, None if record is None else record.version)
+        return False
+    seat = record.turn % len(record.players)
+    strategy = record.players[seat].bot
+    assert strategy is not None
+    game = live_game_with_log(service, record)
+    try:
+        action = choose_action(strategy, game, seat)
+    except Exception:
+        log.exception("bot %s failed in game %s at turn %s", strategy, game_id, record.turn)
+        action = fallback_action(game)
+    for attempt in (action, fallback_action(game)):
+        try:
+            service.act(game_id, None, request_body(record.turn, attempt), as_seat=seat)
+            return True
+        except ApiError as exc:
+            if exc.code in ("stale_turn", "game_over", "game_not_found", "game_not_started"):
+                return False  # someone else moved (that commit set the due state)
+            log.warning("bot %s move refused (%s) in game %s", strategy, exc.code, game_id)
+    return False
+
+
+class BotWorker:
+    """``threads`` daemon threads playing due bot turns until :meth:`stop`."""
+
+    def __init__(self, service: Service, threads: int, lease: float) -> None:
+        self.service = service
+        self.threads = threads
+        self.lease_ms = max(1, int(lease * 1000))
+        self._stop = threading.Event()
+        self._running: list[threading.Thread] = []
+        self.moves = 0
+        self._pid: int | None = None
+
+    def start(self) -> BotWorker:
+        if self.threads <= 0 or self._pid == os.getpid():
+            return self
+        self._pid = os.getpid()
+        self._stop.clear()
+        self._running = [
+            threading.Thread(target=self._run, name=f"hanabi-bots-{i}", daemon=True)
+            for i in range(self.threads)
+        ]
+        for thread in self._running:
+            thread.start()
+        return self
+
+    def after_fork(self) -> None:
+        """In a forked child (gunicorn --preload) the parent's threads are gone."""
+        if self._pid is not None and self._pid != os.getpid():
+            self._pid = None
+            self.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        for thread in self._running:
+            thread.join(timeout)
+        self._running = []
+        self._pid = None
+
+    def run_due(self) -> int:
+        """Claim and play due bot turns until none is due; the number of moves made."""
+        moves = 0
+        store = self.service.store
+        while not self._stop.is_set():
+            game_id = store.claim_bot_turn(self.lease_ms)
+            if game_id is None:
+                return moves
+            if play_due_turn(self.service, game_id):
+                moves += 1
+                self.moves += 1
+        return moves
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if not self.run_due():
+                    self.service.store.wait_bot_wake(POLL)
+            except redis.exceptions.RedisError as exc:
+                log.warning("bot worker lost Redis (%s); retrying", type(exc).__name__)
+                self._stop.wait(0.5)
+            except Exception:  # a worker thread must outlive any one game's trouble
+                log.exception("bot worker error")
+                self._stop.wait(0.5)
+
+
+_WORKERS: list[BotWorker] = []
+
+
+def _after_fork() -> None:
+    for worker in _WORKERS:
+        worker.after_fork()
+
+
+def start_worker(service: Service, threads: int, lease: float) -> BotWorker:
+    worker = BotWorker(service, threads, lease).start()
+    if threads > 0:
+        if not _WORKERS:
+            os.register_at_fork(after_in_child=_after_fork)
+        _WORKERS.append(worker)
+    return worker
