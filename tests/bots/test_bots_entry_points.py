@@ -57,6 +57,19 @@ def test_api_client_decides_like_the_server(strategy: str, variant: str) -> None
             assert got in seat_view["legal_actions"]
 
 
+def test_api_client_ignores_lobby_and_chat_events() -> None:
+    """The API's log starts with table events (joins, start) and carries chat lines."""
+    finished = play_game(Setup.create("no_variant", 2, seed="lobby"), "conventions")
+    game = Game(finished.setup)
+    for action in finished.actions[:7]:
+        game.apply(action)
+    lobby = [{"type": "join", "seat": 1, "name": "bob"}, {"type": "start"}]
+    log = lobby + api_log(game, game.current)
+    log.insert(len(lobby) + 12, {"type": "chat", "seat": 0, "text": "nice"})
+    got = choose_action_from_view("conventions", view(game, game.current), log)
+    assert Action.from_dict(got) == finished.actions[7]
+
+
 def test_api_client_refuses_a_stale_log() -> None:
     game = Game(Setup.create("no_variant", 2, seed="stale"))
     game.apply(choose_action("conventions", game, 0))

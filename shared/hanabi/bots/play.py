@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hanabi.game import Action, Game, Setup
+from hanabi.game import EVENT_TYPES, Action, Game, Setup
 from hanabi.game.views import redact_event
 
 from .base import Bot
@@ -96,7 +96,8 @@ def choose_action_from_view(
     the game's public event log.
 
     ``view`` is what ``view(game, seat)`` returns (the REST API's seat view) and
-    ``events`` the event log as the API serves it to that seat (``redact_event``). If the
+    ``events`` the event log as the API serves it to that seat (``redact_event``); events
+    that are not game events (chat, lobby) are ignored. If the
     log does not start with the opening deal's draws, they are rebuilt from the view and
     the later events (every dealt card is either still in a hand the seat sees, or was
     revealed when played or discarded). Raises ValueError if it is not the seat's turn.
@@ -107,7 +108,7 @@ def choose_action_from_view(
     if view.get("result") is not None or view.get("current_seat") != seat:
         raise ValueError("it is not this seat's turn")
     n = len(view["players"])
-    events = list(events)
+    events = [e for e in events if e.get("type") in EVENT_TYPES]  # not chat or lobby
     if not any(e.get("type") == "draw" and e.get("turn") == 0 for e in events[:1]):
         events = _rebuild_deal(view, events) + events
     bot = bot_from_events(strategy, view["variant"], n, seat, events, view.get("options"))

@@ -10,6 +10,7 @@
 from .actions import Action
 from .engine import (
     DECK_OUT,
+    EVENT_TYPES,
     HAND_SIZES,
     MAX_CLUE_TOKENS,
     MAX_PLAYERS,
@@ -31,6 +32,7 @@ from .views import full_view, spectator_view, view
 
 __all__ = [
     "DECK_OUT",
+    "EVENT_TYPES",
     "HAND_SIZES",
     "MAX_CLUE_TOKENS",
     "MAX_PLAYERS",

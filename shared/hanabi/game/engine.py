@@ -28,6 +28,13 @@ DECK_OUT = "deck_out"
 STRIKEOUT = "strikeout"
 TERMINATED = "terminated"
 
+# The kinds of event that apply() and deal_events() produce; logs may hold others (chat,
+# lobby) that are not part of the game's state.
+EVENT_TYPES = frozenset(
+    ("clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
+     "terminate", "game_over")
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Options:
