@@ -30,7 +30,8 @@ read its clues and give it clues it understands:
   clued card is the last resort. A player whose chop just moved (a clue touched the old
   one) and whom no one else has seen since stalls rather than discard the new chop
   unchecked; so does everyone once the pace is zero (a discard would lose a point).
-  Stall clues prefer to touch few new cards.
+  Stall clues prefer to touch few new cards. The last token is not spent on a clue
+  that leaves the next player all clued with nothing known to play.
 * **No risky blind plays.** A card is played only when everything its holder knows
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.
@@ -362,6 +363,7 @@ class ConventionsBot(Bot):
     HIGH = 0.9
     HIGH_AT = 5
     VET = True
+    NO_LOCK = True
     STALL_TOUCH = 0.0
     PACE_STALL = 0
     PACE_MIN = -99.0
@@ -516,6 +518,23 @@ class ConventionsBot(Bot):
         live = self.present & ~obs.dead
         return obs.deck_size + obs.num_players - live.bit_count()
 
+    def _locks(self, res: list[tuple[int, int]], touched: list[int]) -> bool:
+        """Whether a hand whose knowledge becomes ``res`` is all clued with no known
+        play or known-useless card."""
+        obs = self.obs
+        clued = obs.clued
+        playable = obs.playable
+        dead = obs.dead
+        gone_full = obs.gone_full
+        for order, m in res:
+            if not clued[order] and order not in touched:
+                return False
+            k = m & ~gone_full
+            k = k & ~dead or k
+            if not k & ~playable or not m & ~dead:
+                return False
+        return True
+
     def _needs_save(self, seat: int) -> bool:
         obs = self.obs
         if obs.deck_size == 0:
@@ -659,6 +678,15 @@ class ConventionsBot(Bot):
         for rec in found:
             # The focus and each blind play become plays.
             gain += self.FINESSE_W * len(rec[2]) + 0.3
+        if (
+            self.NO_LOCK
+            and obs.clue_tokens == 1
+            and target == (obs.me + 1) % obs.num_players
+            and self._locks(res, touched)
+        ):
+            # The last token would leave the next player a full hand of clued cards, no
+            # known play and no token to stall with: they would throw a kept card away.
+            return None
         # Sooner is better: the next player acts on it first.
         gain -= 0.01 * ((target - obs.me) % obs.num_players)
         return gain
