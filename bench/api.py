@@ -9,6 +9,8 @@ trivial Flask endpoint, then measures, in the same run:
   two-player) games run past turn 80 and cost per turn can be compared from 1 to 90
 - polls:   GET /games/{id} with If-None-Match of the current ETag (304s)
 - memory:  Redis MEMORY USAGE of finished games (all their keys)
+- bots:    server-side bot seats: a person's move makes a bot due and a long-poll sees the
+  bot's commit (due -> played latency), and all-bot tables playing flat out (bot moves/s)
 
 Prints requests/s, p50/p99 latency, the action/trivial ratios and per-turn-band p50s.
 
@@ -372,7 +374,82 @@ def measure(
             f"finished games: {len(finished)} (longest reached turn {longest + 1}); Redis memory "
             f"per finished game: mean {statistics.mean(sizes):.0f} B, max {max(sizes)} B (limit 4096)"
         )
+    bot_phase(port, per_proc * procs)
     return 0
+
+
+def _json(conn: Conn, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    raw = None if body is None else json.dumps(body).encode()
+    status, payload, found = conn.request(method, API + path, raw, headers)
+    return status, (json.loads(payload) if payload else None), found
+
+
+def _bot_table(conn: Conn, bots: list[str]) -> tuple[str, str]:
+    _, created, _ = _json(conn, "POST", "/games", {"name": "host"})
+    for strategy in bots:
+        status, _, _ = _json(
+            conn, "POST", f"/games/{created['id']}/bots", {"strategy": strategy}, created["token"]
+        )
+        assert status == 201
+    return created["id"], created["token"]
+
+
+def bot_phase(port: int, clients: int) -> None:
+    """Bot seats: due -> played latency seen by people, then all-bot throughput."""
+    delays: list[float] = []
+
+    def person(i: int) -> None:
+        conn = Conn(port)
+        gid, token = _bot_table(conn, ["conventions"])
+        _, view, _ = _json(conn, "POST", f"/games/{gid}/start", None, token)
+        while view["result"] is None:
+            legal = view["legal_actions"]
+            kinds = ("clue", "discard") if view["clue_tokens"] > 2 else ("discard", "clue")
+            action = next((a for k in kinds for a in legal if a["type"] == k), legal[0])
+            status, body, _ = _json(
+                conn, "POST", f"/games/{gid}/actions", {"turn": view["turn"], **action}, token
+            )
+            moved = time.perf_counter()
+            view = body["game"]
+            if view["result"] is not None:
+                break
+            status, raw, _ = conn.request(
+                "GET", f"{API}/games/{gid}?wait=5", None,
+                {"Authorization": f"Bearer {token}", "If-None-Match": f'"{view["version"]}.0"'},
+            )  # fmt: skip
+            assert status == 200, status
+            delays.append(time.perf_counter() - moved)
+            view = json.loads(raw)
+
+    threads = [threading.Thread(target=person, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    print(
+        f"bot seats: {clients} people each with a conventions bot: the bot's move is seen "
+        f"p50 {pct(delays, 50):.1f} ms, p99 {pct(delays, 99):.1f} ms after the person's "
+        f"({len(delays)} bot moves)"
+    )
+    conn = Conn(port)
+    tables = [_bot_table(conn, ["conventions"] * 4) for _ in range(8)]
+    began = time.perf_counter()
+    for gid, token in tables:
+        _json(conn, "POST", f"/games/{gid}/start", {"watch": True}, token)
+    turns = 0
+    for gid, _ in tables:
+        while True:
+            _, view, _ = _json(conn, "GET", f"/games/{gid}")
+            if view["result"] is not None:
+                turns += view["turn"]
+                break
+            time.sleep(0.02)
+    wall = time.perf_counter() - began
+    print(f"all-bot tables: 8 x 4 conventions bots, {turns} bot moves in {wall:.2f} s: "
+          f"{turns / wall:.0f} bot moves/s")  # fmt: skip
 
 
 if __name__ == "__main__":

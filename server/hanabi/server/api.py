@@ -240,7 +240,10 @@ class Seat(Resource):
     @operation(
         id="leaveGame",
         summary="Leave (or, as the host, free a seat) before the start",
-        description="Later seats move up one. When the last player leaves the game is gone.",
+        description=(
+            "Later seats move up one (a bot seat too: the host frees it like any other). "
+            "When no person is left at the table the game is gone."
+        ),
         auth="required",
         responses={204: (None, "The seat is free")},
         errors=(401, 403, 404, 409),
