@@ -135,6 +135,8 @@ def test_one_human_and_three_bots_finish_a_game(client: FlaskClient) -> None:
     for _ in range(3):
         assert add_bot(table).status_code == 201
     view = table.start()
+    spectator = table.view(None)  # a person sits here: spectators see no hand
+    assert all(c["suit"] is None for hand in spectator["hands"] for c in hand)
     token = table.tokens[0]
     bot_waits = []
     deadline = time.monotonic() + 60
@@ -147,8 +149,11 @@ def test_one_human_and_three_bots_finish_a_game(client: FlaskClient) -> None:
         began = time.monotonic()
         view = wait_view(client, table.url, token, view)
         bot_waits.append(time.monotonic() - began)
+        if view["result"] is None:  # bots at the table do not make the person's cards show
+            assert all(c["suit"] is None and c["rank"] is None for c in view["hands"][0])
     assert view["result"] is not None, "the bots stalled"
     assert view["turn"] > 20 and view["status"] == "finished"
+    assert not any(c["suit"] is None for hand in view["hands"] for c in hand)
     events = client.get(f"{table.url}/events").get_json()["events"]
     seats = {e["seat"] for e in events if e["type"] in ("play", "discard", "clue", "misplay")}
     assert seats == {0, 1, 2, 3}
