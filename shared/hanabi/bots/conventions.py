@@ -20,8 +20,14 @@ read its clues and give it clues it understands:
   that card blind on their next turn, before anything else. The target waits: if a
   finessed player clues or discards instead while their card is playable, the focus
   was not the finessed card. Givers give a finesse only when exactly one finesse
-  position holds each missing card and no clued card could be it (no prompts), and
-  never give a clue that others could misread as a finesse.
+  position holds each missing card, and never give a clue that others could misread
+  as a finesse.
+* **Prompt** (3+ players). If a clued card could be a missing card, the clue asks for
+  that one instead: the first such card after the giver (seat order, newest first) in
+  a hand other than the giver's and the target's. Its holder plays it next, knowing
+  what it is; a giver never prompts a card that is not the one needed.
+* **Endgame.** With few cards left in the deck a clue is worth giving for a single
+  (delayed) play, and in the final round clues go only to players who still have a turn.
 * **Good touch.** Clues do not touch cards that are already played, so a newly touched
   card is never one of those; and a player never gives a clue whose meaning (under
   these rules) would be false.
@@ -210,16 +216,35 @@ class ConventionsBot(Bot):
             missing |= 1 << (s * 5 + i)
         if missing & claimed:
             return None
-        for hand in obs.hands:
-            for o in hand:
-                if clued[o] and inf[o] & ~dead & missing:
-                    return None
-        chain = []
-        used: set[int] = set()
         n = obs.num_players
+        prompts: dict[int, tuple[int, int, int]] = {}
+        committed = self.committed
         for i in range(k, r):
             x = s * 5 + i
-            found = None
+            bit = 1 << x
+            for off in range(1, n + 1):
+                p = (giver + off) % n
+                for o in obs.hands[p]:
+                    if clued[o] and inf[o] & ~dead & bit and o not in committed:
+                        break
+                else:
+                    continue
+                # A prompt: the first clued card after the giver that could be it.
+                if not self.PROMPTS or p in (giver, target):
+                    return None
+                c = card[o]
+                if c != UNKNOWN and c != x:
+                    return [] if me == giver else None
+                prompts[x] = (p, o, x)
+                break
+        chain = []
+        used: set[int] = set()
+        for i in range(k, r):
+            x = s * 5 + i
+            found = prompts.get(x)
+            if found is not None:
+                chain.append(found)
+                continue
             for off in range(1, n + 1):
                 p = (giver + off) % n
                 if p in (giver, target, me):
@@ -363,6 +388,11 @@ class ConventionsBot(Bot):
     HIGH = 0.9
     HIGH_AT = 5
     VET = True
+    PROMPTS = True
+    PROMPT_W = 0.5
+    FINAL_TARGETS = True
+    END_DECK = 6
+    END_LOW = 0.5
     NO_LOCK = True
     STALL_TOUCH = 0.0
     PACE_STALL = 0
@@ -370,7 +400,10 @@ class ConventionsBot(Bot):
     VET_MIN = -99.0
 
     def threshold(self, tokens: int) -> float:
-        """The least gain worth a clue token: lower when tokens are plentiful."""
+        """The least gain worth a clue token: lower when tokens are plentiful, or near
+        the end of the deck, when they have few turns left to be worth anything."""
+        if self.obs.deck_size <= self.END_DECK:
+            return self.END_LOW
         return self.HIGH if tokens < self.HIGH_AT else self.LOW
 
     def knowledge(self, order: int, exhausted: int | None = None) -> int:
@@ -676,8 +709,10 @@ class ConventionsBot(Bot):
             if not clued[order]:
                 seen_here |= bit
         for rec in found:
-            # The focus and each blind play become plays.
-            gain += self.FINESSE_W * len(rec[2]) + 0.3
+            # The focus and each blind (or prompted) play become plays.
+            gain += 0.3
+            for _, o, _ in rec[2]:
+                gain += self.PROMPT_W if clued[o] else self.FINESSE_W
         if (
             self.NO_LOCK
             and obs.clue_tokens == 1
@@ -704,7 +739,8 @@ class ConventionsBot(Bot):
         best_gain = -99.0
         queued = self._queued()
         fin_next = self._finesse_targets() if everything and not any_clue else 0
-        for offset in range(1, n):
+        last = obs.turns_left if self.FINAL_TARGETS and obs.turns_left is not None else n
+        for offset in range(1, min(n, last)):
             target = (me + offset) % n
             hand = obs.hands[target]
             elsewhere = None
