@@ -21,6 +21,7 @@ CALLS = {
     "getGame": ("poll", "get", "/api/v1/games/{game_id}", {"wait"}),
     "joinGame": ("join", "post", "/api/v1/games/{game_id}/players", set()),
     "leaveGame": ("leave", "delete", "/api/v1/games/{game_id}/players/{seat}", set()),
+    "addBot": ("add_bot", "post", "/api/v1/games/{game_id}/bots", set()),
     "startGame": ("start", "post", "/api/v1/games/{game_id}/start", set()),
     "act": ("act", "post", "/api/v1/games/{game_id}/actions", set()),
     "listEvents": ("events", "get", "/api/v1/games/{game_id}/events", {"after"}),
@@ -63,6 +64,6 @@ def test_each_call_matches_the_contract(spec):
 
 
 def test_a_table_offers_every_seat_call():
-    for name in ("game", "poll", "watch", "start", "leave", "act", "play", "discard", "clue",
-                 "events", "chat", "terminate"):  # fmt: skip
+    for name in ("game", "poll", "watch", "add_bot", "start", "leave", "act", "play", "discard",
+                 "clue", "events", "chat", "terminate"):  # fmt: skip
         assert callable(getattr(Table, name))

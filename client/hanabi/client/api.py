@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_SERVER",
     "ActResult",
     "ApiError",
+    "BotSeat",
     "Client",
     "EventPage",
     "GamePage",
@@ -104,6 +105,18 @@ class Seat:
     game_id: str
     seat: int
     token: str
+    game: View
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    """A bot the server plays, seated by the host: its seat, and the host's view after.
+
+    A bot seat has no token: the server plays its turns itself.
+    """
+
+    game_id: str
+    seat: int
     game: View
 
 
@@ -255,9 +268,40 @@ class Client:
         """Leave a table before it starts (or, as its host, remove a seat)."""
         self._request("DELETE", f"/games/{game_id}/players/{seat}", token=token)
 
-    def start(self, game_id: str, *, token: str | None = None) -> View:
-        """Deal the cards (host only, at least two seated)."""
-        return self._request("POST", f"/games/{game_id}/start", token=token).json()
+    def add_bot(
+        self,
+        game_id: str,
+        strategy: str | None = None,
+        name: str | None = None,
+        *,
+        token: str | None = None,
+    ) -> BotSeat:
+        """Seat a bot that the server plays at the next free seat (host only, in the lobby).
+
+        ``strategy`` defaults to the server's (``conventions``; an unknown one is refused
+        with 400, the detail listing them), ``name`` to ``<strategy>-bot-<seat>``. Like a
+        join, a re-sent request would seat a second bot, so it is retried only when the
+        connection was never made.
+        """
+        body: dict[str, Any] = {}
+        if strategy is not None:
+            body["strategy"] = strategy
+        if name is not None:
+            body["name"] = name
+        data = self._request(
+            "POST", f"/games/{game_id}/bots", json=body, token=token, idempotent=False
+        ).json()
+        return BotSeat(game_id, int(data["seat"]), dict(data.get("game") or {}))
+
+    def start(self, game_id: str, *, watch: bool = False, token: str | None = None) -> View:
+        """Deal the cards (host only, at least two seated).
+
+        ``watch``: the host gives up their seat at the deal and follows the game as a
+        spectator (at least two other seats taken, e.g. by bots); the answer is then a
+        spectator's view, and the token holds no seat any more.
+        """
+        body = {"watch": True} if watch else None
+        return self._request("POST", f"/games/{game_id}/start", json=body, token=token).json()
 
     # -- the game -------------------------------------------------------------------
 
@@ -502,8 +546,11 @@ class Table:
     def watch(self, *, wait: float = 25) -> Iterator[View]:
         return self.client.watch(self.game_id, wait=wait, token=self.token)
 
-    def start(self) -> View:
-        return self.client.start(self.game_id, token=self.token)
+    def add_bot(self, strategy: str | None = None, name: str | None = None) -> BotSeat:
+        return self.client.add_bot(self.game_id, strategy, name, token=self.token)
+
+    def start(self, *, watch: bool = False) -> View:
+        return self.client.start(self.game_id, watch=watch, token=self.token)
 
     def leave(self, seat: int) -> None:
         self.client.leave(self.game_id, seat, token=self.token)
