@@ -199,7 +199,9 @@ def test_start_watch_needs_two_other_seats(client: FlaskClient) -> None:
 @pytest.fixture
 def quiet_app(redis_url: str) -> Iterator[Flask]:
     """An app on its own Redis database, with no bot worker: bot turns only come due."""
-    url = redis_url.rsplit("/", 1)[0] + "/7"
+    url = (
+        redis_url.rsplit("/", 1)[0] + "/10"
+    )  # not 7: the e2e suite's live servers (with bot workers) use it
     app = create_app({"REDIS_URL": url, "HANABI_BOT_WORKER": 0})
     app.extensions["hanabi"].store.redis.flushdb()
     yield app
