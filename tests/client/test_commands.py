@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hanabi.client.commands import HELP, InputError, parse
+from hanabi.client.commands import HELP, Command, InputError, parse
 from hanabi.client.variants import VariantInfo
 from hanabi.game import VARIANTS, Action
 
@@ -135,3 +135,17 @@ def test_parsed_actions_are_legal_for_the_engine(make_table):
         action = parse(line, t.view(t.game.current), None).action
         t.do(Action.from_dict(action))
     assert t.game.turn == 5
+
+
+def test_lobby_commands_carry_their_request_body():
+    assert parse("start", None, None).action == {}
+    assert parse("start watch", None, None).action == {"watch": True}
+    with pytest.raises(InputError, match="start watch"):
+        parse("start now", None, None)
+    assert parse("bot", None, None) == Command("bot", {})
+    assert parse("bot hat", None, None).action == {"strategy": "hat"}
+    assert parse("bot Hat Robo the Great", None, None).action == {
+        "strategy": "hat",
+        "name": "Robo the Great",
+    }
+    assert "bot [STRATEGY] [NAME]" in HELP and "start watch" in HELP

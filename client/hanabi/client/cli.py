@@ -23,7 +23,7 @@ from rich.text import Text
 from .api import DEFAULT_SERVER, ApiError, Client
 from .narrate import player_names
 from .render import TableRenderer
-from .session import TableSession
+from .session import TableSession, explain
 from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo
 
@@ -143,12 +143,14 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         seed=args.seed,
         deck=deck,
     )
-    TokenStore().save(SavedSeat(client.server, seat.game_id, seat.seat, name, seat.token))
+    saved = SavedSeat(client.server, seat.game_id, seat.seat, name, seat.token)
+    TokenStore().save(saved)
+    game = seat_bots(client, args, seat.game_id, seat.token, saved) or seat.game
     join = f"hanabi-client join {seat.game_id} --name NAME{server_flag(client)}"
     if args.json:
-        dump({"id": seat.game_id, "seat": seat.seat, "join": join, "game": seat.game})
+        bots = [p["seat"] for p in game.get("players") or [] if p.get("bot")]
+        dump({"id": seat.game_id, "seat": seat.seat, "join": join, "bots": bots, "game": game})
         return 0
-    game = seat.game
     console.print(
         Text(
             f"Created game {seat.game_id} ({game.get('variant')}, up to "
@@ -156,6 +158,10 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
             style="bold",
         )
     )
+    bots = [p for p in game.get("players") or [] if p.get("bot")]
+    if bots:
+        names = ", ".join(p["name"] for p in bots)
+        console.print(f"Bots the server plays: {names}.")
     console.print(f"Friends join with:\n  {join}")
     if args.detach:
         console.print(
@@ -163,6 +169,33 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         )
         return 0
     return sit(client, console, args, seat.game_id, seat.token, store_seat=None)
+
+
+def seat_bots(
+    client: Client, args: argparse.Namespace, game_id: str, token: str, saved: SavedSeat
+) -> dict[str, Any] | None:
+    """``--bots N``: seat N server bots at the new table; the host's view after, or None.
+
+    If the server refuses one (an unknown strategy, a table too small), the new table is
+    given up (the host leaving a lobby of bots deletes it) and the command fails.
+    """
+    if not args.bots:
+        return None
+    if args.bots < 0:
+        raise Fail("--bots needs a number of bots, 1 or more.")
+    game = None
+    try:
+        for _ in range(args.bots):
+            game = client.add_bot(game_id, args.bot_strategy, token=token).game
+    except ApiError as exc:
+        try:
+            client.leave(game_id, saved.seat, token=token)
+            TokenStore().forget(saved)
+            gone = " The new table is gone."
+        except ApiError:
+            gone = f" The table {game_id} is still open."
+        raise Fail(f"Cannot seat the bots: {explain(exc).rstrip('.')}.{gone}") from None
+    return game
 
 
 def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -442,6 +475,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
     )
     p.add_argument("--seed", help="shuffle seed (same seed, same deal)")
+    p.add_argument(
+        "--bots",
+        type=int,
+        metavar="N",
+        help="seat N bots that the server plays (then: start, or start watch for bots only)",
+    )
+    p.add_argument(
+        "--bot-strategy",
+        metavar="S",
+        help="the bots' strategy (the server's default: conventions; hat for all-bot tables)",
+    )
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
     )

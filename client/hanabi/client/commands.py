@@ -27,7 +27,11 @@ Any time:
   history              every move so far, in words
   help                 this text
   quit                 leave the table (join again later to resume)
-In the lobby: start (host), leave (give up your seat).
+In the lobby:
+  start                deal the cards (host)
+  start watch          deal and watch: you give up your seat (host; e.g. bots only)
+  bot [STRATEGY] [NAME]  seat a bot the server plays (host; e.g. bot, bot hat, bot hat robo)
+  leave                give up your seat
 To end a game early for everyone: terminate now"""
 
 ALIASES = {
@@ -50,6 +54,7 @@ ALIASES = {
     "exit": "quit",
     "start": "start",
     "leave": "leave",
+    "bot": "bot",
     "terminate": "terminate",
     "": "redraw",
 }
@@ -62,7 +67,8 @@ class InputError(ValueError):
 
 @dataclass(frozen=True)
 class Command:
-    """A parsed line: ``kind`` is a command name; moves carry the API ``action``."""
+    """A parsed line: ``kind`` is a command name; moves carry the API ``action``, lobby
+    commands (``start``, ``bot``) their request body."""
 
     kind: str
     action: dict[str, Any] = field(default_factory=dict)
@@ -85,6 +91,8 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
         if [w.lower() for w in words[1:]] != ["now"]:
             raise InputError('This ends the game for everyone with score 0: type "terminate now".')
         return Command("terminate")
+    if kind in ("start", "bot"):
+        return _lobby(kind, line.strip())
     if kind not in MOVES:
         if len(words) > 1:
             raise InputError(f'"{kind}" takes no arguments.')
@@ -105,6 +113,27 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
     if kind == "clue":
         return Command("clue", _clue(words[1:], view, info))
     return Command(kind, _play_or_discard(kind, words[1:], view, info))
+
+
+def _lobby(kind: str, line: str) -> Command:
+    """``start``, ``start watch``; ``bot [STRATEGY] [NAME]`` (the name may have spaces).
+
+    Who may, and when, and the strategies, are the server's to know: its refusal says
+    (an unknown strategy's lists them).
+    """
+    words = line.split()
+    if kind == "start":
+        rest = [w.lower() for w in words[1:]]
+        if rest not in ([], ["watch"]):
+            raise InputError('Type "start", or "start watch" to give up your seat and watch.')
+        return Command("start", {"watch": True} if rest else {})
+    body: dict[str, Any] = {}
+    parts = line.split(None, 2)
+    if len(parts) > 1:
+        body["strategy"] = parts[1].lower()
+    if len(parts) > 2:
+        body["name"] = parts[2].strip()
+    return Command("bot", body)
 
 
 def _play_or_discard(

@@ -238,7 +238,10 @@ class TableRenderer:
 
     def lobby_line(self, view: Mapping[str, Any]) -> Text:
         if view.get("you") is not None and view.get("you") == view.get("host"):
-            return Text('Waiting for players. Type "start" when everyone is seated.')
+            return Text(
+                'Waiting for players. Type "start" when everyone is seated '
+                '("bot" seats a bot; "start watch" deals and watches).'
+            )
         return Text("Waiting for the host to start the game.")
 
 

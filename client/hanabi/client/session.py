@@ -70,16 +70,20 @@ class TableSession:
     # -- threads --------------------------------------------------------------------
 
     def _poll_loop(self) -> None:
-        poller = Client(self.client.server, self.token, timeout=self.client.timeout, retries=0)
+        poller = Client(self.client.server, None, timeout=self.client.timeout, retries=0)
         etag = None
         failures = 0
         announced = False
         while not self.stop.is_set():
+            token = self.token  # None once the seat is given up (start watch)
             try:
                 # After a failure, ask without waiting: the answer says "back" at once.
                 wait = self.poll_wait if etag and not failures else None
-                polled = poller.poll(self.game_id, etag, wait=wait)
+                polled = poller.poll(self.game_id, etag, wait=wait, token=token)
             except ApiError as exc:
+                if token != self.token:
+                    etag = None  # asked with the seat just given up: ask again as we are
+                    continue
                 away = isinstance(exc, Unreachable) or (exc.status or 0) >= 500
                 if not away:
                     self.queue.put(("fatal", exc))
@@ -96,6 +100,9 @@ class TableSession:
             if announced:
                 self.queue.put(("up", None))
             failures, announced = 0, False
+            if token != self.token:
+                etag = None  # a view for the seat just given up: ask again
+                continue
             etag = polled.etag
             if polled.game is not None:
                 self.queue.put(("view", polled.game))
@@ -344,7 +351,17 @@ class TableSession:
             self._refresh()
             return None
         if kind == "start":
+            if command.action.get("watch"):
+                return self._start_and_watch()
             self._show(self.client.start(self.game_id, token=self.token))
+            return None
+        if kind == "bot":
+            strategy, name = command.action.get("strategy"), command.action.get("name")
+            seated = self.client.add_bot(self.game_id, strategy, name, token=self.token)
+            names = player_names(seated.game)
+            who = names[seated.seat] if seated.seat < len(names) else "A bot"
+            self.notice = Text(f"{who} (a bot the server plays) took seat {seated.seat + 1}.")
+            self._show(seated.game, force=True)
             return None
         if kind == "leave":
             you = self.view.get("you") if self.view else None
@@ -369,6 +386,22 @@ class TableSession:
         self._show(result.game, force=result.repeated)
         return self._maybe_over()
 
+    def _start_and_watch(self) -> int | None:
+        """Deal without us: the seat goes at the deal and this terminal becomes a
+        spectator's. The poller follows ``self.token``, so it is dropped before the
+        request (a poll that the deal wakes with the old token is not an error)."""
+        token, self.token = self.token, None
+        try:
+            view = self.client.start(self.game_id, watch=True, token=token)
+        except BaseException:
+            self.token = token
+            raise
+        if self.on_leave:
+            self.on_leave()  # the saved token holds no seat any more
+        self.notice = Text("You gave up your seat: watching the game.", style="bold")
+        self._show(view, force=True)
+        return self._maybe_over()
+
     def _refresh(self) -> None:
         try:
             self._show(self.client.game(self.game_id, token=self.token), force=True)
@@ -385,7 +418,20 @@ class TableSession:
             )
             self._refresh()
             return
-        self._refuse(f"The server refused: {exc.detail}", code=exc.code)
+        self._refuse(f"The server refused: {explain(exc)}", code=exc.code)
+
+
+def explain(exc: ApiError) -> str:
+    """The server's sentence, with its per-field reasons when it sent some
+    (an unknown bot strategy: ``strategy: Must be one of: ...``)."""
+    errors = exc.problem.get("errors")
+    if not isinstance(errors, Mapping) or not errors:
+        return exc.detail
+    parts = []
+    for name, reasons in errors.items():
+        text = " ".join(map(str, reasons)) if isinstance(reasons, list) else str(reasons)
+        parts.append(f"{name}: {text}")
+    return f"{exc.detail} {'; '.join(parts)}"
 
 
 def plain_console(file: TextIO | None = None) -> Console:
