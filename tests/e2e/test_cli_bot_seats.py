@@ -74,7 +74,7 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
         alice.expect_exact("lobby> ")
         alice.send("bot nosuch")
         alice.expect_exact(
-            "The server refused: The request body is not valid. "
+            "The server refused: The request body is not valid: "
             "strategy: Must be one of: conventions, hat.\r\nlobby> "
         )
         alice.send("start watch")

@@ -83,6 +83,7 @@ def test_bot_seats_are_for_the_host_with_a_known_strategy(client: FlaskClient) -
     assert_problem(add_bot(table, seat=None), 401, "auth_required")
     bad = assert_problem(add_bot(table, strategy="nope"), 400, "validation_error")
     assert all(name in bad["errors"]["strategy"][0] for name in STRATEGIES)
+    assert bad["detail"].endswith(f"strategy: {bad['errors']['strategy'][0]}")  # says why
     response = client.post(f"{API}/games/nosuchgame/bots", json={}, headers=bearer(table.tokens[0]))
     assert_problem(response, 404, "game_not_found")
 

@@ -23,7 +23,7 @@ from rich.text import Text
 from .api import DEFAULT_SERVER, ApiError, Client
 from .narrate import player_names
 from .render import TableRenderer
-from .session import TableSession, explain
+from .session import TableSession
 from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo
 
@@ -194,7 +194,7 @@ def seat_bots(
             gone = " The new table is gone."
         except ApiError:
             gone = f" The table {game_id} is still open."
-        raise Fail(f"Cannot seat the bots: {explain(exc).rstrip('.')}.{gone}") from None
+        raise Fail(f"Cannot seat the bots: {exc.detail.rstrip('.')}.{gone}") from None
     return game
 
 

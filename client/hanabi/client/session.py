@@ -418,20 +418,7 @@ class TableSession:
             )
             self._refresh()
             return
-        self._refuse(f"The server refused: {explain(exc)}", code=exc.code)
-
-
-def explain(exc: ApiError) -> str:
-    """The server's sentence, with its per-field reasons when it sent some
-    (an unknown bot strategy: ``strategy: Must be one of: ...``)."""
-    errors = exc.problem.get("errors")
-    if not isinstance(errors, Mapping) or not errors:
-        return exc.detail
-    parts = []
-    for name, reasons in errors.items():
-        text = " ".join(map(str, reasons)) if isinstance(reasons, list) else str(reasons)
-        parts.append(f"{name}: {text}")
-    return f"{exc.detail} {'; '.join(parts)}"
+        self._refuse(f"The server refused: {exc.detail}", code=exc.code)
 
 
 def plain_console(file: TextIO | None = None) -> Console:

@@ -42,8 +42,25 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
         return schema.load(data)
     except ValidationError as exc:
         raise ApiError(
-            400, "validation_error", "The request body is not valid.", errors=exc.messages_dict
+            400,
+            "validation_error",
+            f"The request body is not valid: {summarize(exc.messages_dict)}",
+            errors=exc.messages_dict,
         ) from None
+
+
+def summarize(messages: dict[str, Any], prefix: str = "") -> str:
+    """Marshmallow's per-field messages as one sentence a person can act on, e.g.
+    ``strategy: Must be one of: conventions, hat.``"""
+    parts = []
+    for field, value in messages.items():
+        name = f"{prefix}{field}"
+        if isinstance(value, dict):
+            parts.append(summarize(value, f"{name}."))
+        else:
+            text = " ".join(value) if isinstance(value, list) else str(value)
+            parts.append(f"{name}: {text}")
+    return " ".join(parts)
 
 
 def load_optional_body(schema: Schema) -> dict[str, Any]:
@@ -60,7 +77,10 @@ def load_query(schema: Schema) -> dict[str, Any]:
         return schema.load(request.args.to_dict())
     except ValidationError as exc:
         raise ApiError(
-            400, "invalid_query", "The query string is not valid.", errors=exc.messages_dict
+            400,
+            "invalid_query",
+            f"The query string is not valid: {summarize(exc.messages_dict)}",
+            errors=exc.messages_dict,
         ) from None
 
 
