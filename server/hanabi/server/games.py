@@ -267,6 +267,10 @@ class Service:
                 out = full_view(game)
             else:
                 out = spectator_view(game)
+        return self._with_table(out, record, seat)
+
+    def _with_table(self, out: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
+        """A game view completed with the table's own keys (id, status, players...)."""
         out.update(
             id=record.id,
             status=record.status,
@@ -720,19 +724,7 @@ class Service:
             game = replay(self.setup_of(record), rebuilt.game.actions, upto=turn)
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
             raise ApiError(500, "replay_failed", exc.message) from None
-        out = full_view(game)
-        out.update(
-            id=record.id,
-            status=record.status,
-            version=record.version,
-            variant=record.variant,
-            options=dict(record.options),
-            max_players=record.max_players,
-            players=self.players(record),
-            host=record.host,
-            you=None,
-        )
-        return out
+        return self._with_table(full_view(game), record, None)
 
     def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
         key = status or "all"
