@@ -36,6 +36,9 @@ read its clues and give it clues it understands:
   clued card is the last resort. A player whose chop just moved (a clue touched the old
   one) and whom no one else has seen since stalls rather than discard the new chop
   unchecked; so does everyone once the pace is zero (a discard would lose a point).
+* **Duplicates.** Good touch only rules out cards already played when the clue was
+  given; at two players a clued card that is likely a copy played since is played only
+  when there is nothing better to do.
   Stall clues prefer to touch few new cards. The last token is not spent on a clue
   that leaves the next player all clued with nothing known to play.
 * **No risky blind plays.** A card is played only when everything its holder knows
@@ -86,6 +89,7 @@ class ConventionsBot(Bot):
         # Seats whose chop moved (a clue touched the old one) with no other player to
         # look at the new chop since: it may be a card the team must keep.
         self.unvetted: set[int] = set()
+        self.clue_dead: dict[int, int] = {}  # order -> dead ids when first clued
 
     # -- watching the game ------------------------------------------------------------
 
@@ -115,6 +119,9 @@ class ConventionsBot(Bot):
                 out, found, _ = self.interpret(
                     event["target"], mask, event["rank"], event["touched"], event["seat"]
                 )
+                for order in event["touched"]:
+                    if not obs.clued[order]:
+                        self.clue_dead[order] = obs.dead
                 for order, m in out:
                     inf[order] = m
                 if found:
@@ -390,6 +397,7 @@ class ConventionsBot(Bot):
     VET = True
     PROMPTS = True
     PROMPT_W = 0.5
+    DUP_P = 0.4  # two players only
     FINAL_TARGETS = True
     END_DECK = 6
     END_LOW = 0.5
@@ -422,6 +430,30 @@ class ConventionsBot(Bot):
         k = obs.told[order] & ~obs.seen_full
         return k or obs.told[order]
 
+    def _dup_risk(self, order: int, k: int) -> float:
+        """The chance that a clued card is a copy played since it was clued (good touch
+        only rules out cards already played when the clue was given)."""
+        obs = self.obs
+        risk = self.inf[order] & obs.dead & ~self.clue_dead.get(order, 0) & ~obs.gone_full
+        if not risk:
+            return 0.0
+        copies = obs.variant.copies
+        seen = obs.seen
+        bad = good = 0
+        m = risk
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            bad += max(copies[c] - seen[c], 0)
+            m ^= low
+        m = k & ~risk
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            good += max(copies[c] - seen[c], 0)
+            m ^= low
+        return bad / (bad + good) if bad + good else 0.0
+
     def act(self) -> Action:
         obs = self.obs
         me = obs.me
@@ -429,6 +461,8 @@ class ConventionsBot(Bot):
         playable = obs.playable
         dead = obs.dead
         plays = []
+        risky: list[tuple[int, int]] = []
+        dup_p = self.DUP_P if obs.num_players == 2 else 1.0
         trash = []
         exhausted = obs.seen_full
         committed = self.committed
@@ -438,6 +472,11 @@ class ConventionsBot(Bot):
                 if order in committed:
                     # A finessed card: play it now, so the table can read the finesse.
                     return obs.play(order, k)
+                if dup_p < 1.0 and obs.clued[order] and self._dup_risk(order, k) > dup_p:
+                    # Maybe a copy played since it was clued: play it only when there
+                    # is nothing better to do (at two players time is not that short).
+                    risky.append((order, k))
+                    continue
                 plays.append((order, k))
             elif not k & ~dead:
                 trash.append(order)
@@ -454,6 +493,8 @@ class ConventionsBot(Bot):
             action, gain = self._best_clue(everything=tokens >= self.EVERYTHING_AT)
             if action is not None and (gain >= self.threshold(tokens) or obs.max_clues):
                 return action
+        if risky and (obs.strikes < 2 or obs.turns_left is None):
+            return self._best_play(risky)
         if obs.turns_left is not None and obs.strikes < 2:
             guess = self._best_guess(hand)
             if guess is not None:
