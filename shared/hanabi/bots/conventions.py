@@ -229,7 +229,7 @@ class ConventionsBot(Bot):
         for i in range(k, r):
             x = s * 5 + i
             bit = 1 << x
-            for off in range(1, n + 1):
+            for off in range(1, n):
                 p = (giver + off) % n
                 for o in obs.hands[p]:
                     if clued[o] and inf[o] & ~dead & bit and o not in committed:
@@ -237,7 +237,7 @@ class ConventionsBot(Bot):
                 else:
                     continue
                 # A prompt: the first clued card after the giver that could be it.
-                if not self.PROMPTS or p in (giver, target):
+                if not self.PROMPTS or p == target:
                     return None
                 c = card[o]
                 if c != UNKNOWN and c != x:
@@ -387,7 +387,7 @@ class ConventionsBot(Bot):
 
     CRIT_W = 3.0
     CRIT_TOUCH = 0.6
-    FINESSE_W = 1.0
+    FINESSE_W = 1.4
     MAX_CHAIN = 2
     LOCKED_STALL = True
     EVERYTHING_AT = 1
@@ -396,7 +396,7 @@ class ConventionsBot(Bot):
     HIGH_AT = 5
     VET = True
     PROMPTS = True
-    PROMPT_W = 0.5
+    PROMPT_W = 0.8
     DUP_P = 0.4  # two players only
     FINAL_TARGETS = True
     END_DECK = 6
