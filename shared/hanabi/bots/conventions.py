@@ -26,6 +26,9 @@ read its clues and give it clues it understands:
   that one instead: the first such card after the giver (seat order, newest first) in
   a hand other than the giver's and the target's. Its holder plays it next, knowing
   what it is; a giver never prompts a card that is not the one needed.
+* **Clue choice.** The clue that makes the most cards playable (finesses and prompts
+  included), saves before plays; among equals, a player with no known play to make
+  first, and sooner seats before later ones.
 * **Endgame.** With few cards left in the deck a clue is worth giving for a single
   (delayed) play, and in the final round clues go only to players who still have a turn.
 * **Good touch.** Clues do not touch cards that are already played, so a newly touched
@@ -395,6 +398,7 @@ class ConventionsBot(Bot):
     HIGH = 0.9
     HIGH_AT = 5
     VET = True
+    BUSY_PEN = 0.05
     PROMPTS = True
     PROMPT_W = 0.8
     DUP_P = 0.4  # two players only
@@ -609,6 +613,22 @@ class ConventionsBot(Bot):
                 return False
         return True
 
+    def _busy(self, seat: int) -> bool:
+        """Whether ``seat`` knows a card it can play (by public knowledge)."""
+        obs = self.obs
+        playable = obs.playable
+        dead = obs.dead
+        gone_full = obs.gone_full
+        inf = self.inf
+        clued = obs.clued
+        for order in obs.hands[seat]:
+            if clued[order]:
+                k = inf[order] & ~gone_full
+                k = k & ~dead or k
+                if not k & ~playable:
+                    return True
+        return False
+
     def _needs_save(self, seat: int) -> bool:
         obs = self.obs
         if obs.deck_size == 0:
@@ -765,6 +785,9 @@ class ConventionsBot(Bot):
             return None
         # Sooner is better: the next player acts on it first.
         gain -= 0.01 * ((target - obs.me) % obs.num_players)
+        if self.BUSY_PEN and gain > 0 and self._busy(target):
+            # They have a play to make already: this one waits a round.
+            gain -= self.BUSY_PEN
         return gain
 
     def _best_clue(
