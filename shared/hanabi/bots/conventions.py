@@ -30,7 +30,9 @@ read its clues and give it clues it understands:
   included), saves before plays; among equals, a player with no known play to make
   first, and sooner seats before later ones.
 * **Endgame.** With few cards left in the deck a clue is worth giving for a single
-  (delayed) play, and in the final round clues go only to players who still have a turn.
+  (delayed) play, and a player with nothing to do stalls with a clue rather than
+  discard while someone else has a known play (each draw brings the end a turn
+  closer); in the final round clues go only to players who still have a turn.
 * **Good touch.** Clues do not touch cards that are already played, so a newly touched
   card is never one of those; and a player never gives a clue whose meaning (under
   these rules) would be false.
@@ -398,6 +400,8 @@ class ConventionsBot(Bot):
     HIGH = 0.9
     HIGH_AT = 5
     VET = True
+    STALL_DECK = 6
+    STALL_BUSY = 1
     BUSY_PEN = 0.05
     PROMPTS = True
     PROMPT_W = 0.8
@@ -504,7 +508,17 @@ class ConventionsBot(Bot):
             if guess is not None:
                 return guess
         if not obs.max_clues:
-            if tokens and obs.deck_size and self.pace() <= self.PACE_STALL:
+            if (
+                tokens
+                and obs.deck_size
+                and (
+                    self.pace() <= self.PACE_STALL
+                    or (
+                        obs.deck_size <= self.STALL_DECK
+                        and sum(self._busy(s) for s in range(n) if s != me) >= self.STALL_BUSY
+                    )
+                )
+            ):
                 # Every discard now costs a turn the team needs to play its cards.
                 action, gain = self._best_clue(everything=True, any_clue=True)
                 if action is not None and gain > self.PACE_MIN:
