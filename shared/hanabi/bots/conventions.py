@@ -43,7 +43,8 @@ read its clues and give it clues it understands:
   unchecked; so does everyone once the pace is zero (a discard would lose a point).
 * **Duplicates.** Good touch only rules out cards already played when the clue was
   given; at two players a clued card that is likely a copy played since is played only
-  when there is nothing better to do.
+  when there is nothing better to do, and with two strikes one that may be is not
+  played at all.
   Stall clues prefer to touch few new cards. The last token is not spent on a clue
   that leaves the next player all clued with nothing known to play.
 * **No risky blind plays.** A card is played only when everything its holder knows
@@ -400,6 +401,7 @@ class ConventionsBot(Bot):
     HIGH = 0.9
     HIGH_AT = 5
     VET = True
+    LAST_STRIKE = True
     STALL_DECK = 6
     STALL_BUSY = 1
     BUSY_PEN = 0.05
@@ -471,6 +473,8 @@ class ConventionsBot(Bot):
         plays = []
         risky: list[tuple[int, int]] = []
         dup_p = self.DUP_P if obs.num_players == 2 else 1.0
+        if obs.strikes >= 2 and self.LAST_STRIKE:
+            dup_p = 0.0  # a copy played since would end the game
         trash = []
         exhausted = obs.seen_full
         committed = self.committed
@@ -501,7 +505,7 @@ class ConventionsBot(Bot):
             action, gain = self._best_clue(everything=tokens >= self.EVERYTHING_AT)
             if action is not None and (gain >= self.threshold(tokens) or obs.max_clues):
                 return action
-        if risky and (obs.strikes < 2 or obs.turns_left is None):
+        if risky and obs.strikes < 2:
             return self._best_play(risky)
         if obs.turns_left is not None and obs.strikes < 2:
             guess = self._best_guess(hand)
