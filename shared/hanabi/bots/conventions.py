@@ -632,19 +632,23 @@ class ConventionsBot(Bot):
         return True
 
     def _busy(self, seat: int) -> bool:
-        """Whether ``seat`` knows a card it can play (by public knowledge)."""
+        """Whether ``seat`` knows a card it can play (by public knowledge) or has a
+        finessed card to play blind."""
         obs = self.obs
         playable = obs.playable
         dead = obs.dead
         gone_full = obs.gone_full
         inf = self.inf
         clued = obs.clued
+        committed = self.committed
         for order in obs.hands[seat]:
             if clued[order]:
                 k = inf[order] & ~gone_full
                 k = k & ~dead or k
                 if not k & ~playable:
                     return True
+            elif order in committed:
+                return True
         return False
 
     def _needs_save(self, seat: int) -> bool:
