@@ -41,12 +41,12 @@ read its clues and give it clues it understands:
   clued card is the last resort. A player whose chop just moved (a clue touched the old
   one) and whom no one else has seen since stalls rather than discard the new chop
   unchecked; so does everyone once the pace is zero (a discard would lose a point).
+  Stall clues prefer to touch few new cards. The last token is not spent on a clue
+  that leaves the next player all clued with nothing known to play.
 * **Duplicates.** Good touch only rules out cards already played when the clue was
   given; at two players a clued card that is likely a copy played since is played only
   when there is nothing better to do, and with two strikes one that may be is not
   played at all.
-  Stall clues prefer to touch few new cards. The last token is not spent on a clue
-  that leaves the next player all clued with nothing known to play.
 * **No risky blind plays.** A card is played only when everything its holder knows
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.
