@@ -457,10 +457,10 @@ class Service:
 
     @staticmethod
     def _note(record: Record, event: dict[str, Any]) -> dict[str, Any]:
-        """Add a lobby event (join, leave, remove, start) to the public event log.
+        """Add a table event (join, leave, remove, start, chat) to the public event log.
 
-        Like chat lines they are kept in the state too (``record.chat``, by seq), so a
-        finished game's log, rebuilt from the archive, still has them.
+        They are kept in the state too (``record.chat``, by seq), so a finished game's log,
+        rebuilt from the archive, still has them.
         """
         event = {"type": event["type"], "turn": record.turn, **event}
         record.events += 1
@@ -651,9 +651,7 @@ class Service:
         def change(record: Record) -> Outcome:
             seat = self.require_seat(record, token)
             name = record.players[seat].name
-            event = {"type": "chat", "turn": record.turn, "seat": seat, "name": name, "text": text}
-            record.events += 1
-            record.chat = [*(record.chat or []), [record.events, event]]
+            event = self._note(record, {"type": "chat", "seat": seat, "name": name, "text": text})
             return Outcome(record, seat, [event], first_seq=record.events)
 
         return self._write(game_id, change)
