@@ -697,7 +697,7 @@ class Service:
             return []
         raw = self.store.events(record.id, after, record.events - 1)
         reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
-        return [{**redact_event(e, seat, reveal), "seq": after + i + 1} for i, e in enumerate(raw)]
+        return self.redact(raw, seat, reveal, after + 1)
 
     def redact(
         self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
