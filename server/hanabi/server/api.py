@@ -79,11 +79,7 @@ def _action_result(svc: Service, outcome: Outcome, status: int) -> Response:
     record = outcome.record
     over = record.status == "finished"
     events = svc.redact(outcome.events, outcome.seat, over, outcome.first_seq)
-    key = (record.id, record.version, outcome.seat)
-    game = svc.views.get(key)
-    if game is None:
-        game = orjson.dumps(svc.render(record, outcome.seat, outcome.game))
-        svc.views.put(key, game)
+    game = svc.rendered(record, outcome.seat, outcome.game)
     body = b'{"events":' + orjson.dumps(events) + b',"game":' + game + b"}"
     return json_response(body, status, raw=True)
 

@@ -664,11 +664,13 @@ class Service:
             raise not_found(game_id)
         return record
 
-    def rendered(self, record: Record, seat: int | None) -> bytes:
+    def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
+        """The view as JSON, cached per (game, version, seat); ``game``: the engine state
+        already at hand, if any."""
         key = (record.id, record.version, seat)
         body = self.views.get(key)
         if body is None:
-            body = orjson.dumps(self.render(record, seat))
+            body = orjson.dumps(self.render(record, seat, game))
             self.views.put(key, body)
         return body
 
