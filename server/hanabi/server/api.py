@@ -18,7 +18,7 @@ from flask_restx import Namespace, Resource
 from hanabi.game import VARIANTS
 
 from . import schemas as s
-from .games import Outcome, Service
+from .games import Outcome, Service, not_found
 from .http import (
     bearer_token,
     if_none_match,
@@ -182,7 +182,7 @@ class GameResource(Resource):
         token = bearer_token()
         raw = svc.store.load_raw(game_id)
         if raw is None:
-            raise ApiError(404, "game_not_found", f"There is no game {game_id!r} (or it expired).")
+            raise not_found(game_id)
         version = raw[0]
         seat = svc.seat_of(parse_players(raw[1]), token)
         etag = svc.etag(version, seat)
@@ -192,7 +192,7 @@ class GameResource(Resource):
                 svc.wait_for_change(game_id, version, wait)
                 raw = svc.store.load_raw(game_id)
                 if raw is None:
-                    raise ApiError(404, "game_not_found", f"There is no game {game_id!r}.")
+                    raise not_found(game_id)
                 version = raw[0]
                 seat = svc.seat_of(parse_players(raw[1]), token)
                 etag = svc.etag(version, seat)
