@@ -25,7 +25,7 @@ from hanabi.bots import choose_action_from_view
 
 from .api import ApiError, Client, Unreachable
 from .narrate import REASONS, Narrator, player_names
-from .variants import VariantInfo
+from .variants import VariantInfo, variant_info
 
 POLL_WAIT = 25  # seconds the server may hold a long-poll
 RETRY_DELAYS = (0.5, 1, 2, 2, 3)  # seconds between reconnection attempts (last repeats)
@@ -262,21 +262,12 @@ class BotPlayer:
 
     def _narrator(self, view: Mapping[str, Any]) -> Narrator:
         if self.narrator is None:
-            self.info = self._variant(view)
+            self.info = variant_info(self.client, view)
             self.narrator = Narrator(player_names(view), self.info)
         names = player_names(view)
         if names:
             self.narrator.names = names
         return self.narrator
-
-    def _variant(self, view: Mapping[str, Any]) -> VariantInfo:
-        try:
-            for entry in self.client.variants():
-                if entry.get("id") == view.get("variant"):
-                    return VariantInfo.from_api(entry)
-        except ApiError:
-            pass
-        return VariantInfo.from_view(view)
 
     # -- endings --------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from .narrate import player_names
 from .render import TableRenderer
 from .session import TableSession
 from .tokens import SavedSeat, TokenStore
-from .variants import VariantInfo
+from .variants import VariantInfo, variant_info
 
 STATUSES = ("lobby", "playing", "finished", "all")
 
@@ -57,18 +57,6 @@ def make_console(args: argparse.Namespace) -> Console:
         soft_wrap=True,
         emoji=False,
     )
-
-
-def variant_info(
-    client: Client, variant_id: str, view: dict[str, Any] | None = None
-) -> VariantInfo:
-    try:
-        for entry in client.variants():
-            if entry.get("id") == variant_id:
-                return VariantInfo.from_api(entry)
-    except ApiError:
-        pass
-    return VariantInfo.from_view(view or {"variant": variant_id})
 
 
 def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | None, int | None]:
@@ -415,7 +403,7 @@ def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.json:
         dump(view)
         return 0
-    renderer = TableRenderer(variant_info(client, view.get("variant", ""), view))
+    renderer = TableRenderer(variant_info(client, view))
     console.print(renderer.render(view, game_id=args.id))
     return 0
 

@@ -22,7 +22,7 @@ from .api import ApiError, Client, Unreachable
 from .commands import HELP, Command, InputError, parse
 from .narrate import Narrator, player_names
 from .render import TableRenderer
-from .variants import VariantInfo
+from .variants import VariantInfo, variant_info
 
 POLL_WAIT = 25  # seconds the server may hold a long-poll
 RECENT = 6  # last moves shown under the table
@@ -191,14 +191,7 @@ class TableSession:
     def _variant(self, view: Mapping[str, Any]) -> None:
         if self.info is not None and self.info.id == view.get("variant"):
             return
-        info = None
-        try:
-            for entry in self.client.variants():
-                if entry.get("id") == view.get("variant"):
-                    info = VariantInfo.from_api(entry)
-        except ApiError:
-            info = None
-        self.info = info or VariantInfo.from_view(view)
+        self.info = variant_info(self.client, view)
         self.renderer = TableRenderer(self.info)
 
     def _fetch_events(self) -> list[dict[str, Any]]:

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .api import ApiError, Client
+
 # Letter and terminal style of the shipped suits; others get their initial, unstyled.
 KNOWN_SUITS: dict[str, tuple[str, str, str]] = {
     "red": ("Red", "R", "bold red"),
@@ -118,3 +120,14 @@ def _suit(suit_id: str) -> SuitInfo:
     if known:
         return SuitInfo(suit_id, *known)
     return SuitInfo(suit_id, suit_id.replace("_", " ").title(), suit_id[:1].upper(), "bold")
+
+
+def variant_info(client: Client, view: Mapping[str, Any]) -> VariantInfo:
+    """The variant of ``view`` as the server describes it, else as read off the view."""
+    try:
+        for entry in client.variants():
+            if entry.get("id") == view.get("variant"):
+                return VariantInfo.from_api(entry)
+    except ApiError:
+        pass
+    return VariantInfo.from_view(view)
