@@ -44,6 +44,17 @@ from .base import Bot
 Question = tuple  # ("play"|"dead", index) | ("combo", [(kind, index)...]) | ("part", index, {id: block}, n)
 
 
+def clue_kind(hit: bool, is_rank: bool, kinds: int) -> int:
+    """Which of a target's ``kinds`` (3 or 4) values a clue to it says: whether it touches
+    the target's hinted card, and whether it is a rank or a colour clue. Giver and
+    receivers must agree exactly, so both sides call this."""
+    if hit:
+        return 0 if is_rank else 1
+    if kinds == 3:
+        return 2
+    return 2 if is_rank else 3
+
+
 class Modulus:
     """A value known modulo ``modulus`` (hat_helpers' ModulusInformation)."""
 
@@ -387,13 +398,7 @@ class HatBot(Bot):
             if seat == target:
                 i = self.hint_index(seat)
                 hit = self.obs.hands[seat][i] in touched
-                if hit:
-                    kind = 0 if is_rank else 1
-                elif kinds == 3:
-                    kind = 2
-                else:
-                    kind = 2 if is_rank else 3
-                return total, offset + kind
+                return total, offset + clue_kind(hit, is_rank, kinds)
         raise ValueError("clue to self")
 
     # -- watching ------------------------------------------------------------------------
@@ -699,12 +704,7 @@ class HatBot(Bot):
                 if not present and not obs.options.get("empty_clues"):
                     continue
                 hit = bool(mask >> target_card & 1)
-                if hit:
-                    k = 0 if is_rank else 1
-                elif kinds == 3:
-                    k = 2
-                else:
-                    k = 2 if is_rank else 3
+                k = clue_kind(hit, is_rank, kinds)
                 options.append((k == kind, is_rank, key, mask))
         good = [o for o in options if o[0]] or options
         if accept is not None:
