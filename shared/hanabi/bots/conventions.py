@@ -593,17 +593,23 @@ class ConventionsBot(Bot):
             return True
         return False
 
+    def public(self, m: int, clued: bool) -> int:
+        """Knowledge ``m`` of a card as every player reads it: no identity whose copies are
+        all gone and, if the card is clued, none already played (good touch), unless that
+        would leave nothing."""
+        k = m & ~self.obs.gone_full
+        if clued:
+            k = k & ~self.obs.dead or k
+        return k
+
     def _has_safe_action(self, seat: int) -> bool:
         obs = self.obs
         playable = obs.playable
         dead = obs.dead
-        gone_full = obs.gone_full
         inf = self.inf
         clued = obs.clued
         for order in obs.hands[seat]:
-            k = inf[order] & ~gone_full
-            if clued[order]:
-                k = k & ~dead or k
+            k = self.public(inf[order], clued[order])
             if not k & ~playable or not k & ~dead:
                 return True
         return False
@@ -621,12 +627,10 @@ class ConventionsBot(Bot):
         clued = obs.clued
         playable = obs.playable
         dead = obs.dead
-        gone_full = obs.gone_full
         for order, m in res:
             if not clued[order] and order not in touched:
                 return False
-            k = m & ~gone_full
-            k = k & ~dead or k
+            k = self.public(m, True)  # clued by now
             if not k & ~playable or not m & ~dead:
                 return False
         return True
@@ -636,16 +640,12 @@ class ConventionsBot(Bot):
         finessed card to play blind."""
         obs = self.obs
         playable = obs.playable
-        dead = obs.dead
-        gone_full = obs.gone_full
         inf = self.inf
         clued = obs.clued
         committed = self.committed
         for order in obs.hands[seat]:
             if clued[order]:
-                k = inf[order] & ~gone_full
-                k = k & ~dead or k
-                if not k & ~playable:
+                if not self.public(inf[order], True) & ~playable:
                     return True
             elif order in committed:
                 return True
@@ -679,17 +679,14 @@ class ConventionsBot(Bot):
         """Card ids some player already knows to play (from this seat's point of view)."""
         obs = self.obs
         playable = obs.playable
-        gone_full = obs.gone_full
         inf = self.inf
         card = obs.card
         q = 0
-        dead = obs.dead
         for hand in obs.hands:
             for order in hand:
                 if not obs.clued[order]:
                     continue
-                k = inf[order] & ~gone_full
-                k = k & ~dead or k
+                k = self.public(inf[order], True)
                 if not k & ~playable:
                     c = card[order]
                     if c != UNKNOWN:
@@ -764,10 +761,7 @@ class ConventionsBot(Bot):
             bit = 1 << c
             ka = m & ~gone_full
             if not ka & ~playable:
-                kb = inf[order] & ~gone_full
-                if clued[order]:
-                    kb = kb & ~dead or kb
-                if kb & ~playable:
+                if self.public(inf[order], clued[order]) & ~playable:
                     if not clued[order] and (elsewhere | seen_here) & bit:
                         return None
                     if queued & bit or seen_here & bit:
