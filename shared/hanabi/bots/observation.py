@@ -322,19 +322,12 @@ class Observation:
         the card) picks the firework its wild identities fit.
         """
         variant = self.variant
-        wild = self.told[order] & variant.wild_mask
-        if not wild:
-            return Action.play(order)
-        fireworks = self.fireworks
-        ranks = {i % 5 + 1 for i in variant.cards_in(wild)}
-        choices = [f for f in variant.firework_suits if fireworks[f] + 1 in ranks]
+        choices = variant.wild_fireworks(self.told[order], self.fireworks)
         if len(choices) <= 1:
             return Action.play(order)
-        wanted = {i % 5 + 1 for i in variant.cards_in(belief & variant.wild_mask)}
-        for f in choices:
-            if fireworks[f] + 1 in wanted:
-                return Action.play(order, variant.suits[f].id)
-        return Action.play(order, variant.suits[choices[0]].id)
+        fits = variant.wild_fireworks(belief, self.fireworks)
+        f = next((f for f in choices if f in fits), choices[0])
+        return Action.play(order, variant.suits[f].id)
 
 
 def split_turns(events: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:

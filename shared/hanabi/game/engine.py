@@ -334,12 +334,7 @@ class Game:
         Public information only: it says when a play must name its firework without
         telling the holder anything about the card.
         """
-        variant = self.variant
-        wild = self.told[order] & variant.wild_mask
-        if not wild:
-            return []
-        ranks = {c % 5 + 1 for c in variant.cards_in(wild)}
-        return [f for f in variant.firework_suits if self.fireworks[f] + 1 in ranks]
+        return self.variant.wild_fireworks(self.told[order], self.fireworks)
 
     def legal_actions(self) -> list[Action]:
         """Every action the seat to move may take (empty once the game is over)."""

@@ -154,6 +154,15 @@ class Variant:
             raise ValueError(f"rank {rank!r} is not 1-5")
         return card_id(self.suit_index(suit_id), rank)
 
+    def wild_fireworks(self, mask: int, fireworks: list[int]) -> list[int]:
+        """Fireworks (suit indexes) that a wild card with an identity in ``mask`` could be
+        played on, given each firework's height: the rule for when a play must name one."""
+        wild = mask & self.wild_mask
+        if not wild:
+            return []
+        ranks = {c % 5 + 1 for c in self.cards_in(wild)}
+        return [f for f in self.firework_suits if fireworks[f] + 1 in ranks]
+
     def cards_in(self, mask: int) -> list[int]:
         """Card ids whose bits are set in mask, in canonical order."""
         out = []
