@@ -292,13 +292,6 @@ class Game:
         that are allowed to know it (views, bots' simulations of other hands, exports)."""
         return self.deck[order]
 
-    def seat_of(self, order: int) -> int | None:
-        """The seat holding this card, or None if it is not in a hand."""
-        for seat, hand in enumerate(self.hands):
-            if order in hand:
-                return seat
-        return None
-
     def max_score_possible(self) -> int:
         """The best score still reachable, given the cards that are gone for good."""
         if self.result is not None:

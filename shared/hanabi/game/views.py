@@ -99,12 +99,7 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
         "fireworks": {variant.suits[f].id: game.fireworks[f] for f in variant.firework_suits},
         "hands": hands,
         "discards": [
-            {
-                "order": order,
-                "suit": variant.suits[deck[order] // 5].id,
-                "rank": deck[order] % 5 + 1,
-                "misplayed": order in game.misplays,
-            }
+            {"order": order, **variant.card_dict(deck[order]), "misplayed": order in game.misplays}
             for order in game.discards
         ],
         "clues": [{**c, "touched": list(c["touched"])} for c in game.clues],
