@@ -166,12 +166,17 @@ def action_worker(port: int, seconds: float, threads: int, seed: int, out: Any) 
             samples.extend(mine)
             finished.extend(done)
 
+    run_threads(run, threads)
+    out.put((samples, finished))
+
+
+def run_threads(run: Any, threads: int) -> None:
+    """Run ``run(i)`` on ``threads`` threads at once and wait for all of them."""
     pool = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
     for t in pool:
         t.start()
     for t in pool:
         t.join()
-    out.put((samples, finished))
 
 
 def get_worker(
@@ -201,11 +206,7 @@ def get_worker(
         with lock:
             samples.extend(mine)
 
-    pool = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
+    run_threads(run, threads)
     out.put((samples, []))
 
 
