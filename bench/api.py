@@ -1,6 +1,6 @@
 """API throughput over HTTP against gunicorn on this machine (loopback only, bounded).
 
-Starts a private redis-server and gunicorn (gthread workers) serving the real app plus one
+Starts a private redis-server and gunicorn (gevent workers, as `make run`) serving the real app plus one
 trivial Flask endpoint, then measures, in the same run:
 
 - trivial: GET /bench/trivial (a plain Flask route in the same app and workers)
@@ -14,7 +14,7 @@ trivial Flask endpoint, then measures, in the same run:
 
 Prints requests/s, p50/p99 latency, the action/trivial ratios and per-turn-band p50s.
 
-    .venv/bin/python bench/api.py [--seconds 5] [--clients 8] [--workers 2] [--threads 4]
+    .venv/bin/python bench/api.py [--seconds 5] [--clients 8] [--workers 2]
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import random
 import socket
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any
 
 from hanabi.game import Action, Game, Setup
 from hanabi.server.redis_process import RedisProcess, free_port
+from hanabi.server.serving import gunicorn_command
 
 API = "/api/v1"
 VARIANT = "rainbow"  # 60 cards: two players' games run past turn 80
@@ -251,7 +251,6 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8, help="concurrent client threads")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     args = parser.parse_args()
     seconds = min(args.seconds, 60.0)
     per_proc = max(1, args.clients // args.procs)
@@ -259,15 +258,10 @@ def main() -> int:
     with RedisProcess() as redis_proc:
         port = free_port()
         env = {**os.environ, "REDIS_URL": redis_proc.url}
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "gunicorn", "--chdir", str(HERE),
-                "--worker-class", "gthread", "--workers", str(args.workers),
-                "--threads", str(args.threads), "--bind", f"127.0.0.1:{port}",
-                "--no-control-socket", "--log-level", "warning", "api:bench_app()",
-            ],
-            env=env,
-        )  # fmt: skip
+        command = gunicorn_command(
+            f"127.0.0.1:{port}", args.workers, log_level="warning", app="api:bench_app()"
+        )
+        server = subprocess.Popen(command, env=env, cwd=HERE)
         try:
             deadline = time.monotonic() + 20
             while True:
@@ -320,7 +314,7 @@ def measure(
 
     load = os.getloadavg()[0]
     print(
-        f"gunicorn gthread: {args.workers} workers x {args.threads} threads; "
+        f"gunicorn gevent: {args.workers} workers; "
         f"{procs} client processes x {per_proc} threads; {seconds:g} s per phase; "
         f"{os.cpu_count()} cores shared by server, Redis and clients (load avg {load:.1f} at start)"
     )

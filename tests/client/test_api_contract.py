@@ -24,6 +24,8 @@ CALLS = {
     "addBot": ("add_bot", "post", "/api/v1/games/{game_id}/bots", set()),
     "startGame": ("start", "post", "/api/v1/games/{game_id}/start", set()),
     "act": ("act", "post", "/api/v1/games/{game_id}/actions", set()),
+    "streamGame": ("stream", "get", "/api/v1/games/{game_id}/stream", set()),
+    "createStreamTicket": ("stream_ticket", "post", "/api/v1/games/{game_id}/tickets", set()),
     "listEvents": ("events", "get", "/api/v1/games/{game_id}/events", {"after"}),
     "chat": ("chat", "post", "/api/v1/games/{game_id}/chat", set()),
     "terminateGame": ("terminate", "post", "/api/v1/games/{game_id}/terminate", set()),

@@ -22,6 +22,7 @@ from typing import Any
 
 from hanabi.client.api import ApiError, Client
 from hanabi.server.redis_process import free_port
+from hanabi.server.serving import gunicorn_command
 
 E2E_DB = 7  # a Redis database of its own, so no other suite's cleanup touches these games
 
@@ -38,18 +39,7 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         env = {**os.environ, "REDIS_URL": self.redis_url}
-        command = [
-            sys.executable, "-m", "gunicorn",
-            "--bind", f"127.0.0.1:{self.port}",
-            "--worker-class", "gthread",
-            "--workers", str(self.workers),
-            "--threads", "16",
-            "--timeout", "60",
-            "--graceful-timeout", "1",
-            "--no-control-socket",
-            "--log-level", "warning",
-            "hanabi.server:create_app()",
-        ]  # fmt: skip
+        command = gunicorn_command(f"127.0.0.1:{self.port}", self.workers, log_level="warning")
         self.proc = subprocess.Popen(
             command,
             env=env,

@@ -7,9 +7,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from typing import Any
+
+from hanabi.server.serving import gunicorn_command
 
 API = "/api/v1"
 
@@ -60,14 +61,10 @@ def _stop(proc: subprocess.Popen[bytes]) -> int:
     return proc.returncode
 
 
-def gunicorn(port: int, env: dict[str, str], workers: int = 1, threads: int = 16) -> Any:
-    """A gunicorn serving the app on ``port`` with ``env`` added to this environment."""
-    command = [
-        sys.executable, "-m", "gunicorn",
-        "--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads),
-        "--bind", f"127.0.0.1:{port}", "--no-control-socket", "--log-level", "warning",
-        "hanabi.server:create_app()",
-    ]  # fmt: skip
+def gunicorn(port: int, env: dict[str, str], workers: int = 1) -> Any:
+    """A gunicorn serving the app on ``port`` with ``env`` added to this environment, as
+    ``python -m hanabi.server`` serves it (gevent workers)."""
+    command = gunicorn_command(f"127.0.0.1:{port}", workers, log_level="warning")
     proc = subprocess.Popen(command, env={**os.environ, **env})
     try:
         _wait_healthy(port, proc)

@@ -69,7 +69,8 @@ def test_app_routes_and_openapi_paths_match_both_ways(app: Flask) -> None:
 
 @pytest.fixture(scope="module")
 def api_schema(redis_url: str) -> schemathesis.schemas.BaseSchema:
-    app = create_app({"REDIS_URL": redis_url})
+    # Streams of live games close after a moment, so a generated request ends.
+    app = create_app({"REDIS_URL": redis_url, "HANABI_STREAM_MAX": 0.3, "HANABI_KEEPALIVE": 0.1})
     table = make_table(app.test_client(), 3, seed="schemathesis")
     finished = make_table(app.test_client(), 2, seed="schemathesis-done")
     finished.post("/terminate", 0)

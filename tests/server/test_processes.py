@@ -22,21 +22,15 @@ import pytest
 from process_helpers import Http, _stop, _wait_healthy
 
 from hanabi.server.redis_process import free_port
+from hanabi.server.serving import gunicorn_command
 
 
 @pytest.fixture(scope="module")
 def port(redis_url: str) -> Iterator[int]:
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url}
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "gunicorn",
-            "--worker-class", "gthread", "--workers", "2", "--threads", "24",
-            "--bind", f"127.0.0.1:{port}", "--no-control-socket", "--log-level", "warning",
-            "hanabi.server:create_app()",
-        ],
-        env=env,
-    )  # fmt: skip
+    command = gunicorn_command(f"127.0.0.1:{port}", 2, log_level="warning")
+    proc = subprocess.Popen(command, env=env)
     try:
         _wait_healthy(port, proc)
         yield port
@@ -146,7 +140,7 @@ def test_python_m_hanabi_server_runs_embedded_redis_that_persists(tmp_path: Path
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     command = [
         sys.executable, "-m", "hanabi.server", "--port", str(port), "--workers", "1",
-        "--threads", "4", "--data", str(tmp_path / "redis"),
+        "--connections", "100", "--data", str(tmp_path / "redis"),
     ]  # fmt: skip
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:

@@ -18,6 +18,7 @@ connection was never made, so the server cannot have seen them.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ __all__ = [
     "GamePage",
     "Poll",
     "Seat",
+    "StreamEvent",
+    "StreamUnavailable",
     "Table",
     "Unreachable",
 ]
@@ -44,6 +47,7 @@ DEFAULT_SERVER = "http://127.0.0.1:8000"
 API_PREFIX = "/api/v1"
 USER_AGENT = "hanabi-client/0.1"
 MAX_WAIT = 30  # the server holds a long-poll at most this long
+STREAM_QUIET = 40  # seconds of silence after which a stream is taken as dead (keep-alive: 15)
 
 View = dict[str, Any]
 Event = dict[str, Any]
@@ -167,6 +171,24 @@ class GamePage:
     games: list[dict[str, Any]]
     cursor: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class StreamEvent:
+    """One message of a game's event stream: ``type`` is an event's type (``play``,
+    ``chat``, ...), ``view`` (``data`` is the whole view) or ``end`` (``data["reason"]``);
+    ``seq`` is the seq of the (last) event it carries."""
+
+    type: str
+    data: dict[str, Any]
+    seq: int | None = None
+
+
+class StreamUnavailable(ApiError):
+    """The server (or a proxy in between) does not deliver an event stream: poll instead."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("stream_unavailable", 0, detail)
 
 
 class Client:
@@ -353,6 +375,87 @@ class Client:
                 yield polled.game
                 if polled.game.get("status") == "finished":
                     return
+
+    def stream(
+        self,
+        game_id: str,
+        *,
+        after: int | None = None,
+        token: str | None = None,
+        resume: bool = True,
+        quiet: float = STREAM_QUIET,
+    ) -> Iterator[StreamEvent]:
+        """The game's server-sent event stream, as :class:`StreamEvent` objects: every event
+        the viewer may see (after ``after``, when given), and a ``view`` after each change,
+        until the server ends it (``end``: the game finished, or is gone).
+
+        A connection that drops is resumed where it stopped (``Last-Event-ID``) when
+        ``resume``; each reconnection counts against ``retries`` until a message arrives.
+        Raises :class:`StreamUnavailable` when the server has no stream or something in
+        between buffers it (nothing arrives for ``quiet`` seconds on a new connection),
+        so the caller can long-poll instead; :class:`ApiError` for a refusal.
+        """
+        last = after
+        failures = 0
+        while True:
+            received = False
+            try:
+                for item in self._stream_once(game_id, last, token, quiet):
+                    received = True
+                    failures = 0
+                    if item.seq is not None:
+                        last = item.seq
+                    yield item
+                    if item.type == "end":
+                        return
+            except (requests.RequestException, StreamBroken) as exc:
+                if not received and _timed_out(exc):
+                    raise StreamUnavailable(
+                        f"No event arrived within {quiet:g} s: the stream is buffered."
+                    ) from exc
+                if not resume or failures >= self.retries:
+                    reason = _reason(exc) if isinstance(exc, requests.RequestException) else ""
+                    raise Unreachable(
+                        f"The event stream from {self.server} broke: {reason or exc}",
+                        reason=reason,
+                    ) from exc
+            if not resume:
+                return
+            self._sleep(failures)
+            failures += 1
+
+    def _stream_once(
+        self, game_id: str, after: int | None, token: str | None, quiet: float
+    ) -> Iterator[StreamEvent]:
+        """One connection of :meth:`stream`; ends when the server closes it."""
+        headers = {"Accept": "text/event-stream"}
+        bearer = token if token is not None else self.token
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
+        if after is not None:
+            headers["Last-Event-ID"] = str(after)
+        response = self.session.get(
+            self.url(f"/games/{game_id}/stream"),
+            headers=headers,
+            stream=True,
+            timeout=(min(5.0, self.timeout), quiet),
+        )
+        with response:
+            if response.status_code in (404, 405, 406) and not _is_problem(response):
+                raise StreamUnavailable(
+                    f"This server has no event stream ({response.status_code})."
+                )
+            if response.status_code >= 400:
+                raise _problem(response)
+            if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
+                raise StreamUnavailable("The server answered something other than a stream.")
+            yield from parse_sse(response.iter_lines(chunk_size=None, decode_unicode=False))
+
+    def stream_ticket(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """A one-time ticket (``{"ticket", "expires"}``) that opens the token's event stream
+        as ``GET /games/{id}/stream?ticket=``: for clients that cannot send headers (a
+        browser's EventSource)."""
+        return self._request("POST", f"/games/{game_id}/tickets", token=token).json()
 
     def act(
         self, game_id: str, turn: int, action: Mapping[str, Any], *, token: str | None = None
@@ -571,6 +674,12 @@ class Table:
             self.game_id, turn, target, color=color, rank=rank, token=self.token
         )
 
+    def stream(self, *, after: int | None = None, resume: bool = True) -> Iterator[StreamEvent]:
+        return self.client.stream(self.game_id, after=after, token=self.token, resume=resume)
+
+    def stream_ticket(self) -> dict[str, Any]:
+        return self.client.stream_ticket(self.game_id, token=self.token)
+
     def events(self, after: int | None = None) -> list[Event]:
         return self.client.events(self.game_id, after, token=self.token)
 
@@ -585,6 +694,52 @@ class Table:
 
     def terminate(self) -> View:
         return self.client.terminate(self.game_id, token=self.token)
+
+
+class StreamBroken(Exception):
+    """A stream connection ended in the middle of a message."""
+
+
+def parse_sse(lines: Iterator[bytes]) -> Iterator[StreamEvent]:
+    """Server-sent event messages from a stream's lines (the HTML standard's rules, for the
+    fields this API sends: ``event``, ``data``, ``id``; comments and ``retry`` skipped)."""
+    kind, data, seq = "message", [], None
+    for raw in lines:
+        line = raw.decode("utf-8", "replace")
+        if not line:
+            if data:
+                yield StreamEvent(kind, json.loads("\n".join(data)), seq)
+            kind, data = "message", []
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "event":
+            kind = value
+        elif name == "data":
+            data.append(value)
+        elif name == "id" and value.isdigit():
+            seq = int(value)
+    if data:
+        raise StreamBroken("the stream closed in the middle of a message")
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """A read that timed out (requests reports one inside a streamed body as a
+    ConnectionError around urllib3's ReadTimeoutError)."""
+    return isinstance(exc, requests.ReadTimeout) or "Read timed out" in str(exc)
+
+
+def _is_problem(response: requests.Response) -> bool:
+    """Whether a 404/405/406 is this API's own answer about the game (a missing game),
+    rather than a server or proxy that knows no stream route."""
+    if not response.headers.get("Content-Type", "").startswith("application/problem+json"):
+        return False
+    try:
+        return response.json().get("code") == "game_not_found"
+    except ValueError:
+        return False
 
 
 def _seat(data: Mapping[str, Any]) -> Seat:

@@ -1,4 +1,5 @@
-"""``python -m hanabi.server``: serve the API with gunicorn (threaded workers).
+"""``python -m hanabi.server``: serve the API with gunicorn (gevent workers: a waiting
+long-poll or stream holds a socket, not a thread; see hanabi.server.serving).
 
 Without ``REDIS_URL`` in the environment, starts a private redis-server with its
 append-only file under ``./var/redis`` (games survive a restart) and stops it on exit.
@@ -8,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import signal
 import subprocess
-import sys
 
 from .redis_process import RedisProcess
+from .serving import WORKER_CONNECTIONS, gunicorn_command, raise_open_files
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -21,8 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("HANABI_PORT", "8000")))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("HANABI_WORKERS", "2")))
     parser.add_argument(
-        "--threads", type=int, default=int(os.environ.get("HANABI_THREADS", "64")),
-        help="threads per worker (long-polls each hold one)",
+        "--connections", type=int,
+        default=int(os.environ.get("HANABI_WORKER_CONNECTIONS", WORKER_CONNECTIONS)),
+        help="connections each worker serves at once (held long-polls and streams too)",
     )  # fmt: skip
     parser.add_argument("--data", default=os.environ.get("HANABI_DATA", "var/redis"))
     args = parser.parse_args(argv)
@@ -33,18 +36,19 @@ def main(argv: list[str] | None = None) -> int:
         redis_proc = RedisProcess(directory=args.data, persist=True).start()
         env["REDIS_URL"] = redis_proc.url
         print(f"embedded redis-server on {redis_proc.url} (AOF in {args.data})", flush=True)
-    command = [
-        sys.executable, "-m", "gunicorn",
-        "--bind", f"{args.host}:{args.port}",
-        "--worker-class", "gthread",
-        "--workers", str(args.workers),
-        "--threads", str(args.threads),
-        "--timeout", "60",
-        "--graceful-timeout", "5",
-        "--access-logfile", "-",
-        "--no-control-socket",
-        "hanabi.server:create_app()",
-    ]  # fmt: skip
+    # Every held long-poll or stream is an open socket: raise the open-files limit as far
+    # as the OS allows (the workers inherit it) and say so when it stays short.
+    wanted = args.workers * args.connections + 1024
+    soft, hard = raise_open_files(wanted)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        print(
+            f"open-files limit is {soft} (hard limit {hard}): fewer than the {wanted} that "
+            f"{args.workers} workers x {args.connections} connections could use; raise it "
+            "with `ulimit -n` (or LimitNOFILE= in a systemd unit)",
+            flush=True,
+        )
+    bind = f"{args.host}:{args.port}"
+    command = gunicorn_command(bind, args.workers, connections=args.connections, access_log=True)
     gunicorn = subprocess.Popen(command, env=env)
 
     def forward(signum: int, _frame: object) -> None:

@@ -12,13 +12,14 @@ from typing import Any
 
 import orjson
 import redis
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask_restx import Namespace, Resource
 
 from hanabi.game import VARIANTS
 
 from . import schemas as s
-from .games import Outcome, Service, not_found
+from . import tickets
+from .games import Outcome, Service, hash_token, not_found
 from .http import (
     bearer_token,
     if_none_match,
@@ -29,6 +30,7 @@ from .http import (
 )
 from .problems import ApiError
 from .store import Record, parse_players
+from .stream import GameStream
 
 PREFIX = "/api/v1"
 
@@ -47,6 +49,7 @@ class Operation:
     errors: tuple[int, ...] = ()
     headers: dict[int, dict[str, str]] = field(default_factory=dict)  # response headers
     request_headers: dict[str, str] = field(default_factory=dict)  # optional request headers
+    media: dict[int, str] = field(default_factory=dict)  # status -> type, if not JSON
     description: str = ""
 
 
@@ -180,7 +183,7 @@ class GameResource(Resource):
         svc = service()
         q = load_query(schema(s.WaitQuery))
         token = bearer_token()
-        raw = svc.store.load_raw(game_id)
+        raw = svc.load_raw(game_id)
         if raw is None:
             raise not_found(game_id)
         version = raw[0]
@@ -189,13 +192,18 @@ class GameResource(Resource):
         if if_none_match(etag):
             wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
             if wait > 0:
-                svc.wait_for_change(game_id, version, wait)
-                raw = svc.store.load_raw(game_id)
-                if raw is None:
-                    raise not_found(game_id)
-                version = raw[0]
-                seat = svc.seat_of(parse_players(raw[1]), token)
-                etag = svc.etag(version, seat)
+                release = svc.hold()
+                try:
+                    newest = svc.wait_for_change(game_id, version, wait)
+                finally:
+                    release()
+                if newest != version:
+                    raw = None if newest is None else svc.load_raw(game_id, newest)
+                    if raw is None:
+                        raise not_found(game_id)
+                    version = raw[0]
+                    seat = svc.seat_of(parse_players(raw[1]), token)
+                    etag = svc.etag(version, seat)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
         body = svc.views.get((game_id, version, seat))
@@ -346,6 +354,101 @@ class Events(Resource):
         seat = svc.seat_of(record.players, token)
         events = svc.events(record, seat, q["after"])
         return json_response({"events": events, "last_seq": record.events})
+
+
+@games.route("/<string:game_id>/stream")
+@games.param("game_id", "The game's id")
+class Stream(Resource):
+    @operation(
+        id="streamGame",
+        summary="Server-sent events: the game's events and the viewer's view after each change",
+        description=(
+            "A `text/event-stream` that stays open. First `retry:`; then, with "
+            "`Last-Event-ID` or `?after=N`, every event after N (`id:` its seq, `event:` its "
+            "type, `data:` the same JSON as GET /games/{game_id}/events); then `event: view` "
+            "with the viewer's whole view (the same JSON as GET /games/{game_id}; its `id:` is "
+            "the last seq it includes). After every change: its events, then one `view`. A "
+            "comment line every 15 s of quiet keeps proxies from closing it. `event: end` "
+            '(data `{"reason": "finished" | "gone" | "not_a_player"}`) comes before the '
+            "server closes it for good; any other close is to be resumed with "
+            "`Last-Event-ID`. Auth: `Authorization: Bearer`, or `?ticket=` (one-time, from "
+            "POST /games/{game_id}/tickets) for a browser's EventSource; neither: a "
+            "spectator. 503 `too_many_waiters` when the server holds too many waiting "
+            "requests."
+        ),
+        query=s.StreamQuery,
+        auth="optional",
+        responses={200: (s.ServerSentEventSchema, "The stream: one object per message")},
+        media={200: "text/event-stream"},
+        request_headers={"Last-Event-ID": "The seq of the last event the client has"},
+        errors=(400, 401, 403, 404, 406),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = service()
+        q = load_query(schema(s.StreamQuery))
+        token, ticket = bearer_token(), q.get("ticket")
+        if token is not None and ticket is not None:
+            raise ApiError(401, "invalid_auth", "Send a bearer token or a ticket, not both.")
+        if request.accept_mimetypes and not request.accept_mimetypes["text/event-stream"]:
+            raise ApiError(406, "not_acceptable", "This resource is text/event-stream.")
+        after = last_event_id()
+        if after is None:
+            after = q.get("after")
+        record = svc.load(game_id)
+        token_hash = None
+        if token is not None:
+            token_hash = hash_token(token)
+        elif ticket is not None:
+            token_hash = tickets.redeem(svc.store.redis, game_id, ticket)
+            if token_hash is None:
+                raise ApiError(401, "invalid_ticket", "This ticket is unknown, used or expired.")
+        if token_hash is not None:
+            svc.seat_by_hash(record.players, token_hash)  # 403 before the stream starts
+        config = current_app.config
+        stream = GameStream(
+            svc,
+            record,
+            token_hash,
+            after,
+            keepalive=config["HANABI_KEEPALIVE"],
+            max_seconds=config["HANABI_STREAM_MAX"],
+        ).open()
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+def last_event_id() -> int | None:
+    """The ``Last-Event-ID`` a reconnecting EventSource sends (a seq), if any."""
+    header = request.headers.get("Last-Event-ID", "").strip()
+    if not header:
+        return None
+    if not header.isdigit() or len(header) > 12:
+        raise ApiError(400, "invalid_header", "Last-Event-ID must be an event's seq.")
+    return int(header)
+
+
+@games.route("/<string:game_id>/tickets")
+@games.param("game_id", "The game's id")
+class Tickets(Resource):
+    @operation(
+        id="createStreamTicket",
+        summary="A one-time ticket that opens the bearer's event stream (for EventSource)",
+        description=(
+            "A browser's EventSource cannot send an Authorization header, and a token never "
+            f"goes into a URL: this ticket stands for the bearer's seat for {tickets.TTL} s "
+            "and one use, as GET /games/{game_id}/stream?ticket=."
+        ),
+        auth="required",
+        responses={201: (s.TicketSchema, "The ticket")},
+        errors=(401, 403, 404),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        token = bearer_token()
+        svc.require_seat(svc.load(game_id), token)
+        assert token is not None
+        ticket, expires = tickets.issue(svc.store.redis, game_id, hash_token(token))
+        return json_response({"ticket": ticket, "expires": expires}, 201)
 
 
 @games.route("/<string:game_id>/chat")

@@ -59,7 +59,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app,
         resources={PREFIX + "/*": {"origins": origins or []}},
         expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-None-Match"],
+        allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"],
         methods=["GET", "POST", "DELETE", "OPTIONS"],
         max_age=600,
     )

@@ -35,6 +35,7 @@ from hanabi.game import Action, Game
 
 from .games import Service, bot_due, decode_action
 from .problems import ApiError
+from .serving import offload
 from .store import Record
 
 log = logging.getLogger("hanabi.server.bots")
@@ -77,7 +78,8 @@ def play_due_turn(service: Service, game_id: str) -> bool:
     assert strategy is not None
     game = live_game_with_log(service, record)
     try:
-        action = choose_action(strategy, game, seat)
+        # CPU work: in a real thread under gevent, so other clients are served meanwhile.
+        action = offload(choose_action, strategy, game, seat)
     except Exception:
         log.exception("bot %s failed in game %s at turn %s", strategy, game_id, record.turn)
         action = fallback_action(game)

@@ -17,6 +17,9 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
     "HANABI_MAX_BODY": (64 * 1024, int),  # bytes; bigger request bodies get 413
     "HANABI_MAX_WAIT": (30, int),  # longest long-poll, seconds
+    "HANABI_MAX_WAITERS": (7_500, int),  # long-polls and streams held per process at once
+    "HANABI_STREAM_MAX": (3600.0, float),  # seconds an event stream stays open (clients resume)
+    "HANABI_KEEPALIVE": (15.0, float),  # seconds between keep-alive comments on a stream
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)

@@ -14,7 +14,6 @@ import hashlib
 import hmac
 import secrets
 import string
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -41,10 +40,10 @@ from hanabi.game import (
 )
 from hanabi.game.views import redact_event
 
-from .cache import LRU
+from .cache import LRU, SingleFlight
+from .changes import Busy, ChangeHub
 from .problems import ApiError
 from .store import Conflict, Gone, Player, Record, Store, now_ms
-from .waiter import RECHECK, Waiter
 
 MAX_RETRIES = 100
 #: Game ids: letters and digits only (never a leading "-" that a command line would take
@@ -146,18 +145,23 @@ class Service:
     def __init__(self, store: Store, config: dict[str, Any]) -> None:
         self.store = store
         self.config = config
-        self.waiter = Waiter(store.redis)
+        self.changes = ChangeHub(store.redis, store.version, config["HANABI_MAX_WAITERS"])
+        self._loads = SingleFlight()
         self.views = LRU(config["HANABI_CACHE_SIZE"])
         self.finished = LRU(256)
         self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
 
     # -- auth --------------------------------------------------------------------------
 
+    @classmethod
+    def seat_of(cls, players: list[Player], token: str | None) -> int | None:
+        """The seat that ``token`` holds (None for no token: a spectator); 403 if none."""
+        return None if token is None else cls.seat_by_hash(players, hash_token(token))
+
     @staticmethod
-    def seat_of(players: list[Player], token: str | None) -> int | None:
-        if token is None:
-            return None
-        hashed = hash_token(token)
+    def seat_by_hash(players: list[Player], hashed: str) -> int:
+        """The seat whose token hashes to ``hashed`` (403 if none), compared in constant
+        time."""
         found = None
         for seat, player in enumerate(players):
             if player.token is not None and hmac.compare_digest(player.token, hashed):
@@ -674,22 +678,44 @@ class Service:
             self.views.put(key, body)
         return body
 
-    def wait_for_change(self, game_id: str, version: int, seconds: float) -> None:
-        """Block until the game's version differs from ``version`` or time runs out."""
-        deadline = time.monotonic() + seconds
-        event = self.waiter.register(game_id)
+    def hold(self) -> Callable[[], None]:
+        """Count a waiting request (long-poll or stream) until the returned function is
+        called: 503 ``too_many_waiters`` when this process holds ``HANABI_MAX_WAITERS``."""
         try:
-            while True:
-                current = self.store.version(game_id)
-                if current != version:
-                    return
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return
-                event.wait(min(remaining, RECHECK))
-                event.clear()
-        finally:
-            self.waiter.unregister(game_id, event)
+            return self.changes.hold()
+        except Busy:
+            raise ApiError(
+                503, "too_many_waiters", "This server holds too many waiting requests; retry.",
+                headers={"Retry-After": "5"},
+            ) from None  # fmt: skip
+
+    def wait_for_change(self, game_id: str, version: int, seconds: float) -> int | None:
+        """Hold until the game is past ``version`` or ``seconds`` pass: the newest version
+        known (``version`` on a timeout, None if the game is gone). Holds no thread under
+        gevent (see :mod:`hanabi.server.changes`)."""
+        return self.changes.wait(game_id, version, seconds)
+
+    def load_raw(self, game_id: str, version: int | None = None) -> tuple[int, bytes, bytes] | None:
+        """The stored game as (version, players, state bytes), or None if there is none.
+
+        ``version``: a version the caller knows was committed (a change it was woken for).
+        This process may already hold it, and concurrent loads for the same version share
+        one Redis read, so a change that wakes 1,000 spectators reads the game once per
+        process. Without it, a plain read (a request must see every commit made before it).
+        """
+        if version is None:
+            return self.store.load_raw(game_id)
+        cached = self.records.get(game_id)
+        if cached is not None and cached[0] >= version:
+            return cached
+
+        def fetch() -> tuple[int, bytes, bytes] | None:
+            raw = self.store.load_raw(game_id)
+            if raw is not None:
+                self.records.put(game_id, raw)
+            return raw
+
+        return self._loads.do((game_id, version), fetch)
 
     def events(self, record: Record, seat: int | None, after: int) -> list[dict[str, Any]]:
         if record.status == "finished":

@@ -501,3 +501,52 @@ class ReplayQuery(_Query):
     turn = fields.Integer(
         validate=validate.Range(0), metadata={"description": "Default: the final turn."}
     )
+
+
+# -- the event stream ------------------------------------------------------------------
+
+
+class StreamQuery(_Query):
+    after = fields.Integer(
+        validate=validate.Range(0),
+        metadata={
+            "description": "Replay the events after this seq first (Last-Event-ID, when "
+            "sent, takes precedence). Without either: the current view, then what follows."
+        },
+    )
+    ticket = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "A one-time ticket from POST /games/{game_id}/tickets, for "
+            "clients that cannot send an Authorization header (a browser's EventSource)."
+        },
+    )
+
+
+class TicketSchema(Schema):
+    ticket = fields.String(
+        required=True, metadata={"description": "Use once, as ?ticket= on the stream's URL."}
+    )
+    expires = fields.String(
+        required=True, metadata={"format": "date-time", "description": "RFC 3339, UTC."}
+    )
+
+
+class ServerSentEventSchema(Schema):
+    """One message of GET /games/{game_id}/stream, as an EventSource dispatches it."""
+
+    event = fields.String(
+        validate=validate.OneOf([*EVENT_TYPES, "view", "end"]),
+        metadata={"description": "An event's type, `view` or `end`"},
+    )
+    id = fields.String(
+        validate=validate.Regexp(r"^[0-9]+$"),
+        metadata={"description": "The seq of the (last) event it carries"},
+    )
+    data = fields.String(
+        metadata={
+            "description": "JSON: an event as GET /games/{game_id}/events shows it, the "
+            'view as GET /games/{game_id} returns it, or for `end` {"reason": ...}'
+        }
+    )
+    retry = fields.Integer(metadata={"description": "Milliseconds to wait before reconnecting"})

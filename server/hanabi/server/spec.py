@@ -36,6 +36,8 @@ PARAM_SCHEMAS = {
     "int": {"type": "integer", "minimum": 0},
 }
 METHODS = ("get", "post", "put", "patch", "delete")
+#: Request headers whose values have a shape of their own.
+HEADER_SCHEMAS = {"Last-Event-ID": {"type": "string", "pattern": "^[0-9]{1,12}$"}}
 
 
 def routes() -> list[tuple[str, dict[str, Any], dict[str, Operation]]]:
@@ -78,8 +80,9 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
     if op.query is not None:
         parameters.append({"in": "query", "schema": op.query})
     for name, text in op.request_headers.items():
+        header_schema = HEADER_SCHEMAS.get(name, {"type": "string"})
         parameters.append(
-            {"in": "header", "name": name, "description": text, "schema": {"type": "string"}}
+            {"in": "header", "name": name, "description": text, "schema": header_schema}
         )
     if parameters:
         out["parameters"] = parameters
@@ -97,7 +100,7 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
     for status, (schema, description) in sorted(op.responses.items()):
         response: dict[str, Any] = {"description": description}
         if schema is not None:
-            response["content"] = {"application/json": {"schema": schema}}
+            response["content"] = {op.media.get(status, "application/json"): {"schema": schema}}
         if status in op.headers:
             response["headers"] = {
                 name: {"description": text, "schema": {"type": "string"}, "required": True}

@@ -1,0 +1,136 @@
+"""The server-sent event stream of one game, as one viewer may see it.
+
+``GET /games/{id}/stream`` answers ``text/event-stream``. The stream says, in order:
+
+- ``retry: <ms>``: how long a browser waits before it reconnects;
+- with ``Last-Event-ID`` or ``?after=N``: every event after ``N`` that the client missed,
+  each as ``id: <seq>``, ``event: <type>``, ``data: <the event's JSON>``, exactly as
+  ``GET /games/{id}/events`` shows it to this viewer;
+- ``event: view``: the viewer's whole view (what ``GET /games/{id}`` returns), with the id of
+  the last event it includes, so a reconnecting browser resumes right after it;
+- then, after every change: its events, and one ``view``;
+- a comment line (``: keep-alive``) whenever :data:`KEEPALIVE` seconds pass quietly, so
+  proxies keep the connection;
+- ``event: end`` (data ``{"reason": ...}``) before the server closes the stream for good:
+  ``finished`` (nothing more will happen), ``gone`` (the game expired or its lobby emptied),
+  ``not_a_player`` (the viewer's seat was freed). A client closes its ``EventSource`` then;
+  a stream that simply closes (the server restarts, :data:`HANABI_STREAM_MAX` passes) is
+  to be resumed with ``Last-Event-ID``.
+
+Redaction is the service's own: events go through :meth:`Service.events` and the view
+through :meth:`Service.rendered`, the same code as the plain reads, so a stream never
+carries a card to its holder while the game is on. A stream holds no thread while it waits
+(:mod:`hanabi.server.changes`), and every message is built from one consistent read of the
+game: its events up to that version and the view of that version.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+
+from .games import Service
+from .problems import ApiError
+from .store import Record
+
+log = logging.getLogger("hanabi.server")
+
+#: Milliseconds a browser waits before reconnecting a closed stream.
+RETRY_MS = 2000
+
+
+def message(data: bytes, event: str | None = None, seq: int | None = None) -> bytes:
+    """One SSE message. ``data`` is compact JSON, which never holds a raw line break."""
+    head = b""
+    if seq is not None:
+        head += b"id: %d\n" % seq
+    if event is not None:
+        head += b"event: " + event.encode() + b"\n"
+    return head + b"data: " + data + b"\n\n"
+
+
+def end(reason: str) -> bytes:
+    return message(orjson.dumps({"reason": reason}), "end")
+
+
+class GameStream:
+    """The stream of one game for one viewer (``token_hash``: None for a spectator)."""
+
+    def __init__(
+        self,
+        service: Service,
+        record: Record,
+        token_hash: str | None,
+        after: int | None,
+        *,
+        keepalive: float,
+        max_seconds: float,
+    ) -> None:
+        self.service = service
+        self.record = record
+        self.token_hash = token_hash
+        self.after = after
+        self.keepalive = keepalive
+        self.max_seconds = max_seconds
+
+    def seat(self, record: Record) -> int | None:
+        if self.token_hash is None:
+            return None
+        return self.service.seat_by_hash(record.players, self.token_hash)
+
+    def open(self) -> Iterator[bytes]:
+        """Count the stream among this process's waiting requests (503 past the limit, before
+        any byte is sent) and return its messages."""
+        return self._messages(self.service.hold(), time.monotonic() + self.max_seconds)
+
+    def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
+        svc, record = self.service, self.record
+        try:
+            yield b"retry: %d\n\n" % RETRY_MS
+            seat = self.seat(record)
+            last = self.after if self.after is not None else record.events
+            while True:
+                if last < record.events or record.status == "finished":
+                    for event in svc.events(record, seat, min(last, record.events)):
+                        yield message(orjson.dumps(event), event["type"], event["seq"])
+                        last = event["seq"]
+                last = max(last, record.events)
+                yield message(svc.rendered(record, seat), "view", last)
+                if record.status == "finished":
+                    yield end("finished")
+                    return
+                found = self._next(record.id, record.version, stop_at)
+                while found == "quiet":
+                    yield b": keep-alive\n\n"
+                    found = self._next(record.id, record.version, stop_at)
+                if found is None:
+                    return  # the stream's time is up: the client resumes
+                if isinstance(found, bytes):
+                    yield found
+                    return
+                record = found
+                seat = self.seat(record)
+        except ApiError as exc:  # the viewer's seat was freed (a lobby seat only)
+            yield end(exc.code)
+        except Exception as exc:  # storage trouble: close; the client resumes
+            log.warning("event stream closed: %s", type(exc).__name__)
+        finally:
+            release()
+
+    def _next(self, game_id: str, version: int, stop_at: float) -> Any:
+        """The game's next version as a Record; "quiet" after a keep-alive period; None
+        when the stream's time is up; the closing message if the game is gone."""
+        remaining = stop_at - time.monotonic()
+        if remaining <= 0:
+            return None
+        newest = self.service.wait_for_change(game_id, version, min(self.keepalive, remaining))
+        if newest == version:
+            return "quiet" if time.monotonic() < stop_at else None
+        raw = None if newest is None else self.service.load_raw(game_id, newest)
+        if raw is None:
+            return end("gone")
+        return Record.load(game_id, *raw)
