@@ -139,6 +139,12 @@ class FaultProxy:
             if decision == "hold":
                 self.released.wait(30)
                 return
+            if decision == "404":  # a server that knows no such route
+                conn.sendall(
+                    b"HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n"
+                    b"Content-Length: 20\r\nConnection: close\r\n\r\n<h1>Not Found</h1>\r\n"
+                )
+                return
             if decision == "502":
                 conn.sendall(
                     b"HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\n"

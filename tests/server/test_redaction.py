@@ -37,6 +37,16 @@ class Checker:
         game = self.shadow
         return {o: game.variant.card(game.deck[o]) for o in game.hands[seat]}
 
+    def check_data(self, seat: int, body: Any) -> dict[int, tuple[str, int]]:
+        """``body`` (any JSON) was sent to ``seat``: no card it holds now may show its
+        identity. Returns the seat's own cards."""
+        own = self.own(seat)
+        for node in _walk(body):
+            order = node.get("order", node.get("card"))
+            if isinstance(order, int) and order in own and ("suit" in node or "rank" in node):
+                assert node.get("suit") is None and node.get("rank") is None, (seat, node)
+        return own
+
     def check(self, seat: int, response: Any) -> None:
         """``response`` was sent to ``seat``; it must not show any of the seat's own cards."""
         if self.shadow.is_over:
@@ -47,11 +57,7 @@ class Checker:
             assert raw == b""
             return
         body = response.get_json(force=True)
-        own = self.own(seat)
-        for node in _walk(body):
-            order = node.get("order", node.get("card"))
-            if isinstance(order, int) and order in own and ("suit" in node or "rank" in node):
-                assert node.get("suit") is None and node.get("rank") is None, (seat, node)
+        own = self.check_data(seat, body)
         if response.content_type == "application/problem+json":
             for suit, rank in own.values():
                 assert f"{suit} {rank}" not in body["detail"]

@@ -18,6 +18,7 @@ connection was never made, so the server cannot have seen them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator, Mapping
@@ -48,6 +49,7 @@ API_PREFIX = "/api/v1"
 USER_AGENT = "hanabi-client/0.1"
 MAX_WAIT = 30  # the server holds a long-poll at most this long
 STREAM_QUIET = 40  # seconds of silence after which a stream is taken as dead (keep-alive: 15)
+STREAM_FIRST = 5  # seconds for a new stream's first message (the server sends it at once)
 
 View = dict[str, Any]
 Event = dict[str, Any]
@@ -177,7 +179,8 @@ class GamePage:
 class StreamEvent:
     """One message of a game's event stream: ``type`` is an event's type (``play``,
     ``chat``, ...), ``view`` (``data`` is the whole view) or ``end`` (``data["reason"]``);
-    ``seq`` is the seq of the (last) event it carries."""
+    ``seq`` is the stream's last event id so far (an event's own seq; for a view, the last
+    event it includes), as a browser's ``lastEventId``: pass it back as ``after``."""
 
     type: str
     data: dict[str, Any]
@@ -384,6 +387,7 @@ class Client:
         token: str | None = None,
         resume: bool = True,
         quiet: float = STREAM_QUIET,
+        first: float = STREAM_FIRST,
     ) -> Iterator[StreamEvent]:
         """The game's server-sent event stream, as :class:`StreamEvent` objects: every event
         the viewer may see (after ``after``, when given), and a ``view`` after each change,
@@ -391,16 +395,18 @@ class Client:
 
         A connection that drops is resumed where it stopped (``Last-Event-ID``) when
         ``resume``; each reconnection counts against ``retries`` until a message arrives.
+        The server sends its first message at once and a keep-alive every 15 s: a connection
+        silent for ``first`` seconds after it opens, or ``quiet`` seconds later on, is dead.
         Raises :class:`StreamUnavailable` when the server has no stream or something in
-        between buffers it (nothing arrives for ``quiet`` seconds on a new connection),
-        so the caller can long-poll instead; :class:`ApiError` for a refusal.
+        between buffers it (nothing arrives on a new connection), so the caller can
+        long-poll instead; :class:`ApiError` for a refusal.
         """
         last = after
         failures = 0
         while True:
             received = False
             try:
-                for item in self._stream_once(game_id, last, token, quiet):
+                for item in self._stream_once(game_id, last, token, first, quiet):
                     received = True
                     failures = 0
                     if item.seq is not None:
@@ -411,7 +417,7 @@ class Client:
             except (requests.RequestException, StreamBroken) as exc:
                 if not received and _timed_out(exc):
                     raise StreamUnavailable(
-                        f"No event arrived within {quiet:g} s: the stream is buffered."
+                        f"No event arrived within {first:g} s: the stream is buffered."
                     ) from exc
                 if not resume or failures >= self.retries:
                     reason = _reason(exc) if isinstance(exc, requests.RequestException) else ""
@@ -425,7 +431,7 @@ class Client:
             failures += 1
 
     def _stream_once(
-        self, game_id: str, after: int | None, token: str | None, quiet: float
+        self, game_id: str, after: int | None, token: str | None, first: float, quiet: float
     ) -> Iterator[StreamEvent]:
         """One connection of :meth:`stream`; ends when the server closes it."""
         headers = {"Accept": "text/event-stream"}
@@ -438,7 +444,7 @@ class Client:
             self.url(f"/games/{game_id}/stream"),
             headers=headers,
             stream=True,
-            timeout=(min(5.0, self.timeout), quiet),
+            timeout=(min(5.0, self.timeout), first),
         )
         with response:
             if response.status_code in (404, 405, 406) and not _is_problem(response):
@@ -449,7 +455,11 @@ class Client:
                 raise _problem(response)
             if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
                 raise StreamUnavailable("The server answered something other than a stream.")
-            yield from parse_sse(response.iter_lines(chunk_size=None, decode_unicode=False))
+            lines = response.iter_lines(chunk_size=None, decode_unicode=False)
+            for number, item in enumerate(parse_sse(lines)):
+                if number == 0:
+                    _read_timeout(response, quiet)  # it flows: now allow for keep-alives
+                yield item
 
     def stream_ticket(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
         """A one-time ticket (``{"ticket", "expires"}``) that opens the token's event stream
@@ -723,6 +733,14 @@ def parse_sse(lines: Iterator[bytes]) -> Iterator[StreamEvent]:
             seq = int(value)
     if data:
         raise StreamBroken("the stream closed in the middle of a message")
+
+
+def _read_timeout(response: requests.Response, seconds: float) -> None:
+    """Change the read timeout of a streamed response's open socket (requests fixes it
+    when the request is sent; a stream wants a short one until its first message)."""
+    sock = getattr(getattr(getattr(response.raw, "_fp", None), "fp", None), "raw", None)
+    with contextlib.suppress(AttributeError, OSError):
+        sock._sock.settimeout(seconds)  # type: ignore[union-attr]
 
 
 def _timed_out(exc: BaseException) -> bool:

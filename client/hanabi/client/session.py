@@ -1,8 +1,11 @@
-"""Sitting at a table: long-poll the view, redraw on change, read moves at the prompt.
+"""Sitting at a table: follow the game, redraw on change, read moves at the prompt.
 
-Two helper threads feed one queue: a poller (long-polls the view with its ETag, and keeps
-trying with a clear message while the server is away) and a reader (lines typed on
-stdin). The main thread does everything else, so drawing and sending never interleave.
+Two helper threads feed one queue: a follower and a reader (lines typed on stdin). The
+follower listens to the game's event stream (server-sent events: each change arrives with
+its events and the new view), and falls back to long-polling the view with its ETag when
+there is no stream (an older server, a proxy that buffers). Either way it keeps trying
+with a clear message while the server is away. The main thread does everything else, so
+drawing and sending never interleave.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from .api import ApiError, Client, Unreachable
+from .api import ApiError, Client, StreamUnavailable, Unreachable
 from .commands import HELP, Command, InputError, parse
 from .narrate import Narrator, player_names
 from .render import TableRenderer
 from .variants import VariantInfo, variant_info
 
 POLL_WAIT = 25  # seconds the server may hold a long-poll
+STREAM_QUIET = 25  # seconds without a byte (keep-alives come every 15) before a stream is dead
 RECENT = 6  # last moves shown under the table
 RETRY_DELAYS = (0.5, 1, 2, 2, 3)  # seconds between reconnection attempts (last repeats)
 
@@ -45,6 +49,7 @@ class TableSession:
         on_leave: Callable[[], None] | None = None,
         poll_wait: float = POLL_WAIT,
         join_hint: str | None = None,
+        stream: bool = True,
     ) -> None:
         self.client = client
         self.game_id = game_id
@@ -58,6 +63,8 @@ class TableSession:
         self.on_leave = on_leave
         self.poll_wait = poll_wait
         self.join_hint = join_hint
+        self.streaming = stream  # False once the stream proved unavailable
+        self.streamed: list[dict[str, Any]] = []  # events the stream brought, not yet shown
         self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.view: dict[str, Any] | None = None
         self.info: VariantInfo | None = None
@@ -69,37 +76,69 @@ class TableSession:
 
     # -- threads --------------------------------------------------------------------
 
+    def _follow_loop(self) -> None:
+        """Follow the game over its stream; long-poll when there is none."""
+        if self.streaming:
+            try:
+                self._stream_loop()
+                return
+            except StreamUnavailable:
+                self.streaming = False
+        self._poll_loop()
+
+    def _stream_loop(self) -> None:
+        streamer = Client(self.client.server, None, timeout=self.client.timeout, retries=0)
+        trouble = _Trouble(self)
+        while not self.stop.is_set():
+            token = self.token  # None once the seat is given up (start watch)
+            events: list[dict[str, Any]] = []
+            try:
+                items = streamer.stream(
+                    self.game_id, after=self.last_seq, token=token, resume=False, quiet=STREAM_QUIET
+                )
+                for item in items:
+                    trouble.ok()
+                    if self.stop.is_set() or token != self.token:
+                        break  # stopped, or the seat was just given up: follow as we are now
+                    if item.type == "view":
+                        self.queue.put(("view", item.data, events))
+                        events = []
+                        if item.data.get("status") == "finished":
+                            return
+                    elif item.type == "end":
+                        if item.data.get("reason") == "finished" or token != self.token:
+                            break
+                        reason = item.data.get("reason", "gone")
+                        self.queue.put(("fatal", ApiError(reason, 410, _ENDED.get(reason, reason))))
+                        return
+                    else:
+                        events.append(item.data)
+            except StreamUnavailable:
+                raise  # the follower long-polls instead
+            except ApiError as exc:
+                if token != self.token:
+                    continue
+                if not trouble.away(exc):
+                    return
+
     def _poll_loop(self) -> None:
         poller = Client(self.client.server, None, timeout=self.client.timeout, retries=0)
         etag = None
-        failures = 0
-        announced = False
+        trouble = _Trouble(self)
         while not self.stop.is_set():
             token = self.token  # None once the seat is given up (start watch)
             try:
                 # After a failure, ask without waiting: the answer says "back" at once.
-                wait = self.poll_wait if etag and not failures else None
+                wait = self.poll_wait if etag and not trouble.failures else None
                 polled = poller.poll(self.game_id, etag, wait=wait, token=token)
             except ApiError as exc:
                 if token != self.token:
                     etag = None  # asked with the seat just given up: ask again as we are
                     continue
-                away = isinstance(exc, Unreachable) or (exc.status or 0) >= 500
-                if not away:
-                    self.queue.put(("fatal", exc))
-                    return
-                # One failure may be a blip (a worker restarting): say so from the second.
-                if failures >= 1 and not announced:
-                    self.queue.put(("down", exc))
-                    announced = True
-                delay = RETRY_DELAYS[min(failures, len(RETRY_DELAYS) - 1)]
-                failures += 1
-                if self.stop.wait(delay):
+                if not trouble.away(exc):
                     return
                 continue
-            if announced:
-                self.queue.put(("up", None))
-            failures, announced = 0, False
+            trouble.ok()
             if token != self.token:
                 etag = None  # a view for the seat just given up: ask again
                 continue
@@ -130,14 +169,16 @@ class TableSession:
 
     def run(self) -> int:
         """Sit at the table until the game ends, the player quits or Ctrl-C."""
-        threading.Thread(target=self._poll_loop, name="hanabi-poll", daemon=True).start()
+        threading.Thread(target=self._follow_loop, name="hanabi-follow", daemon=True).start()
         threading.Thread(target=self._read_loop, name="hanabi-input", daemon=True).start()
         try:
             while True:
                 try:
-                    kind, payload = self.queue.get(timeout=0.5)
+                    kind, payload, *rest = self.queue.get(timeout=0.5)
                 except queue.Empty:
                     continue
+                if rest:  # a streamed view comes with the events that led to it
+                    self.streamed.extend(rest[0])
                 outcome = self._handle(kind, payload)
                 if outcome is not None:
                     return outcome
@@ -195,10 +236,13 @@ class TableSession:
         self.renderer = TableRenderer(self.info)
 
     def _fetch_events(self) -> list[dict[str, Any]]:
-        try:
-            events = self.client.events(self.game_id, self.last_seq, token=self.token)
-        except ApiError:
-            return []
+        if self.streaming:  # each stream starts after last_seq: it brings every event
+            events, self.streamed = self.streamed, []
+        else:
+            try:
+                events = self.client.events(self.game_id, self.last_seq, token=self.token)
+            except ApiError:
+                return []
         events = [e for e in events if int(e.get("seq", 0)) > self.last_seq]
         if events:
             self.last_seq = max(int(e.get("seq", 0)) for e in events)
@@ -218,9 +262,11 @@ class TableSession:
         self.narrator.feed(events)
         if view == self.view and not events and not force:
             return
+        changed = view != self.view
         self.view = view
         if self.json_mode:
-            self._emit({"type": "view", "game": view})
+            if changed or force:
+                self._emit({"type": "view", "game": view})
             if events:
                 self._emit({"type": "events", "events": events})
             return
@@ -412,6 +458,42 @@ class TableSession:
             self._refresh()
             return
         self._refuse(f"The server refused: {exc.detail}", code=exc.code)
+
+
+#: What the table says when the server ends its stream for good (other than a finish).
+_ENDED = {
+    "gone": "This game is gone (its lobby emptied, or it expired).",
+    "not_a_player": "You no longer hold a seat at this table.",
+}
+
+
+class _Trouble:
+    """A follower's failures: the server away (say so from the second failure, wait a
+    little longer each time, say when it is back) or a refusal (fatal for the session)."""
+
+    def __init__(self, session: TableSession) -> None:
+        self.session = session
+        self.failures = 0
+        self.announced = False
+
+    def ok(self) -> None:
+        if self.announced:
+            self.session.queue.put(("up", None))
+        self.failures, self.announced = 0, False
+
+    def away(self, exc: ApiError) -> bool:
+        """Handle ``exc``; False when the follower must stop."""
+        queue_ = self.session.queue
+        if not (isinstance(exc, Unreachable) or (exc.status or 0) >= 500):
+            queue_.put(("fatal", exc))
+            return False
+        # One failure may be a blip (a worker restarting): say so from the second.
+        if self.failures >= 1 and not self.announced:
+            queue_.put(("down", exc))
+            self.announced = True
+        delay = RETRY_DELAYS[min(self.failures, len(RETRY_DELAYS) - 1)]
+        self.failures += 1
+        return not self.session.stop.wait(delay)
 
 
 def plain_console(file: TextIO | None = None) -> Console:

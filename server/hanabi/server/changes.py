@@ -181,10 +181,11 @@ class ChangeHub:
         with self._lock:
             if self._pid == pid:
                 return
+            if self._pid is not None:  # a forked child: the parent's waiters are not ours
+                self.waiting = 0
             self._pid = pid
             self._games.clear()
             self._todo.clear()
-            self.waiting = 0
             threading.Thread(target=self._listen, name="hanabi-changes", daemon=True).start()
 
     def _listen(self) -> None:
