@@ -28,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
         help="connections each worker serves at once (held long-polls and streams too)",
     )  # fmt: skip
     parser.add_argument("--data", default=os.environ.get("HANABI_DATA", "var/redis"))
+    parser.add_argument(
+        "--access-log", action=argparse.BooleanOptionalAction,
+        default=os.environ.get("HANABI_ACCESS_LOG", "1") not in ("0", "off", "false"),
+        help="one line per request on stdout",
+    )  # fmt: skip
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
@@ -48,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     bind = f"{args.host}:{args.port}"
-    command = gunicorn_command(bind, args.workers, connections=args.connections, access_log=True)
+    command = gunicorn_command(
+        bind, args.workers, connections=args.connections, access_log=args.access_log
+    )
     gunicorn = subprocess.Popen(command, env=env)
 
     def forward(signum: int, _frame: object) -> None:

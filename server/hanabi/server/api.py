@@ -29,6 +29,7 @@ from .http import (
     load_query,
 )
 from .problems import ApiError
+from .serving import yield_to_others
 from .store import Record, parse_players
 from .stream import GameStream
 
@@ -183,14 +184,19 @@ class GameResource(Resource):
         svc = service()
         q = load_query(schema(s.WaitQuery))
         token = bearer_token()
-        raw = svc.load_raw(game_id)
+        wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+        # A long-poll may start from the version this process already knows (its waiters'
+        # subscription keeps it current): a client that polls again right after a change
+        # then costs no Redis read. A plain read always reads.
+        raw = svc.known_raw(game_id) if wait > 0 else None
+        if raw is None:
+            raw = svc.load_raw(game_id)
         if raw is None:
             raise not_found(game_id)
         version = raw[0]
         seat = svc.seat_of(parse_players(raw[1]), token)
         etag = svc.etag(version, seat)
         if if_none_match(etag):
-            wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
             if wait > 0:
                 release = svc.hold()
                 try:
@@ -209,7 +215,12 @@ class GameResource(Resource):
         body = svc.views.get((game_id, version, seat))
         if body is None:
             body = svc.rendered(Record.load(game_id, *raw), seat)
-        return json_response(body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"})
+        response = json_response(
+            body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
+        )
+        if wait > 0:
+            response.call_on_close(yield_to_others)
+        return response
 
 
 @games.route("/<string:game_id>/players")

@@ -129,6 +129,16 @@ class ChangeHub:
         finally:
             self._leave(game_id, game)
 
+    def latest(self, game_id: str) -> int | None:
+        """The game's current version as this process knows it without asking Redis, or
+        None when it does not (the game is not watched here, or nothing was announced since
+        its subscription). A commit may be announced a moment later: good enough for a
+        request that is about to wait for changes anyway, never for a plain read."""
+        game = self._games.get(game_id)
+        if game is None or not game.confirmed.is_set():
+            return None
+        return game.latest
+
     def hold(self) -> Callable[[], None]:
         """Count one more waiting request (a long-poll or a stream) until the returned
         function is called; raises :class:`Busy` when this process already holds ``limit``."""

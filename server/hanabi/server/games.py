@@ -695,6 +695,15 @@ class Service:
         gevent (see :mod:`hanabi.server.changes`)."""
         return self.changes.wait(game_id, version, seconds)
 
+    def known_raw(self, game_id: str) -> tuple[int, bytes, bytes] | None:
+        """The game as this process holds it, if that is the version its change
+        subscription says is current (see :meth:`ChangeHub.latest`); else None."""
+        latest = self.changes.latest(game_id)
+        if latest is None:
+            return None
+        cached = self.records.get(game_id)
+        return cached if cached is not None and cached[0] == latest else None
+
     def load_raw(self, game_id: str, version: int | None = None) -> tuple[int, bytes, bytes] | None:
         """The stored game as (version, players, state bytes), or None if there is none.
 

@@ -216,13 +216,17 @@ class Store:
     """The game store on one Redis (or Cluster) connection pool."""
 
     def __init__(self, url: str, ttls: dict[str, int]) -> None:
-        self.redis = redis.Redis.from_url(
+        # A blocking pool: when every connection is busy (1,000 woken waiters reading at
+        # once), a request waits its turn for a moment instead of failing.
+        pool = redis.BlockingConnectionPool.from_url(
             url,
             socket_connect_timeout=2,
             socket_timeout=5,
             max_connections=256,
+            timeout=5,
             protocol=2,  # RESP2: redis-py parses it with less work than RESP3
         )
+        self.redis = redis.Redis(connection_pool=pool)
         self.ttls = ttls  # status -> seconds
         self._commit = self.redis.register_script(COMMIT_LUA)
         self._claim = self.redis.register_script(CLAIM_LUA)
