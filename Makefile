@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: all venv test lint format run openapi bench clean
+.PHONY: all venv test test-cluster lint format run openapi bench clean
 
 all: test
 
@@ -34,6 +34,11 @@ format: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest $(PYTEST_ARGS)
+	$(MAKE) --no-print-directory test-cluster
+
+# The API's tests once more, on a private 3-master Redis Cluster the run starts itself.
+test-cluster: $(STAMP)
+	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server -m "not single_redis" -q
 
 run: $(STAMP)
 	$(PY) -m hanabi.server

@@ -10,12 +10,29 @@ import pytest
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """URL of a Redis server for tests: ``$REDIS_URL`` if set, else a private throwaway one."""
+    """URL of a Redis server for tests: ``$REDIS_URL`` if set, else a private throwaway one,
+    or a private 3-master Redis Cluster with ``HANABI_TEST_REDIS=cluster`` (`make test`
+    runs the API's tests both ways)."""
     url = os.environ.get("REDIS_URL")
     if url:
         yield url
+        return
+    if os.environ.get("HANABI_TEST_REDIS") == "cluster":
+        from cluster_support import RedisClusterProcess
+
+        with RedisClusterProcess() as cluster:
+            yield cluster.url
         return
     from hanabi.server.redis_process import RedisProcess
 
     with RedisProcess() as proc:
         yield proc.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """A private 3-master Redis Cluster (for the tests that always need one)."""
+    from cluster_support import RedisClusterProcess
+
+    with RedisClusterProcess() as cluster:
+        yield cluster.url

@@ -23,7 +23,6 @@ from hanabi.server import schemas as s
 from hanabi.server.bots import BotWorker
 from hanabi.server.games import new_game_id
 from hanabi.server.redis_process import free_port
-from hanabi.server.store import BOTS_DUE
 
 
 def add_bot(table: Table, seat: int | None = 0, **body: Any) -> Any:
@@ -225,21 +224,23 @@ def _wait_turn(table: Table, turn: int, seconds: float) -> float:
     return time.monotonic() - began
 
 
+@pytest.mark.single_redis
 def test_a_due_bot_turn_waits_for_a_worker_then_plays(quiet_app: Flask) -> None:
     client = quiet_app.test_client()
     table = _due_bot_game(client)
     store = quiet_app.extensions["hanabi"].store
     time.sleep(0.5)
     assert table.view(None)["turn"] == 1  # nobody plays it...
-    assert store.redis.zscore(BOTS_DUE, table.id) is not None  # ...but it is due
+    assert store.is_bot_due(table.id)  # ...but it is due
     worker = BotWorker(quiet_app.extensions["hanabi"], 1, lease=1.0).start()
     try:
         assert _wait_turn(table, 2, 5) < 1.0
     finally:
         worker.stop()
-    assert store.redis.zscore(BOTS_DUE, table.id) is None  # the human is to move
+    assert not store.is_bot_due(table.id)  # the human is to move
 
 
+@pytest.mark.single_redis
 def test_a_claim_whose_worker_died_is_taken_again_after_its_lease(quiet_app: Flask) -> None:
     client = quiet_app.test_client()
     table = _due_bot_game(client)
@@ -254,6 +255,7 @@ def test_a_claim_whose_worker_died_is_taken_again_after_its_lease(quiet_app: Fla
     assert 0.5 < waited < 2.0, waited
 
 
+@pytest.mark.single_redis
 def test_a_bot_due_while_the_server_restarts_still_plays(redis_url: str) -> None:
     """gunicorn without bot workers takes the human's move and stops; once a server with
     workers is back, the bot's turn is played though no client asks for anything."""
@@ -282,6 +284,7 @@ def test_a_bot_due_while_the_server_restarts_still_plays(redis_url: str) -> None
         _stop(second)
 
 
+@pytest.mark.single_redis
 def test_human_requests_are_not_held_up_by_bot_games(redis_url: str) -> None:
     """While one server process plays 4 all-bot games flat out, a person's reads on the
     same process still answer in milliseconds; and a bot moves within milliseconds of

@@ -6,18 +6,27 @@ import redis
 from api_helpers import API, make_table
 from flask import Flask
 from flask.testing import FlaskClient
+from redis.cluster import RedisCluster
 
 from hanabi.server import create_app
 
 
 def _keys(r: redis.Redis, gid: str) -> list[str]:
+    """The game's keys (on a Cluster: asked of every master)."""
+    if isinstance(r, RedisCluster):
+        return sorted(k.decode() for k in r.keys(f"*{gid}*", target_nodes=RedisCluster.PRIMARIES))
     return sorted(k.decode() for k in r.keys(f"*{gid}*"))
 
 
-def test_keys_are_hash_tagged_and_tokens_hashed(client: FlaskClient, redis_url: str) -> None:
+def _redis(app: Flask) -> redis.Redis:
+    """The app's own client: a single Redis or a Cluster, whichever the tests run on."""
+    return app.extensions["hanabi"].store.redis
+
+
+def test_keys_are_hash_tagged_and_tokens_hashed(app: Flask, client: FlaskClient) -> None:
     table = make_table(client, 3)
     table.act(0, 0, type="clue", target=1, rank=table.view(0)["hands"][1][0]["rank"])
-    r = redis.Redis.from_url(redis_url)
+    r = _redis(app)
     keys = _keys(r, table.id)
     assert keys == [f"{{game:{table.id}}}:{k}" for k in ("a", "e", "g")]
     dump = b"".join(
@@ -38,7 +47,7 @@ def test_expiries_follow_status(redis_url: str) -> None:
         }
     )
     client = app.test_client()
-    r = redis.Redis.from_url(redis_url)
+    r = _redis(app)
     table = make_table(client, 2, start=False)
     g = f"{{game:{table.id}}}:g"
     assert 90 < r.ttl(g) <= 100
@@ -55,9 +64,9 @@ def test_expiries_follow_status(redis_url: str) -> None:
     assert 9000 < r.ttl(g) <= 10000
 
 
-def test_expired_game_is_gone_and_leaves_the_listing(client: FlaskClient, redis_url: str) -> None:
+def test_expired_game_is_gone_and_leaves_the_listing(app: Flask, client: FlaskClient) -> None:
     table = make_table(client, 2, start=False)
-    r = redis.Redis.from_url(redis_url)
+    r = _redis(app)
     r.delete(*_keys(r, table.id))
     assert client.get(table.url).status_code == 404
     listed = client.get(f"{API}/games?status=lobby&limit=100").get_json()["games"]
@@ -82,7 +91,7 @@ def test_finished_game_fits_in_4kb(app: Flask, client: FlaskClient, redis_url: s
         action = discards[0] if discards and (mine["clue_tokens"] < 4 or not clues) else clues[-1]
         assert table.act(seat, mine["turn"], **action).status_code == 201
     assert view["turn"] > 40
-    r = redis.Redis.from_url(redis_url)
+    r = _redis(app)
     total = sum(r.memory_usage(k) for k in _keys(r, table.id))
     assert total <= 4096, total
 

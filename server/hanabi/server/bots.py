@@ -2,12 +2,12 @@
 
 A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody polls for it:
 
-1. The commit that leaves a bot to move adds the game to the due set in the same Lua script
-   (:data:`~hanabi.server.store.COMMIT_LUA`) and pushes a wake-up on a Redis list.
-2. Each worker thread waits on that list (BLPOP, so a wake-up rouses one thread in one
-   process), then claims due games one at a time: a claim moves the game's score to
-   now + lease (:data:`~hanabi.server.store.CLAIM_LUA`), so no other worker takes it while
-   this one plays.
+1. The commit that leaves a bot to move adds the game to its bucket's due set in the same
+   Lua script (:data:`~hanabi.server.store.COMMIT_LUA`) and publishes a wake-up.
+2. Each worker thread listens for wake-ups (and looks anyway every :data:`POLL` seconds),
+   then claims due games one at a time: a claim moves the game's score to now + lease
+   (:data:`~hanabi.server.store.CLAIM_LUA`), so no other worker takes it while this one
+   plays.
 3. It loads the game fresh, asks :func:`hanabi.bots.choose_action` for the move (the bot
    sees only what its seat may see) and commits it through
    :meth:`~hanabi.server.games.Service.act` with ``as_seat``: the same compare-and-set
@@ -36,7 +36,7 @@ from hanabi.game import Action, Game
 from .games import Service, bot_due, decode_action
 from .problems import ApiError
 from .serving import offload
-from .store import Record
+from .store import BotWakes, Record
 
 log = logging.getLogger("hanabi.server.bots")
 
@@ -146,16 +146,24 @@ class BotWorker:
         return moves
 
     def _run(self) -> None:
+        wakes: BotWakes | None = None
         while not self._stop.is_set():
             try:
+                if wakes is None:
+                    wakes = self.service.store.bot_wakes()
                 if not self.run_due():
-                    self.service.store.wait_bot_wake(POLL)
+                    wakes.wait(POLL)
             except redis.exceptions.RedisError as exc:
                 log.warning("bot worker lost Redis (%s); retrying", type(exc).__name__)
+                if wakes is not None:
+                    wakes.close()
+                    wakes = None
                 self._stop.wait(0.5)
             except Exception:  # a worker thread must outlive any one game's trouble
                 log.exception("bot worker error")
                 self._stop.wait(0.5)
+        if wakes is not None:
+            wakes.close()
 
 
 _WORKERS: list[BotWorker] = []

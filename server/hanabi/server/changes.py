@@ -1,7 +1,8 @@
 """Change notifications: how a held long-poll or event stream learns that its game changed.
 
-Every commit publishes the game's new version on the game's own channel (``PUBLISH`` inside
-the commit script, see :mod:`hanabi.server.store`). Each server process keeps **one** Redis
+Every commit publishes the game's new version on the game's own channel (``SPUBLISH``,
+sharded pub/sub, on Redis 7 and later, else ``PUBLISH``, inside the commit script; see
+:mod:`hanabi.server.store`). Each server process keeps **one** Redis
 pub/sub connection, read by one listener, whatever the number of waiting requests: a game's
 channel is subscribed while some request of this process waits on it (and lingers a while
 after, since a woken client usually waits again at once). Per game the hub remembers the
@@ -26,10 +27,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import redis
 
-from .store import CHANNEL
+from .store import channel, game_of_channel
 
 log = logging.getLogger("hanabi.server")
 
@@ -41,10 +43,6 @@ TICK = 0.01
 #: How long a new waiter waits for Redis to confirm its subscription before it relies on a
 #: read of the stored version alone (seconds).
 CONFIRM = 1.0
-
-
-def channel(game_id: str) -> str:
-    return CHANNEL + ":" + game_id
 
 
 class Busy(Exception):
@@ -81,8 +79,13 @@ class ChangeHub:
         client: redis.Redis,
         read_version: Callable[[str], int | None],
         limit: int = 10_000,
+        *,
+        sharded: bool = False,
+        cluster: bool = False,
     ) -> None:
         self._client = client
+        self._sharded = sharded
+        self._cluster = cluster
         self._read_version = read_version
         self.limit = limit
         self._lock = threading.Lock()
@@ -200,7 +203,7 @@ class ChangeHub:
 
     def _listen(self) -> None:
         while True:
-            pubsub = self._client.pubsub()
+            subscriber = _Subscriber(self._client.pubsub(), self._sharded, self._cluster)
             try:
                 with self._lock:
                     known = list(self._games)
@@ -208,42 +211,38 @@ class ChangeHub:
                         game.confirmed.clear()
                     self._todo.clear()
                 if known:
-                    pubsub.subscribe(*(channel(g) for g in known))
+                    subscriber.subscribe(*(channel(g) for g in known))
                 self.wake_all()  # anything may have changed while we were away
-                self._serve(pubsub)
+                self._serve(subscriber)
             except Exception as exc:  # keep listening whatever happens
                 log.warning("change listener lost Redis (%s); reconnecting", type(exc).__name__)
                 time.sleep(0.5)
             finally:
-                pubsub.close()
+                subscriber.close()
 
-    def _serve(self, pubsub: redis.client.PubSub) -> None:
-        prefix = len(CHANNEL) + 1
+    def _serve(self, subscriber: _Subscriber) -> None:
         last_sweep = time.monotonic()
         while True:
-            self._run_todo(pubsub)
-            if pubsub.subscribed:
-                message = pubsub.get_message(timeout=TICK)
-            else:
-                message = None
-                time.sleep(TICK)
+            self._run_todo(subscriber)
+            message = subscriber.get(TICK)
             while message is not None:
                 kind, name = message["type"], message["channel"]
-                game_id = (name.decode() if isinstance(name, bytes) else str(name))[prefix:]
+                kind = kind.decode() if isinstance(kind, bytes) else kind
+                name = name.decode() if isinstance(name, bytes) else str(name)
                 with self._lock:
-                    game = self._games.get(game_id)
+                    game = self._games.get(game_of_channel(name))
                 if game is not None:
-                    if kind == "message":
+                    if kind in ("message", "smessage"):
                         game.announce(int(message["data"]))
-                    elif kind == "subscribe":
+                    elif kind in ("subscribe", "ssubscribe"):
                         game.confirmed.set()
-                message = pubsub.get_message(timeout=0)
+                message = subscriber.get(0)
             now = time.monotonic()
             if now - last_sweep > 1.0:
                 last_sweep = now
                 self._sweep(now)
 
-    def _run_todo(self, pubsub: redis.client.PubSub) -> None:
+    def _run_todo(self, subscriber: _Subscriber) -> None:
         while True:
             with self._lock:
                 if not self._todo:
@@ -252,9 +251,9 @@ class ChangeHub:
                 if action == "unsubscribe" and game_id in self._games:
                     continue  # wanted again meanwhile
             if action == "subscribe":
-                pubsub.subscribe(channel(game_id))
+                subscriber.subscribe(channel(game_id))
             else:
-                pubsub.unsubscribe(channel(game_id))
+                subscriber.unsubscribe(channel(game_id))
 
     def _sweep(self, now: float) -> None:
         """Drop subscriptions nobody has waited on for a while."""
@@ -263,3 +262,40 @@ class ChangeHub:
                 if game.waiters == 0 and now - game.last_used > LINGER:
                     del self._games[game_id]
                     self._todo.append(("unsubscribe", game_id))
+
+
+class _Subscriber:
+    """One pub/sub connection in the form the server calls for: sharded channels
+    (``SSUBSCRIBE``, Redis 7 and later; on a Cluster, a connection to each node that owns
+    a watched game) or classic ones."""
+
+    def __init__(self, pubsub: Any, sharded: bool, cluster: bool) -> None:
+        self.pubsub = pubsub
+        self.sharded = sharded
+        self.cluster = cluster
+        self.count = 0  # channels subscribed
+
+    def subscribe(self, *names: str) -> None:
+        if self.sharded:
+            self.pubsub.ssubscribe(*names)
+        else:
+            self.pubsub.subscribe(*names)
+        self.count += len(names)
+
+    def unsubscribe(self, name: str) -> None:
+        if self.sharded:
+            self.pubsub.sunsubscribe(name)
+        else:
+            self.pubsub.unsubscribe(name)
+        self.count -= 1
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        if self.count <= 0:
+            time.sleep(timeout)
+            return None
+        if self.sharded and self.cluster:
+            return self.pubsub.get_sharded_message(timeout=timeout)
+        return self.pubsub.get_message(timeout=timeout)
+
+    def close(self) -> None:
+        self.pubsub.close()

@@ -13,7 +13,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -43,13 +42,10 @@ from hanabi.game.views import redact_event
 from .cache import LRU, SingleFlight
 from .changes import Busy, ChangeHub
 from .problems import ApiError
+from .slots import new_game_id
 from .store import Conflict, Gone, Player, Record, Store, now_ms
 
 MAX_RETRIES = 100
-#: Game ids: letters and digits only (never a leading "-" that a command line would take
-#: for an option), 12 of them: 62**12 > 2**71.
-ID_ALPHABET = string.ascii_letters + string.digits
-ID_LENGTH = 12
 
 
 def hash_token(token: str) -> str:
@@ -60,10 +56,6 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
-
-
-def new_game_id() -> str:
-    return "".join(secrets.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
 
 
 def bot_due(record: Record) -> bool:
@@ -145,7 +137,13 @@ class Service:
     def __init__(self, store: Store, config: dict[str, Any]) -> None:
         self.store = store
         self.config = config
-        self.changes = ChangeHub(store.redis, store.version, config["HANABI_MAX_WAITERS"])
+        self.changes = ChangeHub(
+            store.redis,
+            store.version,
+            config["HANABI_MAX_WAITERS"],
+            sharded=store.sharded,
+            cluster=store.cluster,
+        )
         self._loads = SingleFlight()
         self.views = LRU(config["HANABI_CACHE_SIZE"])
         self.finished = LRU(256)

@@ -73,12 +73,14 @@ class RedisProcess:
         port: int | None = None,
         directory: str | os.PathLike[str] | None = None,
         persist: bool = False,
+        extra_args: list[str] | None = None,
     ) -> None:
         if persist and directory is None:
             raise ValueError("persist=True needs a directory for the append-only file")
         self.port = port
         self.directory = Path(directory) if directory is not None else None
         self.persist = persist
+        self.extra_args = list(extra_args or [])
         self._proc: subprocess.Popen[bytes] | None = None
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
 
@@ -118,6 +120,7 @@ class RedisProcess:
             "--daemonize", "no",
             "--protected-mode", "no",
             "--loglevel", "warning",
+            *self.extra_args,
         ]  # fmt: skip
         self._proc = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT

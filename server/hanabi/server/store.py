@@ -16,18 +16,26 @@ of a finished game are rebuilt from it (and cached per process, keyed by version
 
 Every change is one Lua script that checks the version it read, so concurrent writers in
 any number of processes never lose or double a change; the loser re-reads and retries.
-The commit also refreshes every key's expiry and publishes the new version on
-``hanabi:changes:<id>`` for long-polls.
+The commit also refreshes every key's expiry and publishes the new version on the game's
+channel for long-polls and streams.
 
-Bot turns: ``hanabi:bots:due`` is a sorted set of game ids whose seat to move is a bot,
-scored by when a worker may take the turn (ms). The commit that leaves a bot to move adds
-the game (due now) and pushes a wake-up on ``hanabi:bots:wake`` in the same script, so a
-due bot turn is never lost between a commit and its enqueueing; a commit that leaves a
-human to move (or ends or deletes the game) removes it. A worker claims a game by moving
-its score to now + lease (:data:`CLAIM_LUA`), and a claim whose worker died simply comes
-due again when the lease runs out (see :mod:`hanabi.server.bots`). These two keys are
-global, so a commit script touches keys of two slots: fine on one Redis; a Cluster
-deployment would need the due set per slot.
+Bot turns: ``{game:bots-<b>}:bots:due`` (one per bucket, see :mod:`hanabi.server.slots`)
+is a sorted set of the ids of the bucket's games whose seat to move is a bot, scored by
+when a worker may take the turn (ms). Every game's id puts it in the slot of one bucket,
+so the commit that leaves a bot to move adds the game to the due set beside it (due now)
+in the same script, and publishes a wake-up on ``hanabi:bots:wake`` (a classic broadcast:
+bot wake-ups are rare and tiny): a due bot turn is never lost between a commit and its
+enqueueing, and no script touches two slots. A commit that leaves a human to move (or
+ends or deletes the game) removes it. A worker claims a game by moving its score to now +
+lease (:data:`CLAIM_LUA`), and a claim whose worker died simply comes due again when the
+lease runs out (see :mod:`hanabi.server.bots`).
+
+Changes are published on the game's own channel ``{game:<id>}:changes`` (in the game's
+slot): with ``SPUBLISH``, sharded pub/sub, where the server has it (Redis 7 and later), so
+on a Cluster a change reaches only the node that owns the game, else ``PUBLISH``.
+
+REDIS_URL may name a single Redis or any node of a Redis Cluster (detected at start, then
+served through redis-py's ``RedisCluster``).
 
 The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
 member ``<created ms>:<id>``)
@@ -37,6 +45,7 @@ members whose game expired.
 
 from __future__ import annotations
 
+import logging
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -44,15 +53,19 @@ from typing import Any
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
 
-CHANNEL = "hanabi:changes"
+from .slots import BUCKETS, bucket_of, bucket_tag
+
+log = logging.getLogger("hanabi.server")
+
 INDEX = "hanabi:index:"
-BOTS_DUE = "hanabi:bots:due"
 BOTS_WAKE = "hanabi:bots:wake"
 
-# KEYS: g, a, e, bots due, bots wake.  ARGV: expected version ("0": create), players, blob,
-# ttl ms, mode, game id, bot ("0": no bot to move, "1": a bot is due, "2": a bot is due and
-# this commit is a bot worker's, so any claim of the game is over), now ms,
+# KEYS: g, a, e, the bucket's bots due set (all in the game's slot).  ARGV: expected version
+# ("0": create), players, blob, ttl ms, mode, game id, bot ("0": no bot to move, "1": a bot
+# is due, "2": a bot is due and this commit is a bot worker's, so any claim of the game is
+# over), now ms, publish command (SPUBLISH or PUBLISH), the game's channel,
 # number of action entries, action entries..., event entries...
 # mode: "keep" (append), "archive" (drop the lists), "delete" (drop the game).
 # Returns the new version; on a version conflict {version, players, blob} as stored now (so
@@ -71,12 +84,12 @@ if ARGV[5] == 'delete' then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 else
   redis.call('HSET', KEYS[1], 'v', nv, 'p', ARGV[2], 's', ARGV[3])
-  local na = tonumber(ARGV[9])
+  local na = tonumber(ARGV[11])
   if ARGV[5] == 'archive' then
     redis.call('DEL', KEYS[2], KEYS[3])
   else
-    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10, 9 + na)) end
-    if #ARGV > 9 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 10 + na, #ARGV)) end
+    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12, 11 + na)) end
+    if #ARGV > 11 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 12 + na, #ARGV)) end
     redis.call('PEXPIRE', KEYS[2], ARGV[4])
     redis.call('PEXPIRE', KEYS[3], ARGV[4])
   end
@@ -91,12 +104,11 @@ else
   else
     redis.call('ZADD', KEYS[4], 'NX', ARGV[8], ARGV[6])
   end
-  redis.call('LPUSH', KEYS[5], ARGV[6])
-  redis.call('LTRIM', KEYS[5], 0, 63)
+  redis.call('PUBLISH', 'BOTS_WAKE', ARGV[6])
 end
-redis.call('PUBLISH', 'CHANNEL:' .. ARGV[6], nv)
+redis.call(ARGV[9], ARGV[10], nv)
 return nv
-""".replace("CHANNEL", CHANNEL)
+""".replace("BOTS_WAKE", BOTS_WAKE)
 
 
 # KEYS: bots due.  ARGV: now ms, lease ms.  The first game due by now, re-scored to
@@ -125,6 +137,21 @@ return 0
 def keys(game_id: str) -> tuple[str, str, str]:
     tag = "{game:" + game_id + "}"
     return tag + ":g", tag + ":a", tag + ":e"
+
+
+def channel(game_id: str) -> str:
+    """The pub/sub channel a game's commits are announced on (in the game's slot)."""
+    return "{game:" + game_id + "}:changes"
+
+
+def game_of_channel(name: str) -> str:
+    """The game id of a :func:`channel` name."""
+    return name[len("{game:") : name.index("}")]
+
+
+def due_key(bucket: int) -> str:
+    """A bucket's due set of bot turns (in the bucket's slot)."""
+    return "{game:" + bucket_tag(bucket) + "}:bots:due"
 
 
 def now_ms() -> int:
@@ -200,6 +227,21 @@ def parse_players(raw: bytes) -> list[Player]:
     return [Player(*row) for row in orjson.loads(raw)]
 
 
+class BotWakes:
+    """One subscription to ``hanabi:bots:wake``, for one bot worker thread."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self.pubsub.subscribe(BOTS_WAKE)
+
+    def wait(self, timeout: float) -> bool:
+        """Block until a commit made a bot turn due (or ``timeout`` seconds pass)."""
+        return self.pubsub.get_message(timeout=timeout) is not None
+
+    def close(self) -> None:
+        self.pubsub.close()
+
+
 class Conflict(Exception):
     """Another writer committed first: retry from ``current`` (the stored record, if known)."""
 
@@ -212,21 +254,42 @@ class Gone(Exception):
     """The game no longer exists (expired or deleted)."""
 
 
+def connect(url: str) -> tuple[redis.Redis, bool, bool]:
+    """A client for ``url``: (client, whether it is a Cluster, whether the server has
+    sharded pub/sub). Connection pools block for a moment when every connection is busy
+    (1,000 woken waiters reading at once) instead of failing."""
+    options: dict[str, Any] = {
+        "socket_connect_timeout": 2,
+        "socket_timeout": 5,
+        "max_connections": 256,
+        "timeout": 5,  # seconds to wait for a free connection
+        "protocol": 2,  # RESP2: redis-py parses it with less work than RESP3
+    }
+    cluster, version = False, (0,)
+    probe = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+    try:
+        cluster = bool(probe.info("cluster").get("cluster_enabled"))
+        version = tuple(int(p) for p in str(probe.info("server")["redis_version"]).split("."))
+    except redis.exceptions.RedisError:
+        log.warning("Redis does not answer at start: serving as a single Redis until it does")
+    finally:
+        probe.close()
+    sharded = version >= (7,)
+    if cluster:
+        client = RedisCluster.from_url(
+            url, connection_pool_class=redis.BlockingConnectionPool, **options
+        )
+        return client, True, sharded
+    pool = redis.BlockingConnectionPool.from_url(url, **options)
+    return redis.Redis(connection_pool=pool), False, sharded
+
+
 class Store:
-    """The game store on one Redis (or Cluster) connection pool."""
+    """The game store on one Redis or a Redis Cluster."""
 
     def __init__(self, url: str, ttls: dict[str, int]) -> None:
-        # A blocking pool: when every connection is busy (1,000 woken waiters reading at
-        # once), a request waits its turn for a moment instead of failing.
-        pool = redis.BlockingConnectionPool.from_url(
-            url,
-            socket_connect_timeout=2,
-            socket_timeout=5,
-            max_connections=256,
-            timeout=5,
-            protocol=2,  # RESP2: redis-py parses it with less work than RESP3
-        )
-        self.redis = redis.Redis(connection_pool=pool)
+        self.redis, self.cluster, self.sharded = connect(url)
+        self.publish = "SPUBLISH" if self.sharded else "PUBLISH"
         self.ttls = ttls  # status -> seconds
         self._commit = self.redis.register_script(COMMIT_LUA)
         self._claim = self.redis.register_script(CLAIM_LUA)
@@ -289,10 +352,11 @@ class Store:
         mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
         ttl_ms = self.ttls[record.status] * 1000
         args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
-        args += [record.id, bot, now_ms(), len(actions)]
+        args += [record.id, bot, now_ms(), self.publish, channel(record.id), len(actions)]
         args += [orjson.dumps(a) for a in actions]
         args += [orjson.dumps(e) for e in events]
-        result = self._commit(keys=[*keys(record.id), BOTS_DUE, BOTS_WAKE], args=args)
+        due = due_key(bucket_of(record.id))
+        result = self._commit(keys=[*keys(record.id), due], args=args)
         if isinstance(result, list):
             version, players, blob = result
             raise Conflict(Record.load(record.id, version, players, blob))
@@ -306,18 +370,34 @@ class Store:
     # -- bot turns ---------------------------------------------------------------------
 
     def claim_bot_turn(self, lease_ms: int) -> str | None:
-        """A game whose bot turn is due, now claimed for ``lease_ms``; None if none is due."""
-        found = self._claim(keys=[BOTS_DUE], args=[now_ms(), lease_ms])
-        return None if found is None else found.decode()
+        """A game whose bot turn is due, now claimed for ``lease_ms``; None if none is due.
+
+        One look at every bucket's due set (a pipeline; on a Cluster, one round trip per
+        node), then a claim in the buckets that have something due."""
+        now = now_ms()
+        pipe = self.redis.pipeline(transaction=False)
+        for bucket in range(BUCKETS):
+            pipe.zrangebyscore(due_key(bucket), "-inf", now, start=0, num=1)
+        for bucket, due in enumerate(pipe.execute()):
+            if due:
+                found = self._claim(keys=[due_key(bucket)], args=[now, lease_ms])
+                if found is not None:
+                    return found.decode()
+        return None
 
     def release_bot_turn(self, game_id: str, version: int | None) -> bool:
         """Drop a game with no bot to move at ``version`` from the due set (see RELEASE_LUA)."""
         args = [game_id, "" if version is None else version, now_ms()]
-        return bool(self._release(keys=[keys(game_id)[0], BOTS_DUE], args=args))
+        due = due_key(bucket_of(game_id))
+        return bool(self._release(keys=[keys(game_id)[0], due], args=args))
 
-    def wait_bot_wake(self, timeout: float) -> bool:
-        """Block until a commit made a bot turn due (or ``timeout`` seconds pass)."""
-        return self.redis.blpop([BOTS_WAKE], timeout=timeout) is not None
+    def is_bot_due(self, game_id: str) -> bool:
+        """Whether the game is in its bucket's due set (claimed or not)."""
+        return self.redis.zscore(due_key(bucket_of(game_id)), game_id) is not None
+
+    def bot_wakes(self) -> BotWakes:
+        """A listener for the wake-ups that commits publish when a bot becomes due."""
+        return BotWakes(self.redis)
 
     def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
         """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit."""
