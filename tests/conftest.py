@@ -7,6 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+# Per-address limits off for the suite (its clients all come from 127.0.0.1, hundreds of
+# games a minute): tests/server/test_limits.py turns them on, with the defaults too.
+os.environ.setdefault("HANABI_LIMITS", "off")
+
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:

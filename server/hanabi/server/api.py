@@ -29,6 +29,7 @@ from .http import (
     load_query,
 )
 from .problems import ApiError
+from .ratelimits import LAPSE, Limits
 from .serving import yield_to_others
 from .store import Record, parse_players
 from .stream import GameStream
@@ -64,6 +65,16 @@ def operation(**kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any
 
 def service() -> Service:
     return current_app.extensions["hanabi"]
+
+
+def limits() -> Limits:
+    return current_app.extensions["hanabi_limits"]
+
+
+def hit_per_address(name: str) -> None:
+    """Count one request of kind ``name`` against the client's address (429 past it)."""
+    lim = limits()
+    lim.hit(name, lim.address())
 
 
 def game_url(game_id: str) -> str:
@@ -148,11 +159,12 @@ class Games(Resource):
         body=s.CreateGameSchema,
         responses={201: (s.SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 413),
+        errors=(400, 413, 429),
     )
     def post(self) -> Response:
         svc = service()
         body = load_body(schema(s.CreateGameSchema))
+        hit_per_address("create")
         outcome = svc.create(body)
         record = outcome.record
         data = {"id": record.id, "seat": 0, "token": outcome.token, "game": svc.render(record, 0)}
@@ -178,7 +190,7 @@ class GameResource(Resource):
         },
         headers={200: {"ETag": "Version tag of this view"}, 304: {"ETag": "The current tag"}},
         request_headers={"If-None-Match": "The ETag of the view the client has"},
-        errors=(400, 401, 403, 404),
+        errors=(400, 401, 403, 404, 429),
     )
     def get(self, game_id: str) -> Response:
         svc = service()
@@ -200,9 +212,16 @@ class GameResource(Resource):
             if wait > 0:
                 release = svc.hold()
                 try:
+                    held = limits().hold_waiting(lapse=wait + LAPSE)
+                except ApiError:
+                    release()
+                    raise
+                try:
                     newest = svc.wait_for_change(game_id, version, wait)
                 finally:
                     release()
+                    if held is not None:
+                        held(0)
                 if newest != version:
                     raw = None if newest is None else svc.load_raw(game_id, newest)
                     if raw is None:
@@ -232,11 +251,12 @@ class Players(Resource):
         body=s.JoinSchema,
         responses={201: (s.SeatGrantSchema, "The seat and its token")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 404, 409, 413),
+        errors=(400, 404, 409, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         body = load_body(schema(s.JoinSchema))
+        hit_per_address("join")
         outcome = svc.join(game_id, body["name"])
         record = outcome.record
         data = {
@@ -283,11 +303,12 @@ class Bots(Resource):
         body=s.BotSeatSchema,
         auth="required",
         responses={201: (s.BotSeatResultSchema, "The bot's seat and the host's view")},
-        errors=(400, 401, 403, 404, 409, 413),
+        errors=(400, 401, 403, 404, 409, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         body = load_body(schema(s.BotSeatSchema))
+        hit_per_address("join")
         outcome = svc.add_bot(game_id, bearer_token(), body["strategy"], body.get("name"))
         seat = len(outcome.record.players) - 1
         data = {"seat": seat, "game": svc.render(outcome.record, outcome.seat)}
@@ -392,7 +413,7 @@ class Stream(Resource):
         responses={200: (s.ServerSentEventSchema, "The stream: one object per message")},
         media={200: "text/event-stream"},
         request_headers={"Last-Event-ID": "The seq of the last event the client has"},
-        errors=(400, 401, 403, 404, 406),
+        errors=(400, 401, 403, 404, 406, 429),
     )
     def get(self, game_id: str) -> Response:
         svc = service()
@@ -423,7 +444,7 @@ class Stream(Resource):
             after,
             keepalive=config["HANABI_KEEPALIVE"],
             max_seconds=config["HANABI_STREAM_MAX"],
-        ).open()
+        ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
 
@@ -451,13 +472,14 @@ class Tickets(Resource):
         ),
         auth="required",
         responses={201: (s.TicketSchema, "The ticket")},
-        errors=(401, 403, 404),
+        errors=(401, 403, 404, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         token = bearer_token()
         svc.require_seat(svc.load(game_id), token)
         assert token is not None
+        hit_per_address("ticket")
         ticket, expires = tickets.issue(svc.store.redis, game_id, hash_token(token))
         return json_response({"ticket": ticket, "expires": expires}, 201)
 
@@ -471,12 +493,19 @@ class Chat(Resource):
         body=s.ChatSchema,
         auth="required",
         responses={201: (s.ChatResultSchema, "The chat event")},
-        errors=(400, 401, 403, 404, 413),
+        errors=(400, 401, 403, 404, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         body = load_body(schema(s.ChatSchema))
-        outcome = svc.chat(game_id, bearer_token(), body["text"])
+        token = bearer_token()
+        svc.require_seat(svc.load(game_id), token)  # only a seat's lines count, against it
+        assert token is not None
+        lim = limits()
+        lim.check("chat_game", game_id)
+        lim.hit("chat_seat", f"{game_id}:{hash_token(token)}")
+        lim.hit("chat_game", game_id)
+        outcome = svc.chat(game_id, token, body["text"])
         event = {**outcome.events[0], "seq": outcome.first_seq}
         return json_response({"event": event}, 201)
 

@@ -10,7 +10,7 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_restx.apidoc import apidoc
 
-from . import problems
+from . import problems, ratelimits
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
 from .config import load_config
@@ -44,6 +44,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     }
     service = Service(Store(settings["REDIS_URL"], ttls), settings)
     app.extensions["hanabi"] = service
+    app.extensions["hanabi_limits"] = ratelimits.from_config(
+        settings, service.store.redis, service.store.cluster
+    )
     # Bot turns are played by threads in every process (see hanabi.server.bots).
     app.extensions["hanabi_bots"] = start_worker(
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]

@@ -203,7 +203,7 @@ class ChangeHub:
 
     def _listen(self) -> None:
         while True:
-            subscriber = _Subscriber(self._client.pubsub(), self._sharded, self._cluster)
+            subscriber = _Subscriber(self._client, self._sharded, self._cluster)
             try:
                 with self._lock:
                     known = list(self._games)
@@ -265,37 +265,62 @@ class ChangeHub:
 
 
 class _Subscriber:
-    """One pub/sub connection in the form the server calls for: sharded channels
-    (``SSUBSCRIBE``, Redis 7 and later; on a Cluster, a connection to each node that owns
-    a watched game) or classic ones."""
+    """The listener's subscriptions in the form the server calls for: sharded channels
+    (``SSUBSCRIBE``, Redis 7 and later) or classic ones; on a Cluster, one plain pub/sub
+    connection to each node that owns a watched game's slot (found from the client's slot
+    map; after a resharding, an error makes the listener start over and look again)."""
 
-    def __init__(self, pubsub: Any, sharded: bool, cluster: bool) -> None:
-        self.pubsub = pubsub
+    def __init__(self, client: Any, sharded: bool, cluster: bool) -> None:
+        self.client = client
         self.sharded = sharded
         self.cluster = cluster
+        self.nodes: dict[str, Any] = {}  # node name (or "") -> PubSub
+        self.where: dict[str, str] = {}  # channel -> node name
         self.count = 0  # channels subscribed
 
+    def _pubsub_for(self, name: str) -> Any:
+        node = ""
+        if self.cluster:
+            owner = self.client.get_node_from_key(name)
+            node = owner.name
+            if node not in self.nodes:
+                self.nodes[node] = owner.redis_connection.pubsub()
+        elif node not in self.nodes:
+            self.nodes[node] = self.client.pubsub()
+        self.where[name] = node
+        return self.nodes[node]
+
     def subscribe(self, *names: str) -> None:
-        if self.sharded:
-            self.pubsub.ssubscribe(*names)
-        else:
-            self.pubsub.subscribe(*names)
-        self.count += len(names)
+        for name in names:
+            pubsub = self._pubsub_for(name)
+            if self.sharded:
+                pubsub.ssubscribe(name)
+            else:
+                pubsub.subscribe(name)
+            self.count += 1
 
     def unsubscribe(self, name: str) -> None:
+        node = self.where.pop(name, None)
+        if node is None:
+            return
         if self.sharded:
-            self.pubsub.sunsubscribe(name)
+            self.nodes[node].sunsubscribe(name)
         else:
-            self.pubsub.unsubscribe(name)
+            self.nodes[node].unsubscribe(name)
         self.count -= 1
 
     def get(self, timeout: float) -> dict[str, Any] | None:
+        """The next message from any node, waiting at most ``timeout`` in all."""
         if self.count <= 0:
             time.sleep(timeout)
             return None
-        if self.sharded and self.cluster:
-            return self.pubsub.get_sharded_message(timeout=timeout)
-        return self.pubsub.get_message(timeout=timeout)
+        share = timeout / len(self.nodes)
+        for pubsub in self.nodes.values():
+            message = pubsub.get_message(timeout=share)
+            if message is not None:
+                return message
+        return None
 
     def close(self) -> None:
-        self.pubsub.close()
+        for pubsub in self.nodes.values():
+            pubsub.close()

@@ -20,6 +20,14 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_MAX_WAITERS": (7_500, int),  # long-polls and streams held per process at once
     "HANABI_STREAM_MAX": (3600.0, float),  # seconds an event stream stays open (clients resume)
     "HANABI_KEEPALIVE": (15.0, float),  # seconds between keep-alive comments on a stream
+    "HANABI_LIMITS": ("on", str),  # "off": no per-address limits (benchmarks, trusted setups)
+    "HANABI_TRUSTED_PROXIES": ("", str),  # comma-separated proxies whose X-Forwarded-For counts
+    "HANABI_MAX_WAITING_PER_ADDRESS": (100, int),  # long-polls and streams one address holds
+    "HANABI_LIMIT_CREATE": ("20/minute", str),  # games created per address
+    "HANABI_LIMIT_JOIN": ("60/minute", str),  # seats taken (joins, bots) per address
+    "HANABI_LIMIT_TICKET": ("120/minute", str),  # stream tickets per address
+    "HANABI_LIMIT_CHAT_SEAT": ("20/minute", str),  # chat lines per seat
+    "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)

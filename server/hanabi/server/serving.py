@@ -18,6 +18,7 @@ import contextlib
 import resource
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -48,7 +49,9 @@ def gunicorn_command(
         "--backlog", "4096",
         "--log-level", log_level,
         "--no-control-socket",
-        "--config", "python:hanabi.server.gunicorn_conf",
+        # By path, not as hanabi.server.gunicorn_conf: importing the package in gunicorn's
+        # master would load redis and ssl before the gevent worker patches them.
+        "--config", str(Path(__file__).with_name("gunicorn_conf.py")),
     ]  # fmt: skip
     if access_log:
         command += ["--access-logfile", "-"]

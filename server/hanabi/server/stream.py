@@ -35,6 +35,7 @@ import orjson
 
 from .games import Service
 from .problems import ApiError
+from .ratelimits import LAPSE
 from .store import Record
 
 log = logging.getLogger("hanabi.server")
@@ -76,16 +77,25 @@ class GameStream:
         self.after = after
         self.keepalive = keepalive
         self.max_seconds = max_seconds
+        self.held: Callable[[float], None] | None = None
 
     def seat(self, record: Record) -> int | None:
         if self.token_hash is None:
             return None
         return self.service.seat_by_hash(record.players, self.token_hash)
 
-    def open(self) -> Iterator[bytes]:
+    def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
         """Count the stream among this process's waiting requests (503 past the limit, before
-        any byte is sent) and return its messages."""
-        return self._messages(self.service.hold(), time.monotonic() + self.max_seconds)
+        any byte is sent) and return its messages. ``held``: the stream's entry among its
+        address's waiting requests, renewed at every keep-alive and dropped at the end."""
+        try:
+            release = self.service.hold()
+        except ApiError:
+            if held is not None:
+                held(0)
+            raise
+        self.held = held
+        return self._messages(release, time.monotonic() + self.max_seconds)
 
     def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
         svc, record = self.service, self.record
@@ -105,6 +115,8 @@ class GameStream:
                     return
                 found = self._next(record.id, record.version, stop_at)
                 while found == "quiet":
+                    if self.held is not None:
+                        self.held(self.keepalive + LAPSE)
                     yield b": keep-alive\n\n"
                     found = self._next(record.id, record.version, stop_at)
                 if found is None:
@@ -120,6 +132,8 @@ class GameStream:
             log.warning("event stream closed: %s", type(exc).__name__)
         finally:
             release()
+            if self.held is not None:
+                self.held(0)
 
     def _next(self, game_id: str, version: int, stop_at: float) -> Any:
         """The game's next version as a Record; "quiet" after a keep-alive period; None
