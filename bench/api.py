@@ -257,7 +257,7 @@ def main() -> int:
 
     with RedisProcess() as redis_proc:
         port = free_port()
-        env = {**os.environ, "REDIS_URL": redis_proc.url}
+        env = {**os.environ, "REDIS_URL": redis_proc.url, "HANABI_LIMITS": "off"}  # one address
         command = gunicorn_command(
             f"127.0.0.1:{port}", args.workers, log_level="warning", app="api:bench_app()"
         )

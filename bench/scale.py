@@ -1,7 +1,8 @@
 """Hold a real audience on one node: thousands of idle long-polls on `make run`'s defaults.
 
 Starts the server exactly as `make run` does (``python -m hanabi.server``: its embedded
-Redis, gunicorn with its default workers) on a free port, then measures in one run:
+Redis, gunicorn with its default workers; only ``HANABI_LIMITS=off``, since every client
+here has one address) on a free port, then measures in one run:
 
 - actions/s without waiters: scripted clients playing games flat out (POST actions only;
   each client keeps a shadow engine to pick legal, never-losing moves; bench/api.py's);
@@ -187,7 +188,9 @@ def start_server(workers: int | None) -> tuple[subprocess.Popen[bytes], int, str
     """``python -m hanabi.server`` as `make run` starts it (embedded Redis, defaults)."""
     port = free_port()
     data = tempfile.mkdtemp(prefix="hanabi-scale-")
+    # Per-address limits off: every client of the bench comes from 127.0.0.1 (README).
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["HANABI_LIMITS"] = "off"
     command = [sys.executable, "-m", "hanabi.server", "--port", str(port), "--data", data]
     if workers:
         command += ["--workers", str(workers)]
