@@ -1,0 +1,164 @@
+"""Reading games: records, engine states, views, the event log, exports, replays, listings.
+
+:class:`Reads` is the base of :class:`~hanabi.server.games.Service`: it holds the store and
+this process's caches (rendered views, rebuilt finished games, the records this process
+last wrote), all keyed by the game's version so a stale entry is never served.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+
+from hanabi.game import Game, HanabiError, export_game, full_view, replay
+from hanabi.game.views import redact_event
+
+from . import rendering
+from .archive import Finished, rebuild, setup_of
+from .cache import LRU
+from .problems import ApiError
+from .seats import all_bots, not_found
+from .store import Record, Store
+from .waiter import RECHECK, Waiter
+
+
+class Reads:
+    def __init__(self, store: Store, config: dict[str, Any]) -> None:
+        self.store = store
+        self.config = config
+        self.waiter = Waiter(store.redis)
+        self.views = LRU(config["HANABI_CACHE_SIZE"])
+        self.finished = LRU(256)
+        self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
+
+    # -- engine glue -------------------------------------------------------------------
+
+    def load(self, game_id: str) -> Record:
+        record = self.store.load(game_id)
+        if record is None:
+            raise not_found(game_id)
+        return record
+
+    def live_game(self, record: Record) -> Game:
+        # Restoring needs only the log's length (turn numbers): decoding the compact log on
+        # every action would be wasted work, so the engine gets placeholders of that length.
+        assert record.snap is not None
+        return Game.from_snapshot(setup_of(record), [None] * record.turn, record.snap)  # type: ignore[list-item]
+
+    def finished_game(self, record: Record) -> Finished:
+        key = (record.id, record.version)
+        cached = self.finished.get(key)
+        if cached is not None:
+            return cached
+        rebuilt = rebuild(record)
+        self.finished.put(key, rebuilt)
+        return rebuilt
+
+    def game_of(self, record: Record) -> Game | None:
+        if record.status == "playing":
+            return self.live_game(record)
+        if record.status == "finished":
+            return self.finished_game(record).game
+        return None
+
+    # -- views -------------------------------------------------------------------------
+
+    def render(self, record: Record, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+        """The view of ``record`` for ``seat`` (None: a spectator)."""
+        if game is None and record.status != "lobby":
+            game = self.game_of(record)
+        return rendering.render(record, seat, game)
+
+    def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
+        """The view as JSON, cached per (game, version, seat); ``game``: the engine state
+        already at hand, if any."""
+        key = (record.id, record.version, seat)
+        body = self.views.get(key)
+        if body is None:
+            body = orjson.dumps(self.render(record, seat, game))
+            self.views.put(key, body)
+        return body
+
+    def wait_for_change(self, game_id: str, version: int, seconds: float) -> None:
+        """Block until the game's version differs from ``version`` or time runs out."""
+        deadline = time.monotonic() + seconds
+        event = self.waiter.register(game_id)
+        try:
+            while True:
+                current = self.store.version(game_id)
+                if current != version:
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                event.wait(min(remaining, RECHECK))
+                event.clear()
+        finally:
+            self.waiter.unregister(game_id, event)
+
+    # -- the event log -----------------------------------------------------------------
+
+    def events(self, record: Record, seat: int | None, after: int) -> list[dict[str, Any]]:
+        if record.status == "finished":
+            events = self.finished_game(record).events[after:]
+            return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
+        if after >= record.events:
+            return []
+        raw = self.store.events(record.id, after, record.events - 1)
+        reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
+        return self.redact(raw, seat, reveal, after + 1)
+
+    def redact(
+        self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
+    ) -> list[dict[str, Any]]:
+        return [{**redact_event(e, seat, over), "seq": first_seq + i} for i, e in enumerate(events)]
+
+    # -- finished games ----------------------------------------------------------------
+
+    def export(self, record: Record) -> dict[str, Any]:
+        if record.status != "finished":
+            raise ApiError(409, "game_not_finished", "Only a finished game can be exported.")
+        return export_game(self.finished_game(record).game)
+
+    def replay(self, record: Record, turn: int | None) -> dict[str, Any]:
+        if record.status != "finished":
+            raise ApiError(409, "game_not_finished", "Only a finished game can be replayed.")
+        rebuilt = self.finished_game(record)
+        last = rebuilt.game.turn
+        if turn is None:
+            turn = last
+        if turn > last:
+            raise ApiError(404, "no_such_turn", f"The game has turns 0 to {last}.")
+        try:
+            game = replay(setup_of(record), rebuilt.game.actions, upto=turn)
+        except HanabiError as exc:  # pragma: no cover - the log replayed once already
+            raise ApiError(500, "replay_failed", exc.message) from None
+        return rendering.with_table(full_view(game), record, None)
+
+    # -- the listing -------------------------------------------------------------------
+
+    def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+        key = status or "all"
+        games: list[dict[str, Any]] = []
+        last = cursor
+        exhausted = False
+        for _ in range(5):
+            members = self.store.scan_index(key, last, limit - len(games))
+            if not members:
+                exhausted = True
+                break
+            ids = [m.split(":", 1)[1] for m in members]
+            stale = []
+            for member, record in zip(members, self.store.load_many(ids)):
+                if record is None or (status is not None and record.status != status):
+                    stale.append(member)
+                else:
+                    games.append(rendering.summary(record))
+            self.store.unindex(key, stale)
+            last = members[-1]
+            if len(games) >= limit:
+                break
+        next_cursor = last if games and len(games) >= limit and not exhausted else None
+        return {"games": games, "next_cursor": next_cursor}
