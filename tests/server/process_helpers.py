@@ -11,6 +11,8 @@ import sys
 import time
 from typing import Any
 
+from hanabi.server.__main__ import LIMIT_REQUEST_LINE
+
 API = "/api/v1"
 
 
@@ -66,6 +68,7 @@ def gunicorn(port: int, env: dict[str, str], workers: int = 1, threads: int = 16
         sys.executable, "-m", "gunicorn",
         "--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads),
         "--bind", f"127.0.0.1:{port}", "--no-control-socket", "--log-level", "warning",
+        "--limit-request-line", str(LIMIT_REQUEST_LINE),
         "hanabi.server:create_app()",
     ]  # fmt: skip
     proc = subprocess.Popen(command, env={**os.environ, **env})

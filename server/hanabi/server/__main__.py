@@ -14,6 +14,11 @@ import sys
 
 from .redis_process import RedisProcess
 
+#: gunicorn's longest request line (its maximum; default 4094): far past every documented
+#: input (ids of 64 characters, cursors of 100, even percent-encoded); longer ones get 414
+#: problem+json (:mod:`hanabi.server.gunicorn_errors`).
+LIMIT_REQUEST_LINE = 8190
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hanabi.server", description=__doc__)
@@ -43,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         "--graceful-timeout", "5",
         "--access-logfile", "-",
         "--no-control-socket",
+        "--limit-request-line", str(LIMIT_REQUEST_LINE),
         "hanabi.server:create_app()",
     ]  # fmt: skip
     gunicorn = subprocess.Popen(command, env=env)

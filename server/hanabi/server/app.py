@@ -10,11 +10,13 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_restx.apidoc import apidoc
 
-from . import problems
+from . import gunicorn_errors, problems
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
 from .config import load_config
 from .games import Service
+from .http import refuse_non_json
+from .spec import TITLE
 from .store import Store
 
 
@@ -49,7 +51,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )
 
-    api = ProblemApi(prefix=PREFIX, doc=False, title="Hanabi", version="1.0", catch_all_404s=True)
+    api = ProblemApi(prefix=PREFIX, doc=False, title=TITLE, version="1.0", catch_all_404s=True)
     api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json
     for namespace in NAMESPACES:
         api.add_namespace(namespace)
@@ -64,6 +66,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         max_age=600,
     )
     problems.install(app)
+    app.before_request(refuse_non_json)
+    gunicorn_errors.install()
 
     @app.get(PREFIX + "/openapi.yaml")
     def openapi_yaml() -> Response:

@@ -29,6 +29,11 @@ CHAT_MAX = 300
 _CONTROL = r"\x00-\x1f\x7f-\x9f"
 _BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 TEXT_PATTERN = f"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
+#: What the server accepts where a request names a suit, a clue colour or a clue rank (in
+#: some variant; the engine then checks the game's own), so the contract lists them.
+SUIT_IDS = tuple(sorted({s.id for v in VARIANTS.values() for s in v.suits}))
+CLUE_COLORS = tuple(sorted({c for v in VARIANTS.values() for c in v.to_dict()["clue_colors"]}))
+CLUE_RANKS = tuple(sorted({r for v in VARIANTS.values() for r in v.to_dict()["clue_ranks"]}))
 
 
 class FullMatch(validate.Regexp):
@@ -63,6 +68,15 @@ class JsonInteger(fields.Integer):
         if isinstance(value, float) and not value.is_integer():
             raise self.make_error("invalid")
         return super()._deserialize(int(value), attr, data, **kwargs)
+
+
+class JsonBoolean(fields.Boolean):
+    """A boolean as JSON means it: true or false, not "yes", 1 or "true"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -103,13 +117,13 @@ class HealthSchema(Schema):
 
 
 class OptionsSchema(Schema):
-    empty_clues = fields.Boolean(load_default=False)
-    strikeout_keeps_score = fields.Boolean(load_default=False)
+    empty_clues = JsonBoolean(load_default=False)
+    strikeout_keeps_score = JsonBoolean(load_default=False)
 
 
 class GameOptionsSchema(Schema):
-    empty_clues = fields.Boolean(required=True)
-    strikeout_keeps_score = fields.Boolean(required=True)
+    empty_clues = JsonBoolean(required=True)
+    strikeout_keeps_score = JsonBoolean(required=True)
 
 
 class PlayerSchema(Schema):
@@ -183,12 +197,12 @@ class SuitSchema(Schema):
     touched_by = fields.List(
         fields.String(), required=True, metadata={"description": "Clue colours touching it."}
     )
-    all_colors = fields.Boolean(required=True)
-    no_colors = fields.Boolean(required=True)
-    all_ranks = fields.Boolean(required=True)
-    no_ranks = fields.Boolean(required=True)
-    one_of_each = fields.Boolean(required=True)
-    wild = fields.Boolean(required=True)
+    all_colors = JsonBoolean(required=True)
+    no_colors = JsonBoolean(required=True)
+    all_ranks = JsonBoolean(required=True)
+    no_ranks = JsonBoolean(required=True)
+    one_of_each = JsonBoolean(required=True)
+    wild = JsonBoolean(required=True)
 
 
 class VariantSchema(Schema):
@@ -216,7 +230,7 @@ class ClueTagSchema(Schema):
 
 
 class KnowledgeSchema(Schema):
-    clued = fields.Boolean(required=True)
+    clued = JsonBoolean(required=True)
     clues = fields.List(fields.Nested(ClueTagSchema), required=True)
     possible = fields.Dict(
         keys=fields.String(),
@@ -241,9 +255,9 @@ class CardSchema(Schema):
 
 class DiscardSchema(Schema):
     order = _int(required=True)
-    suit = fields.String(required=True)
+    suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
     rank = _int(required=True)
-    misplayed = fields.Boolean(required=True)
+    misplayed = JsonBoolean(required=True)
 
 
 class ClueSchema(Schema):
@@ -262,7 +276,7 @@ class GameViewSchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     version = _int(required=True, metadata={"description": "Grows with every change to the game."})
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
     options = fields.Nested(GameOptionsSchema, required=True)
     max_players = _int(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
@@ -288,7 +302,7 @@ class GameViewSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = _int(required=True)
@@ -308,7 +322,7 @@ class GamePageSchema(Schema):
 
 
 class DeckCardSchema(Schema):
-    suit = fields.String(required=True)
+    suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
     rank = _int(required=True, validate=validate.Range(1, 5))
 
 
@@ -352,7 +366,7 @@ class BotSeatResultSchema(Schema):
 
 
 class StartSchema(Schema):
-    watch = fields.Boolean(
+    watch = JsonBoolean(
         load_default=False,
         metadata={
             "description": "The host gives up their seat at the deal and watches as a "
@@ -382,7 +396,7 @@ class PlayRequestSchema(_ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("play"))
     card = _int(required=True, validate=validate.Range(0), metadata={"description": "Its order."})
     firework = fields.String(
-        validate=validate.Length(1, 32),
+        validate=validate.OneOf(SUIT_IDS),
         metadata={"description": "Wild plays: the firework (suit id) to play on."},
     )
 
@@ -395,13 +409,13 @@ class DiscardRequestSchema(_ActionRequest):
 class ColorClueRequestSchema(_ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("clue"))
     target = _int(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
-    color = fields.String(required=True, validate=validate.Length(1, 32))
+    color = fields.String(required=True, validate=validate.OneOf(CLUE_COLORS))
 
 
 class RankClueRequestSchema(_ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("clue"))
     target = _int(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
-    rank = _int(required=True)
+    rank = _int(required=True, validate=validate.OneOf(CLUE_RANKS))
 
 
 #: The body of POST /games/{id}/actions is exactly one of these shapes.

@@ -30,6 +30,10 @@ refuse is 409 with the engine's code (`not_your_turn`, `no_clue_tokens`, ...). N
 ever shows a seat its own cards while the game is on.
 """
 
+#: Not just "Hanabi": client generators name their package after it, and hanabi-client is
+#: ours.
+TITLE = "Hanabi Game Service API"
+
 _CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 PARAM_SCHEMAS = {
     "string": {"type": "string", "minLength": 1, "maxLength": 64},
@@ -104,7 +108,9 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
                 for name, text in op.headers[status].items()
             }
         responses[str(status)] = response
-    for status in sorted({*op.errors, 503}):
+    # Any request with a body that is not JSON is refused (415) before its operation runs.
+    always = {503, 415} if op.body is not None else {503}
+    for status in sorted({*op.errors, *always}):
         responses[str(status)] = _problem(status)
     responses["default"] = {
         "description": "Any other error",
@@ -116,7 +122,7 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
 
 def build_spec() -> dict[str, Any]:
     spec = APISpec(
-        title="Hanabi",
+        title=TITLE,
         version="1.0.0",
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
