@@ -224,7 +224,11 @@ def test_action_refusals(api):
     assert code_of(api.play, gid, 0, mine, token=bob.token) == ("not_your_turn", 409)
     assert code_of(api.play, gid, 0, theirs, token=alice.token) == ("card_not_in_hand", 409)
     assert code_of(api.clue, gid, 0, 0, rank=1, token=alice.token) == ("clue_to_self", 409)
-    assert code_of(api.clue, gid, 0, 1, color="pink", token=alice.token) == ("unknown_color", 409)
+    assert code_of(api.clue, gid, 0, 1, color="black", token=alice.token) == ("unknown_color", 409)
+    assert code_of(api.clue, gid, 0, 1, color="pink", token=alice.token) == (
+        "validation_error",
+        400,
+    )
     assert code_of(api.discard, gid, 0, mine, token=alice.token) == ("clue_tokens_full", 409)
     assert code_of(api.play, gid, 5, mine, token=alice.token) == ("stale_turn", 409)
     assert code_of(api.act, gid, 0, {"type": "dance"}, token=alice.token)[1] == 400

@@ -121,5 +121,3 @@ def test_gunicorn_limits_answer_problem_json(redis_url: str) -> None:
         assert b'"code":"uri_too_long"' in raw
     finally:
         _stop(proc)
-
-
