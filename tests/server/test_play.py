@@ -226,10 +226,8 @@ def test_finished_game_export_replay_and_retry(client: FlaskClient) -> None:
     lobby = ["join", "join", "start"]  # the lobby's events come first
     assert [e["type"] for e in events[:13]] == lobby + ["draw"] * 10
     assert events[3]["suit"] == game.variant.card(game.deck[0])[0]
-    said = table.post("/chat", 1, {"text": "gg"})
-    assert said.status_code == 201
-    again = client.get(f"{table.url}/events").get_json()
-    assert again["events"][:-1] == events and again["events"][-1]["text"] == "gg"
+    assert_problem(table.post("/chat", 1, {"text": "gg"}), 409, "game_finished")
+    assert client.get(f"{table.url}/events").get_json()["events"] == events
     last = doc["actions"][-1]
     assert last["type"] in (1, 2, 3)
 

@@ -72,7 +72,7 @@ class Lobby(WriteLoop):
         token = new_token()
 
         def change(record: Record) -> Outcome:
-            seatable(record, name)
+            seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
             record.players.append(Player(name, None, hash_token(token)))
             seat = len(record.players) - 1
             event = self._note(record, {"type": "join", "seat": seat, "name": name, "bot": None})
@@ -94,7 +94,7 @@ class Lobby(WriteLoop):
             host = require_host(record, token)
             seat = len(record.players)
             name = chosen or bot_name(record, strategy, seat)
-            seatable(record, name)
+            seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
             record.players.append(Player(name, strategy, None))
             event = {"type": "join", "seat": seat, "name": name, "bot": strategy}
             return Outcome(record, host, [self._note(record, event)])

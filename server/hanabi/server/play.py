@@ -83,6 +83,10 @@ class Play(WriteLoop):
 
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token)
+            if record.status == "finished":
+                raise ApiError(409, "game_finished", "The game is over; its chat is closed.")
+            if record.chats >= self.config["HANABI_MAX_CHAT"]:
+                raise ApiError(409, "chat_full", "This game has all the chat lines it may keep.")
             name = record.players[seat].name
             event = self._note(record, {"type": "chat", "seat": seat, "name": name, "text": text})
             return Outcome(record, seat, [event], first_seq=record.events)

@@ -90,12 +90,24 @@ def check_name(name: str) -> str:
     return name.strip()
 
 
-def seatable(record: Record, name: str) -> None:
-    """Refuse a new seat at a started or full table, or under a name already there."""
+def seatable(record: Record, name: str, max_events: int) -> None:
+    """Refuse a new seat at a started or full table, or under a name already there.
+
+    A lobby keeps at most ``max_events`` events besides chat: a new seat is refused
+    (lobby_full) unless, after it, every seated player could still leave and the game
+    start, so comings and goings cannot grow a lobby without end.
+    """
     if record.status != "lobby":
         raise ApiError(409, "game_started", "The game has already started.")
     if len(record.players) >= record.max_players:
         raise ApiError(409, "game_full", "Every seat at this table is taken.")
+    lobby_events = record.events - record.chats
+    if lobby_events + 1 + (len(record.players) + 1) + 1 > max_events:
+        raise ApiError(
+            409,
+            "lobby_full",
+            "This table has seen too many comings and goings; open a new one.",
+        )
     if any(p.name.casefold() == name.casefold() for p in record.players):
         raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
 

@@ -22,6 +22,8 @@ from .seats import bot_due, not_found
 from .store import Conflict, Gone, Record, now_ms
 
 MAX_RETRIES = 100
+#: Events the table makes (the engine's are rebuilt from the action log).
+TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat"})
 
 
 @dataclass
@@ -117,7 +119,7 @@ class WriteLoop(Reads):
         record.events += len(events)
         record.score = game.score
         # A compact copy of the log rides along in the state, so ending the game needs no
-        # read: the archive is that copy and the chat lines (also kept there).
+        # replay: the archive is that copy and the table's own events.
         record.acts = [*(record.acts or self._logged_actions(record)), encode_action(seat, action)]
         outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
         if game.is_over:
@@ -125,6 +127,7 @@ class WriteLoop(Reads):
             record.result = dict(game.result or {})
             record.score = record.result["score"]
             record.snap = None  # the commit archives: the lists are dropped
+            record.chat = self._table_events(record, first)
         else:
             record.snap = game.snapshot()
             outcome.log = [entry]
@@ -138,14 +141,23 @@ class WriteLoop(Reads):
             encode_action(e["s"], Action.from_dict(e["a"])) for e in self.store.actions(record.id)
         ]
 
+    def _table_events(self, record: Record, count: int) -> list[list[Any]]:
+        """The table's own events among the first ``count`` of the log, as ``[seq, event]``:
+        what a finished game's archive keeps besides its actions (the engine's events are
+        rebuilt from those). Read once, by the commit that ends the game; if the log grew
+        since this record was read, that commit fails on the version and decides again."""
+        logged = self.store.events(record.id, 0, count - 1) if count else []
+        return [[i + 1, e] for i, e in enumerate(logged) if e.get("type") in TABLE_EVENTS]
+
     @staticmethod
     def _note(record: Record, event: dict[str, Any]) -> dict[str, Any]:
         """Add a table event (join, leave, remove, start, chat) to the public event log.
 
-        They are kept in the state too (``record.chat``, by seq), so a finished game's log,
-        rebuilt from the archive, still has them.
+        The log is its one copy while the game lasts (the state does not grow with chat);
+        the commit that ends the game folds them into the archive (:meth:`_table_events`).
         """
         event = {"type": event["type"], "turn": record.turn, **event}
         record.events += 1
-        record.chat = [*(record.chat or []), [record.events, event]]
+        if event["type"] == "chat":
+            record.chats += 1
         return event
