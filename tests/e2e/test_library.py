@@ -266,6 +266,24 @@ def test_events_chat_and_redaction(api):
     assert code_of(api.chat, gid, "hi") == ("auth_required", 401)
 
 
+def test_events_follow_every_page(api):
+    """The server sends 200 events a page by default: events() and all_events() follow
+    ``next`` to the end, event_page() is one page."""
+    alice, bob = started(api, deck=full_deck(HEAD))
+    gid = alice.game_id
+    for i in range(230):
+        api.chat(gid, f"line {i}", token=(alice, bob)[i % 2].token)
+    first = api.event_page(gid, token=alice.token)
+    assert len(first.events) == 200 and first.next == 200 and first.last_seq > 240
+    small = api.event_page(gid, 5, token=alice.token, limit=10)
+    assert [e["seq"] for e in small.events] == list(range(6, 16)) and small.next == 15
+    every = api.events(gid, token=alice.token)
+    assert [e["seq"] for e in every] == list(range(1, first.last_seq + 1))
+    assert api.all_events(gid, 100, token=bob.token)[-1]["text"] == "line 229"
+    last = api.event_page(gid, first.last_seq - 3, token=alice.token)
+    assert len(last.events) == 3 and last.next is None
+
+
 def test_terminate_export_and_replay(api):
     alice, bob = started(api, deck=full_deck(HEAD))
     gid = alice.game_id

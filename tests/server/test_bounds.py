@@ -158,3 +158,31 @@ def test_only_a_change_refreshes_a_live_games_expiry(client: FlaskClient, r: red
     assert all(0 < ttl <= 50_000 for ttl in _pttls(r, table.id))
     assert table.post("/chat", 1, {"text": "a change"}).status_code == 201
     assert all(ttl > 50_000 for ttl in _pttls(r, table.id))
+
+
+def test_the_event_log_comes_a_page_at_a_time(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "HANABI_EVENTS_PAGE_MAX": 300})
+    client = app.test_client()
+    table = make_table(client, 2, seed="pages")
+    for i in range(250):
+        assert table.post("/chat", i % 2, {"text": f"line {i}"}).status_code == 201
+    url, auth = f"{table.url}/events", bearer(table.tokens[0])
+    page = client.get(url, headers=auth).get_json()
+    total = page["last_seq"]
+    assert total == 2 + 1 + 10 + 250  # joins, start, the deal, chat
+    assert len(page["events"]) == 200 and page["next"] == 200
+    assert [e["seq"] for e in page["events"]] == list(range(1, 201))
+    rest = client.get(url, headers=auth, query_string={"after": 200}).get_json()
+    assert len(rest["events"]) == total - 200 and rest["next"] is None
+    small = client.get(url, headers=auth, query_string={"after": 10, "limit": 5}).get_json()
+    assert [e["seq"] for e in small["events"]] == [11, 12, 13, 14, 15] and small["next"] == 15
+    capped = client.get(url, headers=auth, query_string={"limit": 100_000}).get_json()
+    assert len(capped["events"]) == min(300, total) and capped["next"] is None
+    past = client.get(url, headers=auth, query_string={"after": 10_000}).get_json()
+    assert past == {"events": [], "last_seq": total, "next": None}
+    for bad in ({"limit": 0}, {"limit": "x"}, {"after": -1}):
+        assert_problem(client.get(url, headers=auth, query_string=bad), 400, "invalid_query")
+    _finish(table)
+    done = client.get(url, headers=auth, query_string={"after": 250, "limit": 5}).get_json()
+    assert [e["seq"] for e in done["events"]] == list(range(251, 256))
+    assert done["next"] == 255 and done["last_seq"] > total

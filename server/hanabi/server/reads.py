@@ -100,15 +100,28 @@ class Reads:
 
     # -- the event log -----------------------------------------------------------------
 
-    def events(self, record: Record, seat: int | None, after: int) -> list[dict[str, Any]]:
+    def events(
+        self, record: Record, seat: int | None, after: int, limit: int
+    ) -> list[dict[str, Any]]:
+        """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them."""
         if record.status == "finished":
-            events = self.finished_game(record).events[after:]
+            events = self.finished_game(record).events[after : after + limit]
             return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
         if after >= record.events:
             return []
-        raw = self.store.events(record.id, after, record.events - 1)
+        raw = self.store.events(record.id, after, min(after + limit, record.events) - 1)
         reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
         return self.redact(raw, seat, reveal, after + 1)
+
+    def event_page(
+        self, record: Record, seat: int | None, after: int, limit: int
+    ) -> dict[str, Any]:
+        """A page of the event log: ``next`` is the ``after`` of the next page, None at
+        the end (the log as it stood at ``record``'s version)."""
+        events = self.events(record, seat, after, limit)
+        end = after + len(events)
+        more = bool(events) and end < record.events
+        return {"events": events, "last_seq": record.events, "next": end if more else None}
 
     def redact(
         self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int

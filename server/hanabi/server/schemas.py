@@ -451,6 +451,10 @@ class ActionResultSchema(Schema):
 class EventPageSchema(Schema):
     events = fields.List(fields.Nested(EventSchema), required=True)
     last_seq = _int(required=True, metadata={"description": "seq of the newest event (0: none)."})
+    next = _nint(
+        validate=validate.Range(0),
+        metadata={"description": "The ?after= of the next page; null: this page is the last."},
+    )
 
 
 class ChatSchema(Schema):
@@ -508,6 +512,10 @@ class EventsQuery(_Query):
         load_default=0,
         validate=validate.Range(0),
         metadata={"description": "Only events with a larger seq."},
+    )
+    limit = fields.Integer(
+        validate=validate.Range(1),
+        metadata={"description": "Page size: default 200, at most the server's cap (1000)."},
     )
 
 
