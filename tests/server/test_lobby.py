@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
@@ -159,3 +160,43 @@ def test_list_games_by_status_with_cursor(client: FlaskClient) -> None:
     assert playing in [g["id"] for g in everything["games"]]
     assert_problem(client.get(f"{API}/games?status=nope"), 400, "invalid_query")
     assert_problem(client.get(f"{API}/games?limit=0"), 400, "invalid_query")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["al\u200bice", "\u202egnp.exe", "bo\u2066b", "x\u00ady", "a\u2028b", "\ufeffeve", "a\u200db"],
+)
+def test_names_with_control_or_format_characters_are_refused(
+    client: FlaskClient, name: str
+) -> None:
+    assert_problem(client.post(f"{API}/games", json={"name": name}), 400, "invalid_name")
+    table = make_table(client, 1, start=False)
+    assert_problem(client.post(f"{table.url}/players", json={"name": name}), 400, "invalid_name")
+    bot = client.post(f"{table.url}/bots", json={"name": name}, headers=bearer(table.tokens[0]))
+    assert_problem(bot, 400, "invalid_name")
+
+
+def test_names_are_normalised_and_compared_case_folded(client: FlaskClient) -> None:
+    table = make_table(client, 1, start=False, max_players=5)
+    joined = client.post(f"{table.url}/players", json={"name": "alice"})
+    assert joined.status_code == 201
+    for same in ("Ａｌｉｃｅ", "ALICE", " Alice "):
+        assert_problem(client.post(f"{table.url}/players", json={"name": same}), 409, "name_taken")
+    bot = client.post(
+        f"{table.url}/bots", json={"name": "ＡＬＩＣＥ"}, headers=bearer(table.tokens[0])
+    )
+    assert_problem(bot, 409, "name_taken")
+    wide = client.post(f"{table.url}/players", json={"name": "Ｂｏｂ"})
+    assert wide.status_code == 201
+    assert wide.get_json()["game"]["players"][2]["name"] == "Bob"
+    # a name too long once normalised: one character, eighteen after NFKC
+    assert_problem(
+        client.post(f"{table.url}/players", json={"name": "\ufdfa" * 2}), 400, "invalid_name"
+    )
+
+
+def test_bot_seats_are_named_as_the_table_numbers_them(client: FlaskClient) -> None:
+    table = make_table(client, 1, start=False)
+    added = client.post(f"{table.url}/bots", json={}, headers=bearer(table.tokens[0]))
+    assert added.get_json()["seat"] == 1
+    assert added.get_json()["game"]["players"][1]["name"] == "conventions-bot-2"

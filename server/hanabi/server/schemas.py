@@ -22,7 +22,7 @@ EVENT_TYPES = (
     "terminate", "game_over", "chat", "join", "leave", "remove", "start",
 )  # fmt: skip
 MAX_WAIT = 30
-NAME_MAX = 24
+NAME_MAX = 24  # the service checks it again after NFKC normalisation (seats.check_name)
 CHAT_MAX = 300
 #: Some visible character, and no control characters (they could drive a terminal). The
 #: classes are spelled out (no \s, \S) so Python and ECMA-262 (OpenAPI) read them alike.

@@ -12,14 +12,20 @@ import hashlib
 import hmac
 import secrets
 import string
+import unicodedata
 
 from .problems import ApiError
+from .schemas import NAME_MAX
 from .store import Player, Record
 
 #: Game ids: letters and digits only (never a leading "-" that a command line would take
 #: for an option), 12 of them: 62**12 > 2**71.
 ID_ALPHABET = string.ascii_letters + string.digits
 ID_LENGTH = 12
+#: Unicode categories a name may not hold: controls, format characters (bidi overrides,
+#: zero-width joiners and spaces...), surrogates, line and paragraph separators. They
+#: make names that look alike, or that reorder or hide what a terminal or page shows.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def hash_token(token: str) -> str:
@@ -86,8 +92,30 @@ def require_host(record: Record, token: str | None) -> int:
 
 
 def check_name(name: str) -> str:
-    """Names are compared and shown without surrounding spaces (the schema checked the rest)."""
-    return name.strip()
+    """A name as shown: NFKC-normalised (fullwidth and other compatibility forms become
+    plain letters) and without surrounding spaces; 400 invalid_name for one that holds
+    control or format characters, is blank, or is too long once normalised."""
+    name = unicodedata.normalize("NFKC", name).strip()
+    refused = sorted(
+        {f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in REFUSED_CATEGORIES}
+    )
+    if refused:
+        raise ApiError(
+            400,
+            "invalid_name",
+            f"A name may not hold control or invisible format characters ({', '.join(refused[:5])}).",
+        )
+    if not name or len(name) > NAME_MAX:
+        raise ApiError(
+            400, "invalid_name", f"A name needs 1 to {NAME_MAX} characters, not only spaces."
+        )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in: their case-folded normal forms ("Ａｌｉｃｅ", "ALICE"
+    and "alice" are one name at a table)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def seatable(record: Record, name: str, max_events: int) -> None:
@@ -108,15 +136,16 @@ def seatable(record: Record, name: str, max_events: int) -> None:
             "lobby_full",
             "This table has seen too many comings and goings; open a new one.",
         )
-    if any(p.name.casefold() == name.casefold() for p in record.players):
+    if any(name_key(p.name) == name_key(name) for p in record.players):
         raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
 
 
 def bot_name(record: Record, strategy: str, seat: int) -> str:
-    """``<strategy>-bot-<seat>``, or the next number free at this table."""
-    taken = {p.name.casefold() for p in record.players}
-    for n in range(seat, seat + 100):
+    """``<strategy>-bot-<n>``, n the seat as the table shows it (from 1), or the next
+    number free at this table."""
+    taken = {name_key(p.name) for p in record.players}
+    for n in range(seat + 1, seat + 101):
         name = f"{strategy}-bot-{n}"
-        if name.casefold() not in taken:
+        if name_key(name) not in taken:
             return name
     return f"{strategy}-bot-{secrets.token_hex(3)}"  # pragma: no cover
