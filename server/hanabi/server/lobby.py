@@ -56,6 +56,7 @@ class Lobby(WriteLoop):
                 created=now,
                 updated=now,
                 players=[Player(name, None, hash_token(token))],
+                custom_deal=body.get("seed") is not None or deck is not None,
             )
             joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:

@@ -65,6 +65,7 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         players=players(record),
         host=record.host,
         you=seat,
+        custom_deal=record.custom_deal,
     )
     return out
 
@@ -90,6 +91,7 @@ def summary(record: Record) -> dict[str, Any]:
         "max_players": record.max_players,
         "players": players(record),
         "host": record.host,
+        "custom_deal": record.custom_deal,
         "turn": record.turn,
         "score": record.score,
         "result": record.result,

@@ -29,6 +29,15 @@ CHAT_MAX = 300
 _CONTROL = r"\x00-\x1f\x7f-\x9f"
 _BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 TEXT_PATTERN = f"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
+#: Names also hold no format characters (Unicode Cf: bidi overrides, zero-width spaces and
+#: joiners...) nor line or paragraph separators. Spelled out for the BMP (a fixed list, so
+#: the contract does not change with Python's Unicode version); the service refuses the
+#: few outside it too, and checks the length again after NFKC (seats.check_name).
+_FORMAT = (
+    r"\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+    r"\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+)
+NAME_PATTERN = f"^[^{_CONTROL}{_FORMAT}]*[^{_BLANK}{_FORMAT}][^{_CONTROL}{_FORMAT}]*$"
 #: What the server accepts where a request names a suit, a clue colour or a clue rank (in
 #: some variant; the engine then checks the game's own), so the contract lists them.
 SUIT_IDS = tuple(sorted({s.id for v in VARIANTS.values() for s in v.suits}))
@@ -46,13 +55,13 @@ class FullMatch(validate.Regexp):
         return value
 
 
-def _text(limit: int, what: str) -> fields.String:
+def _text(limit: int, what: str, pattern: str = TEXT_PATTERN) -> fields.String:
     return fields.String(
         required=True,
         validate=[
             validate.Length(1, limit),
             validate.Regexp(
-                TEXT_PATTERN, error=f"A {what} needs a visible character and no control characters."
+                pattern, error=f"A {what} needs a visible character and no control characters."
             ),
         ],
         metadata={"description": f"Surrounding spaces are dropped; at most {limit} characters."},
@@ -89,6 +98,16 @@ def _nint(**kw: Any) -> fields.Integer:
 
 def _nstr(**kw: Any) -> fields.String:
     return fields.String(allow_none=True, required=True, **kw)
+
+
+def _custom_deal() -> fields.Boolean:
+    return JsonBoolean(
+        required=True,
+        metadata={
+            "description": "The creator chose the deal (a seed or a deck), so they may know "
+            "every card: true. A fair, random deal: false."
+        },
+    )
 
 
 # -- errors ----------------------------------------------------------------------------
@@ -282,6 +301,7 @@ class GameViewSchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = _int(required=True)
     you = _nint(metadata={"description": "The viewer's seat; null for a spectator."})
+    custom_deal = _custom_deal()
     turn = _int(required=True)
     current_seat = _nint()
     clue_tokens = _int(required=True)
@@ -306,6 +326,7 @@ class GameSummarySchema(Schema):
     max_players = _int(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = _int(required=True)
+    custom_deal = _custom_deal()
     turn = _int(required=True)
     score = _int(required=True)
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
@@ -327,7 +348,7 @@ class DeckCardSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    name = _text(NAME_MAX, "name")
+    name = _text(NAME_MAX, "name", NAME_PATTERN)
     variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
@@ -340,7 +361,7 @@ class CreateGameSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = _text(NAME_MAX, "name")
+    name = _text(NAME_MAX, "name", NAME_PATTERN)
 
 
 class BotSeatSchema(Schema):
@@ -353,7 +374,7 @@ class BotSeatSchema(Schema):
         validate=[
             validate.Length(1, NAME_MAX),
             validate.Regexp(
-                TEXT_PATTERN, error="A name needs a visible character and no control characters."
+                NAME_PATTERN, error="A name needs a visible character and no control characters."
             ),
         ],
         metadata={"description": "Default: <strategy>-bot-<seat> (unique at the table)."},

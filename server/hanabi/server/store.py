@@ -174,10 +174,11 @@ class Record:
     acts: list[str] | None = None
     chat: list[list[Any]] | None = None
     chats: int = 0
+    custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
-             "chats")  # fmt: skip
+             "chats", "custom_deal")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}
