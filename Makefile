@@ -35,8 +35,15 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# make run PORT=8080 HOST=0.0.0.0 WORKERS=4 THREADS=32 DATA=var/redis (each optional; only
+# from the command line: zsh sets HOST in the environment). Otherwise HANABI_* decide.
+given = $(if $(filter command line,$(origin $(1))),$(2) $($(1)))
+RUN_ARGS := $(call given,PORT,--port) $(call given,HOST,--host) \
+            $(call given,WORKERS,--workers) $(call given,THREADS,--threads) \
+            $(call given,DATA,--data)
+
 run: $(STAMP)
-	$(PY) -m hanabi.server
+	$(PY) -m hanabi.server $(strip $(RUN_ARGS))
 
 openapi: $(STAMP)
 	$(PY) -m hanabi.server.spec openapi.yaml
