@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: all venv test lint format run openapi bench clean
+.PHONY: all venv test browser lint format run openapi bench clean
 
 all: test
 
@@ -31,9 +31,15 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The docs test drives Debian's chromium: installed here when missing (root on Debian),
+# otherwise this stops with the one command to run.
+browser:
+	.ci/ensure-chromium
 
 # make run PORT=8080 HOST=0.0.0.0 WORKERS=4 THREADS=32 DATA=var/redis (each optional; only
 # from the command line: zsh sets HOST in the environment). Otherwise HANABI_* decide.
