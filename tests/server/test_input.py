@@ -95,6 +95,19 @@ def test_json_content_types_and_bodyless_posts_are_fine(client: FlaskClient) -> 
         headers={**bearer(table.tokens[1]), "Content-Type": "text/plain"},
     )
     assert_problem(response, 415, "unsupported_media_type")
+    # an empty body may come with any type (curl -X POST -d '' sends a form type)
+    response = client.post(
+        f"{table.url}/terminate",
+        data="",
+        headers={**bearer(table.tokens[1]), "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status_code == 200, response.get_json()
+    response = client.post(
+        f"{table.url}/terminate",
+        data="x",
+        headers={**bearer(table.tokens[1]), "Content-Type": "text/plain"},
+    )
+    assert_problem(response, 415, "unsupported_media_type")
 
 
 def test_chat_length_is_capped(client: FlaskClient, table: Table) -> None:

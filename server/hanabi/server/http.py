@@ -39,17 +39,18 @@ def refuse_non_json() -> None:
 
     A browser sends text/plain, form and multipart bodies cross-site without a CORS
     preflight; refusing them keeps other sites' pages from acting through a visitor's
-    browser. A POST with no body at all (``/start``, ``/terminate``) needs no type.
+    browser. A POST with an empty body (``/start``, ``/terminate``) needs no type: there is
+    nothing to misread, and what it asks needs a bearer token no other site can send.
     """
     if request.method not in BODY_METHODS:
         return
+    if not request.content_length and not request.headers.get("Transfer-Encoding"):
+        return
     declared = request.headers.get("Content-Type")
     if declared is None:
-        if request.content_length or request.headers.get("Transfer-Encoding"):
-            raise ApiError(
-                415, "unsupported_media_type", "Send the body as 'Content-Type: application/json'."
-            )
-        return
+        raise ApiError(
+            415, "unsupported_media_type", "Send the body as 'Content-Type: application/json'."
+        )
     if not is_json(request.mimetype):
         raise ApiError(
             415,

@@ -74,7 +74,7 @@ def _problem(status: int) -> dict[str, Any]:
     return response
 
 
-def _operation(op: Operation, tag: str) -> dict[str, Any]:
+def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
     out: dict[str, Any] = {"operationId": op.id, "summary": op.summary, "tags": [tag]}
     if op.description:
         out["description"] = op.description
@@ -108,8 +108,8 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
                 for name, text in op.headers[status].items()
             }
         responses[str(status)] = response
-    # Any request with a body that is not JSON is refused (415) before its operation runs.
-    always = {503, 415} if op.body is not None else {503}
+    # Any body that is not JSON is refused (415) before the operation runs.
+    always = {503, 415} if method in ("post", "put", "patch") else {503}
     for status in sorted({*op.errors, *always}):
         responses[str(status)] = _problem(status)
     responses["default"] = {
@@ -141,7 +141,7 @@ def build_spec() -> dict[str, Any]:
                 {"name": name, "in": "path", "required": True, "schema": schema}
                 for name, schema in params.items()
             ],
-            operations={method: _operation(op, tag) for method, op in ops.items()},
+            operations={method: _operation(op, tag, method) for method, op in ops.items()},
         )
     spec.path(
         path=PREFIX + "/openapi.yaml",
