@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
-from process_helpers import Http, _stop, _wait_healthy, gunicorn
+from process_helpers import Http, _stop, _wait_healthy, gunicorn, launcher
 
 from hanabi.server.__main__ import main
 from hanabi.server.redis_process import RedisProcess, RedisSupervisor, free_port
@@ -60,11 +59,7 @@ def _clue(http: Http, gid: str, token: str) -> int:
 
 def test_embedded_redis_is_restarted_after_kill_9_and_nothing_is_lost(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    command = [
-        sys.executable, "-m", "hanabi.server", "--port", str(port), "--workers", "1",
-        "--threads", "4", "--data", str(tmp_path / "redis"),
-    ]  # fmt: skip
+    command, env = launcher(port, tmp_path / "redis")
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     lines: list[str] = []
     reader = threading.Thread(
