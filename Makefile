@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: all venv test test-cluster lint format run openapi bench clean
+.PHONY: all venv test test-cluster browser lint format run openapi bench clean
 
 all: test
 
@@ -31,8 +31,9 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory test-cluster
 
@@ -40,8 +41,20 @@ test: $(STAMP)
 test-cluster: $(STAMP)
 	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server -m "not single_redis" -q
 
+# The docs test drives Debian's chromium: installed here when missing (root on Debian),
+# otherwise this stops with the one command to run.
+browser:
+	.ci/ensure-chromium
+
+# make run PORT=8080 HOST=0.0.0.0 WORKERS=4 CONNECTIONS=8000 DATA=var/redis (each optional; only
+# from the command line: zsh sets HOST in the environment). Otherwise HANABI_* decide.
+given = $(if $(filter command line,$(origin $(1))),$(2) $($(1)))
+RUN_ARGS := $(call given,PORT,--port) $(call given,HOST,--host) \
+            $(call given,WORKERS,--workers) $(call given,CONNECTIONS,--connections) \
+            $(call given,DATA,--data)
+
 run: $(STAMP)
-	$(PY) -m hanabi.server
+	$(PY) -m hanabi.server $(strip $(RUN_ARGS))
 
 openapi: $(STAMP)
 	$(PY) -m hanabi.server.spec openapi.yaml

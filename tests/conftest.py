@@ -10,6 +10,9 @@ import pytest
 # Per-address limits off for the suite (its clients all come from 127.0.0.1, hundreds of
 # games a minute): tests/server/test_limits.py turns them on, with the defaults too.
 os.environ.setdefault("HANABI_LIMITS", "off")
+# ... and the per-seat and per-table chat rates too (tests post hundreds of lines a minute).
+os.environ.setdefault("HANABI_LIMIT_CHAT_SEAT", "100000/minute")
+os.environ.setdefault("HANABI_LIMIT_CHAT_GAME", "100000/minute")
 
 
 @pytest.fixture(scope="session")

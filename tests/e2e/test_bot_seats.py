@@ -23,7 +23,7 @@ def test_add_bot_seats_a_bot_the_server_plays(api):
     assert first.game["you"] == 0  # the host's view
     assert first.game["players"][1] == {
         "seat": 1,
-        "name": "conventions-bot-1",
+        "name": "conventions-bot-2",
         "bot": "conventions",
     }
     second = api.add_bot(host.game_id, "hat", "Robo", token=host.token)
@@ -31,7 +31,7 @@ def test_add_bot_seats_a_bot_the_server_plays(api):
     players = api.game(host.game_id)["players"]
     assert [(p["name"], p["bot"]) for p in players] == [
         ("alice", None),
-        ("conventions-bot-1", "conventions"),
+        ("conventions-bot-2", "conventions"),
         ("Robo", "hat"),
     ]
     # The host frees a bot's seat like any other.

@@ -42,8 +42,8 @@ def test_a_person_and_a_server_bot_play_a_whole_game(live_server, tmp_path):
     alice = Terminal(args, env)
     try:
         game_id = alice.expect(r"Created game (\S+) ").group(1)
-        alice.expect_exact("Bots the server plays: conventions-bot-1.")
-        alice.expect_exact("2 conventions-bot-1 (bot)")
+        alice.expect_exact("Bots the server plays: conventions-bot-2.")
+        alice.expect_exact("2 conventions-bot-2 (bot)")
         alice.expect_exact("lobby> ")
         alice.send("start")
         over = r"Game over \([^)]*\): final score \d+/25"
@@ -86,7 +86,7 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
         bob.send("leave")
         assert bob.end() == 0
         alice.send("bot hat")
-        alice.expect_exact("hat-bot-1 (a bot the server plays) took seat 2.")
+        alice.expect_exact("hat-bot-2 (a bot the server plays) took seat 2.")
         alice.send("bot HAT Robo the Great")
         alice.expect_exact("3 Robo the Great (bot)")
         alice.expect_exact("Robo the Great (a bot the server plays) took seat 3.")
@@ -101,7 +101,7 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
             if terminal is not None:
                 terminal.kill()
     final = Client(live_server.url).replay(game_id)
-    assert [p["name"] for p in final["players"]] == ["hat-bot-1", "Robo the Great"]
+    assert [p["name"] for p in final["players"]] == ["hat-bot-2", "Robo the Great"]
     assert int(over.group(1)) == final["result"]["score"] > 0
     # The seat was given up at the deal, so its saved token is forgotten.
     assert TokenStore(tmp_path / "config" / "hanabi-client").seats(live_server.url, game_id) == []

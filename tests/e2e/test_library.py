@@ -224,7 +224,11 @@ def test_action_refusals(api):
     assert code_of(api.play, gid, 0, mine, token=bob.token) == ("not_your_turn", 409)
     assert code_of(api.play, gid, 0, theirs, token=alice.token) == ("card_not_in_hand", 409)
     assert code_of(api.clue, gid, 0, 0, rank=1, token=alice.token) == ("clue_to_self", 409)
-    assert code_of(api.clue, gid, 0, 1, color="pink", token=alice.token) == ("unknown_color", 409)
+    assert code_of(api.clue, gid, 0, 1, color="black", token=alice.token) == ("unknown_color", 409)
+    assert code_of(api.clue, gid, 0, 1, color="pink", token=alice.token) == (
+        "validation_error",
+        400,
+    )
     assert code_of(api.discard, gid, 0, mine, token=alice.token) == ("clue_tokens_full", 409)
     assert code_of(api.play, gid, 5, mine, token=alice.token) == ("stale_turn", 409)
     assert code_of(api.act, gid, 0, {"type": "dance"}, token=alice.token)[1] == 400
@@ -260,6 +264,24 @@ def test_events_chat_and_redaction(api):
     assert api.all_events(gid, token=alice.token) == mine + after
     assert code_of(api.chat, gid, "x" * 5000, token=bob.token) == ("validation_error", 400)
     assert code_of(api.chat, gid, "hi") == ("auth_required", 401)
+
+
+def test_events_follow_every_page(api):
+    """The server sends 200 events a page by default: events() and all_events() follow
+    ``next`` to the end, event_page() is one page."""
+    alice, bob = started(api, deck=full_deck(HEAD))
+    gid = alice.game_id
+    for i in range(230):
+        api.chat(gid, f"line {i}", token=(alice, bob)[i % 2].token)
+    first = api.event_page(gid, token=alice.token)
+    assert len(first.events) == 200 and first.next == 200 and first.last_seq > 240
+    small = api.event_page(gid, 5, token=alice.token, limit=10)
+    assert [e["seq"] for e in small.events] == list(range(6, 16)) and small.next == 15
+    every = api.events(gid, token=alice.token)
+    assert [e["seq"] for e in every] == list(range(1, first.last_seq + 1))
+    assert api.all_events(gid, 100, token=bob.token)[-1]["text"] == "line 229"
+    last = api.event_page(gid, first.last_seq - 3, token=alice.token)
+    assert len(last.events) == 3 and last.next is None
 
 
 def test_terminate_export_and_replay(api):

@@ -7,7 +7,9 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from hanabi.server.serving import gunicorn_command
@@ -72,3 +74,14 @@ def gunicorn(port: int, env: dict[str, str], workers: int = 1) -> Any:
         _stop(proc)
         raise
     return proc
+
+
+def launcher(port: int, data: Path) -> tuple[list[str], dict[str, str]]:
+    """``python -m hanabi.server`` on ``port`` with its embedded Redis's AOF in ``data``:
+    the command and an environment without REDIS_URL."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    command = [
+        sys.executable, "-m", "hanabi.server", "--port", str(port), "--workers", "1",
+        "--connections", "100", "--data", str(data),
+    ]  # fmt: skip
+    return command, env

@@ -57,7 +57,7 @@ def test_host_seats_bots_with_defaults_names_and_strategies(client: FlaskClient)
     assert body["seat"] == 2 and body["game"]["you"] == 0
     assert body["game"]["players"][2] == {
         "seat": 2,
-        "name": "conventions-bot-2",
+        "name": "conventions-bot-3",
         "bot": "conventions",
     }
     named = add_bot(table, strategy="hat", name=" Hatty ")
@@ -71,7 +71,7 @@ def test_host_seats_bots_with_defaults_names_and_strategies(client: FlaskClient)
     again = add_bot(table, name="hatty")
     assert_problem(again, 409, "name_taken")
     again = add_bot(table)
-    assert again.get_json()["game"]["players"][3]["name"] == "conventions-bot-3"
+    assert again.get_json()["game"]["players"][3]["name"] == "conventions-bot-4"
     table.start()
     assert_problem(add_bot(table), 409, "game_started")
 
@@ -104,7 +104,7 @@ def test_lobby_events_are_in_the_public_log(client: FlaskClient) -> None:
         {"type": "join", "turn": 0, "seat": 0, "name": "p0", "bot": None},
         {"type": "join", "turn": 0, "seat": 1, "name": "p1", "bot": None},
         {"type": "join", "turn": 0, "seat": 2, "name": "p2", "bot": None},
-        {"type": "join", "turn": 0, "seat": 3, "name": "hat-bot-3", "bot": "hat"},
+        {"type": "join", "turn": 0, "seat": 3, "name": "hat-bot-4", "bot": "hat"},
         {"type": "leave", "turn": 0, "seat": 1, "name": "p1", "bot": None, "host": 0},
         {"type": "remove", "turn": 0, "seat": 1, "name": "p2", "bot": None, "host": 0},
     ]

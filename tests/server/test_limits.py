@@ -16,10 +16,14 @@ from api_helpers import API, assert_problem, bearer
 from flask import Flask
 
 from hanabi.server import create_app
+from hanabi.server.config import SETTINGS
 
 
 def _app(redis_url: str, **settings: Any) -> Flask:
-    app = create_app({"REDIS_URL": redis_url, "HANABI_LIMITS": "on", **settings})
+    """An app with the service's default limits (the suite's environment lifts some, see
+    tests/conftest.py), changed by ``settings``."""
+    defaults = {name: default for name, (default, _) in SETTINGS.items() if "LIMIT" in name}
+    app = create_app({"REDIS_URL": redis_url, **defaults, "HANABI_LIMITS": "on", **settings})
     app.testing = True
     return app
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
@@ -159,3 +160,75 @@ def test_list_games_by_status_with_cursor(client: FlaskClient) -> None:
     assert playing in [g["id"] for g in everything["games"]]
     assert_problem(client.get(f"{API}/games?status=nope"), 400, "invalid_query")
     assert_problem(client.get(f"{API}/games?limit=0"), 400, "invalid_query")
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        # the contract's pattern lists the format characters of the BMP ...
+        ("al\u200bice", "validation_error"),
+        ("\u202egnp.exe", "validation_error"),
+        ("bo\u2066b", "validation_error"),
+        ("x\u00ady", "validation_error"),
+        ("a\u2028b", "validation_error"),
+        ("\ufeffeve", "validation_error"),
+        ("a\u200db", "validation_error"),
+        # ... the service refuses the others too (a language tag character here)
+        ("eve\U000e0001", "invalid_name"),
+    ],
+)
+def test_names_with_control_or_format_characters_are_refused(
+    client: FlaskClient, name: str, code: str
+) -> None:
+    assert_problem(client.post(f"{API}/games", json={"name": name}), 400, code)
+    table = make_table(client, 1, start=False)
+    assert_problem(client.post(f"{table.url}/players", json={"name": name}), 400, code)
+    bot = client.post(f"{table.url}/bots", json={"name": name}, headers=bearer(table.tokens[0]))
+    assert_problem(bot, 400, code)
+
+
+def test_names_are_normalised_and_compared_case_folded(client: FlaskClient) -> None:
+    table = make_table(client, 1, start=False, max_players=5)
+    joined = client.post(f"{table.url}/players", json={"name": "alice"})
+    assert joined.status_code == 201
+    for same in ("Ａｌｉｃｅ", "ALICE", " Alice "):
+        assert_problem(client.post(f"{table.url}/players", json={"name": same}), 409, "name_taken")
+    bot = client.post(
+        f"{table.url}/bots", json={"name": "ＡＬＩＣＥ"}, headers=bearer(table.tokens[0])
+    )
+    assert_problem(bot, 409, "name_taken")
+    wide = client.post(f"{table.url}/players", json={"name": "Ｂｏｂ"})
+    assert wide.status_code == 201
+    assert wide.get_json()["game"]["players"][2]["name"] == "Bob"
+    # a name too long once normalised: one character, eighteen after NFKC
+    assert_problem(
+        client.post(f"{table.url}/players", json={"name": "\ufdfa" * 2}), 400, "invalid_name"
+    )
+
+
+def test_bot_seats_are_named_as_the_table_numbers_them(client: FlaskClient) -> None:
+    table = make_table(client, 1, start=False)
+    added = client.post(f"{table.url}/bots", json={}, headers=bearer(table.tokens[0]))
+    assert added.get_json()["seat"] == 1
+    assert added.get_json()["game"]["players"][1]["name"] == "conventions-bot-2"
+
+
+def test_a_deal_the_creator_chose_is_marked_everywhere(client: FlaskClient) -> None:
+    game = Game(Setup.create("no_variant", 2, None, "any"))
+    deck = [{"suit": s_, "rank": r} for s_, r in map(game.variant.card, game.deck)]
+    fair = make_table(client, 2)
+    seeded = make_table(client, 2, seed="chosen")
+    dealt = make_table(client, 2, deck=deck)
+    listed = {g["id"]: g for g in client.get(f"{API}/games?limit=100").get_json()["games"]}
+    for table, custom in ((fair, False), (seeded, True), (dealt, True)):
+        assert listed[table.id]["custom_deal"] is custom
+        for seat in (0, 1, None):
+            view = table.view(seat)
+            assert view["custom_deal"] is custom
+            assert_valid(s.GameViewSchema, view)
+        assert table.post("/terminate", 0).status_code == 200
+        replay = client.get(f"{table.url}/replay").get_json()
+        assert replay["custom_deal"] is custom
+    created = client.post(f"{API}/games", json={"name": "x", "seed": "s"}).get_json()
+    assert created["game"]["custom_deal"] is True
+    assert_valid(s.GameSummarySchema, listed[fair.id])

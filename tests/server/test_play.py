@@ -45,7 +45,9 @@ def test_rule_refusals_are_409_with_engine_codes(table: Table) -> None:
     assert_problem(table.act(0, 0, type="discard", card=0), 409, "clue_tokens_full")
     assert_problem(table.act(0, 0, type="play", card=7), 409, "card_not_in_hand")
     assert_problem(table.act(0, 0, type="clue", target=0, rank=1), 409, "clue_to_self")
-    assert_problem(table.act(0, 0, type="clue", target=1, color="pink"), 409, "unknown_color")
+    # a colour of another variant is the engine's refusal; one of no variant, the schema's
+    assert_problem(table.act(0, 0, type="clue", target=1, color="black"), 409, "unknown_color")
+    assert_problem(table.act(0, 0, type="clue", target=1, color="pink"), 400, "validation_error")
     assert_problem(table.act(0, 0, type="clue", target=9, rank=1), 409, "unknown_seat")
     assert table.view(0)["turn"] == 0  # nothing applied
 
@@ -224,10 +226,8 @@ def test_finished_game_export_replay_and_retry(client: FlaskClient) -> None:
     lobby = ["join", "join", "start"]  # the lobby's events come first
     assert [e["type"] for e in events[:13]] == lobby + ["draw"] * 10
     assert events[3]["suit"] == game.variant.card(game.deck[0])[0]
-    said = table.post("/chat", 1, {"text": "gg"})
-    assert said.status_code == 201
-    again = client.get(f"{table.url}/events").get_json()
-    assert again["events"][:-1] == events and again["events"][-1]["text"] == "gg"
+    assert_problem(table.post("/chat", 1, {"text": "gg"}), 409, "game_finished")
+    assert client.get(f"{table.url}/events").get_json()["events"] == events
     last = doc["actions"][-1]
     assert last["type"] in (1, 2, 3)
 
@@ -277,8 +277,8 @@ def test_wild_rainbow_names_a_firework(client: FlaskClient) -> None:
     table = make_table(client, 2, variant="wild_rainbow", seed="w")
     view = table.view(0)
     assert view["variant"] == "wild_rainbow" and "wild_rainbow" not in view["fireworks"]
-    response = table.act(0, 0, type="play", card=view["hands"][0][0]["order"], firework="pink")
-    assert_problem(response, 409, "unknown_firework")
+    response = table.act(0, 0, type="play", card=view["hands"][0][0]["order"], firework="black")
+    assert_problem(response, 409, "unknown_firework")  # a suit, but not of this variant
 
 
 def test_finished_event_log_is_the_live_one(client: FlaskClient) -> None:

@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from process_helpers import Http, _stop, _wait_healthy
+from process_helpers import Http, _stop, _wait_healthy, launcher
 
 from hanabi.server.redis_process import free_port
 from hanabi.server.serving import gunicorn_command
@@ -137,11 +136,7 @@ def test_long_polls_on_any_worker_wake_within_100ms(port: int) -> None:
 
 def test_python_m_hanabi_server_runs_embedded_redis_that_persists(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    command = [
-        sys.executable, "-m", "hanabi.server", "--port", str(port), "--workers", "1",
-        "--connections", "100", "--data", str(tmp_path / "redis"),
-    ]  # fmt: skip
+    command, env = launcher(port, tmp_path / "redis")
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         _wait_healthy(port, proc)

@@ -14,8 +14,10 @@ from hanabi.server import create_app
 def _keys(r: redis.Redis, gid: str) -> list[str]:
     """The game's keys (on a Cluster: asked of every master)."""
     if isinstance(r, RedisCluster):
-        return sorted(k.decode() for k in r.keys(f"*{gid}*", target_nodes=RedisCluster.PRIMARIES))
-    return sorted(k.decode() for k in r.keys(f"*{gid}*"))
+        return sorted(
+            k.decode() for k in r.keys(f"{{game:{gid}}}:*", target_nodes=RedisCluster.PRIMARIES)
+        )
+    return sorted(k.decode() for k in r.keys(f"{{game:{gid}}}:*"))
 
 
 def _redis(app: Flask) -> redis.Redis:

@@ -158,12 +158,13 @@ class Poll:
 class EventPage:
     """Events after some ``seq``, and ``last_seq``: the newest event's seq on the server.
 
-    When ``last_seq`` is beyond the page's last event, there are more to fetch
+    ``next`` is the ``after`` of the next page, None when this page is the last
     (:meth:`Client.all_events` follows them).
     """
 
     events: list[Event]
     last_seq: int | None = None
+    next: int | None = None
 
 
 @dataclass(frozen=True)
@@ -521,28 +522,38 @@ class Client:
     def events(
         self, game_id: str, after: int | None = None, *, token: str | None = None
     ) -> list[Event]:
-        """The event log as the token's seat may see it: events with ``seq`` > ``after``.
-
-        One page: a server may send fewer than all of them (see :meth:`all_events`).
-        """
-        return self.event_page(game_id, after, token=token).events
+        """The event log as the token's seat may see it: every event with ``seq`` >
+        ``after``, all pages (see :meth:`all_events`)."""
+        return self.all_events(game_id, after, token=token)
 
     def event_page(
-        self, game_id: str, after: int | None = None, *, token: str | None = None
+        self,
+        game_id: str,
+        after: int | None = None,
+        *,
+        token: str | None = None,
+        limit: int | None = None,
     ) -> EventPage:
-        """One page of events with ``seq`` > ``after``, with the server's ``last_seq``."""
-        params = {"after": after} if after is not None else {}
+        """One page of events with ``seq`` > ``after`` (at most ``limit``; default: the
+        server's page size), with the server's ``last_seq`` and the next page's ``after``."""
+        params: dict[str, int] = {"after": after} if after is not None else {}
+        if limit is not None:
+            params["limit"] = limit
         data = self._request("GET", f"/games/{game_id}/events", params=params, token=token).json()
         if isinstance(data, list):
             return EventPage(list(data))
-        last = data.get("last_seq")
-        return EventPage(list(data["events"]), last if isinstance(last, int) else None)
+        last, after_next = data.get("last_seq"), data.get("next")
+        return EventPage(
+            list(data["events"]),
+            last if isinstance(last, int) else None,
+            after_next if isinstance(after_next, int) else None,
+        )
 
     def all_events(
         self, game_id: str, after: int | None = None, *, token: str | None = None
     ) -> list[Event]:
-        """Every event with ``seq`` > ``after``, following pages up to the server's
-        ``last_seq`` (as it was when the first page was read, or later)."""
+        """Every event with ``seq`` > ``after``, following the pages' ``next`` (or, from a
+        server that sends none, up to its ``last_seq``) to the end of the log."""
         out: list[Event] = []
         seen = after or 0
         while True:
@@ -551,6 +562,8 @@ class Client:
             out.extend(new)
             if new:
                 seen = max(int(e.get("seq", 0)) for e in new)
+            if page.next is not None and new:
+                continue
             if not new or page.last_seq is None or seen >= page.last_seq:
                 return out
 

@@ -1,8 +1,10 @@
-"""``python -m hanabi.server``: serve the API with gunicorn (gevent workers: a waiting
+"""python -m hanabi.server: serve the Hanabi API with gunicorn's gevent workers (a waiting
 long-poll or stream holds a socket, not a thread; see hanabi.server.serving).
 
-Without ``REDIS_URL`` in the environment, starts a private redis-server with its
-append-only file under ``./var/redis`` (games survive a restart) and stops it on exit.
+Without REDIS_URL in the environment, it starts a private redis-server with its
+append-only file under the --data directory (games survive a restart), restarts it if it
+dies, and stops it on exit. Every option can also be set in the environment (HANABI_HOST,
+HANABI_PORT, HANABI_WORKERS, HANABI_WORKER_CONNECTIONS, HANABI_DATA, HANABI_ACCESS_LOG).
 """
 
 from __future__ import annotations
@@ -13,25 +15,50 @@ import resource
 import signal
 import subprocess
 
-from .redis_process import RedisProcess
+from .redis_process import RedisProcess, RedisSupervisor
 from .serving import WORKER_CONNECTIONS, gunicorn_command, raise_open_files
+
+#: How often (seconds) the launcher looks whether its embedded redis-server still runs.
+SUPERVISE_EVERY = 0.2
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """--help shows each option's default, and the description as written."""
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi.server", description=__doc__)
-    parser.add_argument("--host", default=os.environ.get("HANABI_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("HANABI_PORT", "8000")))
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("HANABI_WORKERS", "2")))
+    parser = argparse.ArgumentParser(
+        prog="python -m hanabi.server",
+        description=__doc__,
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "--host", default=os.environ.get("HANABI_HOST", "127.0.0.1"),
+        help="address to listen on (0.0.0.0: every interface; HANABI_HOST)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("HANABI_PORT", "8000")),
+        help="port to listen on (HANABI_PORT)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=int, default=int(os.environ.get("HANABI_WORKERS", "2")),
+        help="gunicorn worker processes (HANABI_WORKERS)",
+    )  # fmt: skip
     parser.add_argument(
         "--connections", type=int,
         default=int(os.environ.get("HANABI_WORKER_CONNECTIONS", WORKER_CONNECTIONS)),
-        help="connections each worker serves at once (held long-polls and streams too)",
+        help="connections each worker serves at once, held long-polls and streams "
+        "included (HANABI_WORKER_CONNECTIONS)",
     )  # fmt: skip
-    parser.add_argument("--data", default=os.environ.get("HANABI_DATA", "var/redis"))
+    parser.add_argument(
+        "--data", default=os.environ.get("HANABI_DATA", "var/redis"),
+        help="directory of the embedded redis-server's append-only file, used without "
+        "REDIS_URL (HANABI_DATA)",
+    )  # fmt: skip
     parser.add_argument(
         "--access-log", action=argparse.BooleanOptionalAction,
         default=os.environ.get("HANABI_ACCESS_LOG", "1") not in ("0", "off", "false"),
-        help="one line per request on stdout",
+        help="one line per request on stdout (HANABI_ACCESS_LOG=0: off)",
     )  # fmt: skip
     args = parser.parse_args(argv)
 
@@ -63,8 +90,14 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
+    supervisor = None if redis_proc is None else RedisSupervisor(redis_proc)
     try:
-        return gunicorn.wait()
+        while True:
+            try:
+                return gunicorn.wait(timeout=SUPERVISE_EVERY)
+            except subprocess.TimeoutExpired:
+                if supervisor is not None:
+                    supervisor.check()
     finally:
         if gunicorn.poll() is None:
             gunicorn.terminate()

@@ -373,6 +373,11 @@ class Events(Resource):
     @operation(
         id="listEvents",
         summary="The public event log (the bearer's own draws hidden while the game is on)",
+        description=(
+            "A page at a time, oldest first: at most ?limit= events (default 200; the "
+            "server caps it, 1000 unless configured) with a seq above ?after=. Pass `next` "
+            "back as ?after= for the next page; it is null at the end of the log."
+        ),
         query=s.EventsQuery,
         auth="optional",
         responses={200: (s.EventPageSchema, "Events after ?after=")},
@@ -384,8 +389,11 @@ class Events(Resource):
         token = bearer_token()
         record = svc.load(game_id)
         seat = svc.seat_of(record.players, token)
-        events = svc.events(record, seat, q["after"])
-        return json_response({"events": events, "last_seq": record.events})
+        config = current_app.config
+        limit = min(
+            q.get("limit") or config["HANABI_EVENTS_PAGE"], config["HANABI_EVENTS_PAGE_MAX"]
+        )
+        return json_response(svc.event_page(record, seat, q["after"], limit))
 
 
 @games.route("/<string:game_id>/stream")

@@ -5,17 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response
 from flask_cors import CORS
 from flask_restx import Api
-from flask_restx.apidoc import apidoc
+from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import problems, ratelimits
+from . import gunicorn_errors, problems, ratelimits
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
 from .config import load_config
 from .games import Service
+from .http import refuse_non_json
+from .spec import TITLE
 from .store import Store
+
+#: The interactive docs (Swagger UI).
+DOCS = PREFIX + "/docs"
 
 
 class ProblemApi(Api):
@@ -52,7 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )
 
-    api = ProblemApi(prefix=PREFIX, doc=False, title="Hanabi", version="1.0", catch_all_404s=True)
+    api = ProblemApi(prefix=PREFIX, doc=False, title=TITLE, version="1.0", catch_all_404s=True)
     api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json
     for namespace in NAMESPACES:
         api.add_namespace(namespace)
@@ -67,6 +72,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         max_age=600,
     )
     problems.install(app)
+    app.before_request(refuse_non_json)
+    gunicorn_errors.install()
 
     @app.get(PREFIX + "/openapi.yaml")
     def openapi_yaml() -> Response:
@@ -74,13 +81,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
         return Response(spec_yaml(), mimetype="application/yaml")
 
-    if "restx_doc" not in app.blueprints:  # flask-restx registers its UI assets itself
-        app.register_blueprint(apidoc, url_prefix=PREFIX + "/docs")
-
-    @app.get(PREFIX + "/docs")
-    def docs() -> str:
-        return render_template(
-            "swagger-ui.html", title="Hanabi API", specs_url=PREFIX + "/openapi.yaml"
+    # Swagger UI 5 (it renders OpenAPI 3.1; flask-restx bundles 4.x, which cannot), its
+    # assets served from the package: no CDN. No online validator badge either.
+    app.register_blueprint(
+        get_swaggerui_blueprint(
+            DOCS,
+            PREFIX + "/openapi.yaml",
+            config={"app_name": TITLE, "validatorUrl": None, "deepLinking": True},
+            blueprint_name="docs",
         )
+    )
+    # the page at /api/v1/docs itself too, not only at .../docs/ (its asset URLs are absolute)
+    app.add_url_rule(DOCS, "docs_page", app.view_functions["docs.show"])
 
     return app

@@ -24,6 +24,42 @@ def bearer_token() -> str | None:
     return token
 
 
+#: Methods whose body this API reads (PUT and PATCH too, should a route ever take them).
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def is_json(mimetype: str) -> bool:
+    return mimetype == "application/json" or (
+        mimetype.startswith("application/") and mimetype.endswith("+json")
+    )
+
+
+def refuse_non_json() -> None:
+    """415 for a body that is not declared JSON.
+
+    A browser sends text/plain, form and multipart bodies cross-site without a CORS
+    preflight; refusing them keeps other sites' pages from acting through a visitor's
+    browser. A POST with an empty body (``/start``, ``/terminate``) needs no type: there is
+    nothing to misread, and what it asks needs a bearer token no other site can send.
+    """
+    if request.method not in BODY_METHODS:
+        return
+    if not request.content_length and not request.headers.get("Transfer-Encoding"):
+        return
+    declared = request.headers.get("Content-Type")
+    if declared is None:
+        raise ApiError(
+            415, "unsupported_media_type", "Send the body as 'Content-Type: application/json'."
+        )
+    if not is_json(request.mimetype):
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            f"This API reads JSON bodies, not {request.mimetype or declared!r}: "
+            "send 'Content-Type: application/json'.",
+        )
+
+
 def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, Any]:
     """The JSON body validated by ``schema`` (or by the schema that ``schema(data)`` picks):
     400 for bad JSON or fields, 413 if too big."""

@@ -10,16 +10,20 @@ environment overrides both.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
 
-__all__ = ["RedisProcess", "find_redis_server", "free_port", "ping"]
+__all__ = ["RedisProcess", "RedisSupervisor", "find_redis_server", "free_port", "ping"]
+
+log = logging.getLogger("hanabi.server")
 
 
 def find_redis_server() -> str:
@@ -139,6 +143,21 @@ class RedisProcess:
         self.stop()
         raise RuntimeError(f"redis-server did not answer PING on port {self.port} in {timeout}s")
 
+    def reap(self) -> int | None:
+        """If the server died, collect its exit status (no zombie is left) and return it;
+        None while it runs. :meth:`start` then starts a new one on the same port and
+        directory (with ``persist``, it reloads the append-only file)."""
+        proc = self._proc
+        if proc is None:
+            return None
+        code = proc.poll()
+        if code is None:
+            return None
+        if proc.stdout is not None:
+            proc.stdout.close()
+        self._proc = None
+        return code
+
     def stop(self, timeout: float = 10.0) -> None:
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
@@ -172,3 +191,57 @@ class RedisProcess:
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped"
         return f"<RedisProcess {self.host}:{self.port} {state} persist={self.persist}>"
+
+
+class RedisSupervisor:
+    """Keeps a :class:`RedisProcess` running: :meth:`check`, called every so often, reaps a
+    server that died (killed, crashed) and starts a new one on the same port and directory,
+    with a bounded back-off between attempts (a server that keeps dying is not restarted
+    in a tight loop). Clients reconnect by themselves, and with ``persist`` the new server
+    reloads the append-only file, so nothing committed is lost."""
+
+    def __init__(
+        self,
+        process: RedisProcess,
+        first_delay: float = 0.1,
+        max_delay: float = 5.0,
+        stable: float = 30.0,
+    ) -> None:
+        self.process = process
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self.stable = stable  # seconds up after which the back-off starts over
+        self.delay = first_delay / 2  # the first death doubles it to first_delay
+        self.restarts = 0
+        self._next_try = 0.0
+        self._started = time.monotonic()
+
+    def check(self) -> bool:
+        """Restart the server if it died (once its back-off has passed); True if it runs.
+
+        The back-off doubles (up to ``max_delay``) each time a restart fails or the server
+        dies within ``stable`` seconds of its last start, and starts over otherwise.
+        """
+        now = time.monotonic()
+        if self.process.running:
+            return True
+        code = self.process.reap()
+        if code is not None:  # it just died: reaped, no zombie left
+            quick = now - self._started < self.stable
+            self.delay = min(self.delay * 2, self.max_delay) if quick else self.first_delay
+            self._next_try = now + self.delay
+            log.warning("embedded redis-server exited (%s); restarting", code)
+            print(f"embedded redis-server exited ({code}); restarting", file=sys.stderr, flush=True)
+        if now < self._next_try:
+            return False
+        try:
+            self.process.start()
+        except (RuntimeError, OSError) as exc:
+            log.error("embedded redis-server did not restart: %s", exc)
+            self.delay = min(self.delay * 2, self.max_delay)
+            self._next_try = time.monotonic() + self.delay
+            return False
+        self.restarts += 1
+        self._started = time.monotonic()
+        print(f"embedded redis-server restarted on {self.process.url}", file=sys.stderr, flush=True)
+        return True

@@ -22,13 +22,27 @@ EVENT_TYPES = (
     "terminate", "game_over", "chat", "join", "leave", "remove", "start",
 )  # fmt: skip
 MAX_WAIT = 30
-NAME_MAX = 24
+NAME_MAX = 24  # the service checks it again after NFKC normalisation (seats.check_name)
 CHAT_MAX = 300
 #: Some visible character, and no control characters (they could drive a terminal). The
 #: classes are spelled out (no \s, \S) so Python and ECMA-262 (OpenAPI) read them alike.
 _CONTROL = r"\x00-\x1f\x7f-\x9f"
 _BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 TEXT_PATTERN = f"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
+#: Names also hold no format characters (Unicode Cf: bidi overrides, zero-width spaces and
+#: joiners...) nor line or paragraph separators. Spelled out for the BMP (a fixed list, so
+#: the contract does not change with Python's Unicode version); the service refuses the
+#: few outside it too, and checks the length again after NFKC (seats.check_name).
+_FORMAT = (
+    r"\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+    r"\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+)
+NAME_PATTERN = f"^[^{_CONTROL}{_FORMAT}]*[^{_BLANK}{_FORMAT}][^{_CONTROL}{_FORMAT}]*$"
+#: What the server accepts where a request names a suit, a clue colour or a clue rank (in
+#: some variant; the engine then checks the game's own), so the contract lists them.
+SUIT_IDS = tuple(sorted({s.id for v in VARIANTS.values() for s in v.suits}))
+CLUE_COLORS = tuple(sorted({c for v in VARIANTS.values() for c in v.to_dict()["clue_colors"]}))
+CLUE_RANKS = tuple(sorted({r for v in VARIANTS.values() for r in v.to_dict()["clue_ranks"]}))
 
 
 class FullMatch(validate.Regexp):
@@ -41,13 +55,13 @@ class FullMatch(validate.Regexp):
         return value
 
 
-def _text(limit: int, what: str) -> fields.String:
+def _text(limit: int, what: str, pattern: str = TEXT_PATTERN) -> fields.String:
     return fields.String(
         required=True,
         validate=[
             validate.Length(1, limit),
             validate.Regexp(
-                TEXT_PATTERN, error=f"A {what} needs a visible character and no control characters."
+                pattern, error=f"A {what} needs a visible character and no control characters."
             ),
         ],
         metadata={"description": f"Surrounding spaces are dropped; at most {limit} characters."},
@@ -65,6 +79,15 @@ class JsonInteger(fields.Integer):
         return super()._deserialize(int(value), attr, data, **kwargs)
 
 
+class JsonBoolean(fields.Boolean):
+    """A boolean as JSON means it: true or false, not "yes", 1 or "true"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def _int(**kw: Any) -> fields.Integer:
     return JsonInteger(**kw)
 
@@ -75,6 +98,16 @@ def _nint(**kw: Any) -> fields.Integer:
 
 def _nstr(**kw: Any) -> fields.String:
     return fields.String(allow_none=True, required=True, **kw)
+
+
+def _custom_deal() -> fields.Boolean:
+    return JsonBoolean(
+        required=True,
+        metadata={
+            "description": "The creator chose the deal (a seed or a deck), so they may know "
+            "every card: true. A fair, random deal: false."
+        },
+    )
 
 
 # -- errors ----------------------------------------------------------------------------
@@ -103,13 +136,13 @@ class HealthSchema(Schema):
 
 
 class OptionsSchema(Schema):
-    empty_clues = fields.Boolean(load_default=False)
-    strikeout_keeps_score = fields.Boolean(load_default=False)
+    empty_clues = JsonBoolean(load_default=False)
+    strikeout_keeps_score = JsonBoolean(load_default=False)
 
 
 class GameOptionsSchema(Schema):
-    empty_clues = fields.Boolean(required=True)
-    strikeout_keeps_score = fields.Boolean(required=True)
+    empty_clues = JsonBoolean(required=True)
+    strikeout_keeps_score = JsonBoolean(required=True)
 
 
 class PlayerSchema(Schema):
@@ -183,12 +216,12 @@ class SuitSchema(Schema):
     touched_by = fields.List(
         fields.String(), required=True, metadata={"description": "Clue colours touching it."}
     )
-    all_colors = fields.Boolean(required=True)
-    no_colors = fields.Boolean(required=True)
-    all_ranks = fields.Boolean(required=True)
-    no_ranks = fields.Boolean(required=True)
-    one_of_each = fields.Boolean(required=True)
-    wild = fields.Boolean(required=True)
+    all_colors = JsonBoolean(required=True)
+    no_colors = JsonBoolean(required=True)
+    all_ranks = JsonBoolean(required=True)
+    no_ranks = JsonBoolean(required=True)
+    one_of_each = JsonBoolean(required=True)
+    wild = JsonBoolean(required=True)
 
 
 class VariantSchema(Schema):
@@ -216,7 +249,7 @@ class ClueTagSchema(Schema):
 
 
 class KnowledgeSchema(Schema):
-    clued = fields.Boolean(required=True)
+    clued = JsonBoolean(required=True)
     clues = fields.List(fields.Nested(ClueTagSchema), required=True)
     possible = fields.Dict(
         keys=fields.String(),
@@ -241,9 +274,9 @@ class CardSchema(Schema):
 
 class DiscardSchema(Schema):
     order = _int(required=True)
-    suit = fields.String(required=True)
+    suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
     rank = _int(required=True)
-    misplayed = fields.Boolean(required=True)
+    misplayed = JsonBoolean(required=True)
 
 
 class ClueSchema(Schema):
@@ -262,12 +295,13 @@ class GameViewSchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     version = _int(required=True, metadata={"description": "Grows with every change to the game."})
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
     options = fields.Nested(GameOptionsSchema, required=True)
     max_players = _int(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = _int(required=True)
     you = _nint(metadata={"description": "The viewer's seat; null for a spectator."})
+    custom_deal = _custom_deal()
     turn = _int(required=True)
     current_seat = _nint()
     clue_tokens = _int(required=True)
@@ -288,10 +322,11 @@ class GameViewSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = _int(required=True)
+    custom_deal = _custom_deal()
     turn = _int(required=True)
     score = _int(required=True)
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
@@ -308,12 +343,12 @@ class GamePageSchema(Schema):
 
 
 class DeckCardSchema(Schema):
-    suit = fields.String(required=True)
+    suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
     rank = _int(required=True, validate=validate.Range(1, 5))
 
 
 class CreateGameSchema(Schema):
-    name = _text(NAME_MAX, "name")
+    name = _text(NAME_MAX, "name", NAME_PATTERN)
     variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
@@ -326,7 +361,7 @@ class CreateGameSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = _text(NAME_MAX, "name")
+    name = _text(NAME_MAX, "name", NAME_PATTERN)
 
 
 class BotSeatSchema(Schema):
@@ -339,7 +374,7 @@ class BotSeatSchema(Schema):
         validate=[
             validate.Length(1, NAME_MAX),
             validate.Regexp(
-                TEXT_PATTERN, error="A name needs a visible character and no control characters."
+                NAME_PATTERN, error="A name needs a visible character and no control characters."
             ),
         ],
         metadata={"description": "Default: <strategy>-bot-<seat> (unique at the table)."},
@@ -352,7 +387,7 @@ class BotSeatResultSchema(Schema):
 
 
 class StartSchema(Schema):
-    watch = fields.Boolean(
+    watch = JsonBoolean(
         load_default=False,
         metadata={
             "description": "The host gives up their seat at the deal and watches as a "
@@ -382,7 +417,7 @@ class PlayRequestSchema(_ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("play"))
     card = _int(required=True, validate=validate.Range(0), metadata={"description": "Its order."})
     firework = fields.String(
-        validate=validate.Length(1, 32),
+        validate=validate.OneOf(SUIT_IDS),
         metadata={"description": "Wild plays: the firework (suit id) to play on."},
     )
 
@@ -395,13 +430,13 @@ class DiscardRequestSchema(_ActionRequest):
 class ColorClueRequestSchema(_ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("clue"))
     target = _int(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
-    color = fields.String(required=True, validate=validate.Length(1, 32))
+    color = fields.String(required=True, validate=validate.OneOf(CLUE_COLORS))
 
 
 class RankClueRequestSchema(_ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("clue"))
     target = _int(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
-    rank = _int(required=True)
+    rank = _int(required=True, validate=validate.OneOf(CLUE_RANKS))
 
 
 #: The body of POST /games/{id}/actions is exactly one of these shapes.
@@ -437,6 +472,10 @@ class ActionResultSchema(Schema):
 class EventPageSchema(Schema):
     events = fields.List(fields.Nested(EventSchema), required=True)
     last_seq = _int(required=True, metadata={"description": "seq of the newest event (0: none)."})
+    next = _nint(
+        validate=validate.Range(0),
+        metadata={"description": "The ?after= of the next page; null: this page is the last."},
+    )
 
 
 class ChatSchema(Schema):
@@ -494,6 +533,10 @@ class EventsQuery(_Query):
         load_default=0,
         validate=validate.Range(0),
         metadata={"description": "Only events with a larger seq."},
+    )
+    limit = fields.Integer(
+        validate=validate.Range(1),
+        metadata={"description": "Page size: default 200, at most the server's cap (1000)."},
     )
 
 

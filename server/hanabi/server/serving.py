@@ -23,6 +23,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: gunicorn's longest request line (its maximum; default 4094): far past every documented
+#: input (ids of 64 characters, cursors of 100, even percent-encoded); longer ones get 414
+#: problem+json (:mod:`hanabi.server.gunicorn_errors`).
+LIMIT_REQUEST_LINE = 8190
 #: Connections one worker process serves at once (held long-polls and streams included).
 WORKER_CONNECTIONS = 8_000
 
@@ -49,6 +53,7 @@ def gunicorn_command(
         "--backlog", "4096",
         "--log-level", log_level,
         "--no-control-socket",
+        "--limit-request-line", str(LIMIT_REQUEST_LINE),
         # By path, not as hanabi.server.gunicorn_conf: importing the package in gunicorn's
         # master would load redis and ssl before the gevent worker patches them.
         "--config", str(Path(__file__).with_name("gunicorn_conf.py")),

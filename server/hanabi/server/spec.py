@@ -30,6 +30,10 @@ refuse is 409 with the engine's code (`not_your_turn`, `no_clue_tokens`, ...). N
 ever shows a seat its own cards while the game is on.
 """
 
+#: Not just "Hanabi": client generators name their package after it, and hanabi-client is
+#: ours.
+TITLE = "Hanabi Game Service API"
+
 _CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 PARAM_SCHEMAS = {
     "string": {"type": "string", "minLength": 1, "maxLength": 64},
@@ -72,7 +76,7 @@ def _problem(status: int) -> dict[str, Any]:
     return response
 
 
-def _operation(op: Operation, tag: str) -> dict[str, Any]:
+def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
     out: dict[str, Any] = {"operationId": op.id, "summary": op.summary, "tags": [tag]}
     if op.description:
         out["description"] = op.description
@@ -107,7 +111,9 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
                 for name, text in op.headers[status].items()
             }
         responses[str(status)] = response
-    for status in sorted({*op.errors, 503}):
+    # Any body that is not JSON is refused (415) before the operation runs.
+    always = {503, 415} if method in ("post", "put", "patch") else {503}
+    for status in sorted({*op.errors, *always}):
         responses[str(status)] = _problem(status)
     responses["default"] = {
         "description": "Any other error",
@@ -119,7 +125,7 @@ def _operation(op: Operation, tag: str) -> dict[str, Any]:
 
 def build_spec() -> dict[str, Any]:
     spec = APISpec(
-        title="Hanabi",
+        title=TITLE,
         version="1.0.0",
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
@@ -138,7 +144,7 @@ def build_spec() -> dict[str, Any]:
                 {"name": name, "in": "path", "required": True, "schema": schema}
                 for name, schema in params.items()
             ],
-            operations={method: _operation(op, tag) for method, op in ops.items()},
+            operations={method: _operation(op, tag, method) for method, op in ops.items()},
         )
     spec.path(
         path=PREFIX + "/openapi.yaml",

@@ -9,10 +9,12 @@ Per game, all keys share the hash tag ``{game:<id>}`` so one game lives in one C
 ``{game:<id>}:e``  list, the event log while the game is on (public, unredacted; chat too).
 
 The state blob of a lobby or live game is JSON holding the settings, the engine's snapshot
-and a compact copy of the action log and chat lines, so a read is one round trip and no
-replay. The commit that ends a game keeps only that blob, zlib-compressed and without the
-snapshot, and drops both lists: the action log is the truth, and the events and final state
-of a finished game are rebuilt from it (and cached per process, keyed by version).
+and a compact copy of the action log, so a read is one round trip and no replay; its size
+does not grow with chat or lobby comings and goings (each event is stored once, in the
+event list). The commit that ends a game keeps only that blob, zlib-compressed, without the
+snapshot and with the table's own events (lobby events and chat) read from the event list,
+and drops both lists: the action log is the truth, and the events and final state of a
+finished game are rebuilt from it (and cached per process, keyed by version).
 
 Every change is one Lua script that checks the version it read, so concurrent writers in
 any number of processes never lose or double a change; the loser re-reads and retries.
@@ -172,9 +174,11 @@ class Player:
 class Record:
     """One game as stored: settings, seats and, once started, the engine snapshot.
 
-    ``events`` counts the event log. ``acts`` is a compact copy of the action log (one
-    ``"<seat>:<code>"`` per turn) and ``chat`` the chat lines as ``[seq, event]``: once the
-    game is finished they are all that is kept, and its events are rebuilt from them.
+    ``events`` counts the event log and ``chats`` its chat lines. ``acts`` is a compact copy
+    of the action log (one ``"<seat>:<code>"`` per turn). ``chat`` is set in a finished
+    game's archive only: the table's own events (lobby events and chat) as
+    ``[seq, event]``. Once the game is finished ``acts`` and ``chat`` are all that is kept,
+    and its events are rebuilt from them.
     """
 
     id: str
@@ -196,16 +200,19 @@ class Record:
     snap: dict[str, Any] | None = None
     acts: list[str] | None = None
     chat: list[list[Any]] | None = None
+    chats: int = 0
+    custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
-             "updated", "turn", "events", "score", "result", "snap", "acts", "chat")  # fmt: skip
+             "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
+             "chats", "custom_deal")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}
-        raw = orjson.dumps(data)
         if self.status == "finished":
-            return b"Z" + zlib.compress(raw, 9)
-        return b"J" + raw
+            return b"Z" + zlib.compress(orjson.dumps(data), 9)
+        data["chat"] = None  # only archives hold the table's events (older states did too)
+        return b"J" + orjson.dumps(data)
 
     def players_json(self) -> bytes:
         return orjson.dumps([p.to_row() for p in self.players])

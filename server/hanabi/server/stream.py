@@ -42,6 +42,8 @@ log = logging.getLogger("hanabi.server")
 
 #: Milliseconds a browser waits before reconnecting a closed stream.
 RETRY_MS = 2000
+#: Events read from Redis at a time when a stream replays what a client missed.
+PAGE = 200
 
 
 def message(data: bytes, event: str | None = None, seq: int | None = None) -> bytes:
@@ -105,7 +107,7 @@ class GameStream:
             last = self.after if self.after is not None else record.events
             while True:
                 if last < record.events or record.status == "finished":
-                    for event in svc.events(record, seat, min(last, record.events)):
+                    for event in self._events(record, seat, min(last, record.events)):
                         yield message(orjson.dumps(event), event["type"], event["seq"])
                         last = event["seq"]
                 last = max(last, record.events)
@@ -134,6 +136,15 @@ class GameStream:
             release()
             if self.held is not None:
                 self.held(0)
+
+    def _events(self, record: Record, seat: int | None, after: int) -> Iterator[dict[str, Any]]:
+        """Every event after ``after`` as ``seat`` sees it, read a page at a time."""
+        while True:
+            page = self.service.events(record, seat, after, PAGE)
+            yield from page
+            if len(page) < PAGE:
+                return
+            after = page[-1]["seq"]
 
     def _next(self, game_id: str, version: int, stop_at: float) -> Any:
         """The game's next version as a Record; "quiet" after a keep-alive period; None

@@ -1,0 +1,160 @@
+"""Lobby operations: open a table, take and free seats, seat bots, deal.
+
+Each operation says what its change is (a function of the stored record) and hands it to
+the write loop (:mod:`hanabi.server.writes`), which commits it atomically.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
+from hanabi.game import Game, Options, Setup, SetupError
+
+from .archive import setup_of
+from .problems import ApiError
+from .seats import (
+    bot_name,
+    check_name,
+    first_human,
+    hash_token,
+    new_game_id,
+    new_token,
+    require_host,
+    require_seat,
+    seatable,
+)
+from .store import Conflict, Player, Record, now_ms
+from .writes import Outcome, WriteLoop
+
+
+class Lobby(WriteLoop):
+    def create(self, body: dict[str, Any]) -> Outcome:
+        name = check_name(body["name"])
+        variant_id = body["variant"]  # the schema allows only known variants
+        options = Options(**body["options"]).to_dict()
+        seed = body.get("seed") or secrets.token_hex(8)
+        deck = body.get("deck")
+        deck_rows = None if deck is None else [[c["suit"], c["rank"]] for c in deck]
+        try:
+            Game(Setup.create(variant_id, 2, options, seed, deck_rows))
+        except SetupError as exc:
+            raise ApiError(400, exc.code, exc.message) from None
+        token = new_token()
+        now = now_ms()
+        for _ in range(8):
+            record = Record(
+                id=new_game_id(),
+                status="lobby",
+                variant=variant_id,
+                options=options,
+                max_players=body["max_players"],
+                seed=seed,
+                deck=deck_rows,
+                host=0,
+                created=now,
+                updated=now,
+                players=[Player(name, None, hash_token(token))],
+                custom_deal=body.get("seed") is not None or deck is not None,
+            )
+            joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
+            try:
+                version, players, blob = self.store.commit(record, 0, events=[joined])
+            except Conflict:
+                continue
+            self.records.put(record.id, (version, players, blob))
+            self.store.index(record, None)
+            return Outcome(record, 0, token=token)
+        raise ApiError(503, "busy", "Could not allocate a game id; try again.")
+
+    def join(self, game_id: str, name: str) -> Outcome:
+        name = check_name(name)
+        token = new_token()
+
+        def change(record: Record) -> Outcome:
+            seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
+            record.players.append(Player(name, None, hash_token(token)))
+            seat = len(record.players) - 1
+            event = self._note(record, {"type": "join", "seat": seat, "name": name, "bot": None})
+            return Outcome(record, seat, [event], token=token)
+
+        return self._write(game_id, change)
+
+    def add_bot(
+        self, game_id: str, token: str | None, strategy: str | None, name: str | None
+    ) -> Outcome:
+        """Seat a bot (host only, in the lobby). Its seat has no token: the bot worker plays
+        it (:mod:`hanabi.server.bots`)."""
+        strategy = strategy or DEFAULT_STRATEGY
+        if strategy not in STRATEGIES:  # the schema checked; be safe anyway
+            raise ApiError(400, "unknown_strategy", f"Strategies: {', '.join(STRATEGIES)}.")
+        chosen = None if name is None else check_name(name)
+
+        def change(record: Record) -> Outcome:
+            host = require_host(record, token)
+            seat = len(record.players)
+            name = chosen or bot_name(record, strategy, seat)
+            seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
+            record.players.append(Player(name, strategy, None))
+            event = {"type": "join", "seat": seat, "name": name, "bot": strategy}
+            return Outcome(record, host, [self._note(record, event)])
+
+        return self._write(game_id, change)
+
+    def leave(self, game_id: str, token: str | None, seat: int) -> Outcome:
+        def change(record: Record) -> Outcome:
+            me = require_seat(record, token)
+            if record.status != "lobby":
+                raise ApiError(409, "game_started", "Seats are fixed once the game starts.")
+            if not 0 <= seat < len(record.players):
+                raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
+            if me != seat and me != record.host:
+                raise ApiError(403, "not_host", "Only the host may remove another player.")
+            return Outcome(record, events=[self._free_seat(record, seat, me == seat)])
+
+        return self._write(game_id, change)
+
+    def _free_seat(self, record: Record, seat: int, left: bool) -> dict[str, Any]:
+        """Free ``seat`` (later seats move up). When no human is left the table is gone: a
+        lobby of bots alone could never be started."""
+        player = record.players.pop(seat)
+        if record.host == seat:
+            record.host = first_human(record.players)
+        elif record.host > seat:
+            record.host -= 1
+        if record.status == "lobby" and all(p.bot is not None for p in record.players):
+            record.players.clear()  # the commit deletes the game
+        event = {"type": "leave" if left else "remove", "seat": seat, "name": player.name}
+        return self._note(record, {**event, "bot": player.bot, "host": record.host})
+
+    def start(self, game_id: str, token: str | None, watch: bool = False) -> Outcome:
+        """Deal (host only). ``watch``: the host gives up their seat at the deal and follows
+        the game as a spectator, e.g. to watch an all-bot table."""
+
+        def change(record: Record) -> Outcome:
+            seat: int | None = require_host(record, token)
+            if record.status != "lobby":
+                raise ApiError(409, "game_started", "The game has already started.")
+            if len(record.players) - watch < 2:
+                raise ApiError(409, "not_enough_players", "A game needs at least 2 players.")
+            notes = []
+            if watch:
+                assert seat is not None
+                host = record.players.pop(seat)
+                record.host = first_human(record.players)
+                event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
+                notes.append(self._note(record, {**event, "host": record.host}))
+                seat = None
+            try:
+                game = Game(setup_of(record))
+            except SetupError as exc:  # settings were checked at creation; be safe anyway
+                raise ApiError(409, exc.code, exc.message) from None
+            notes.append(self._note(record, {"type": "start"}))
+            events = game.deal_events()
+            record.status = "playing"
+            record.snap = game.snapshot()
+            record.events += len(events)
+            return Outcome(record, seat, notes + events, game=game)
+
+        return self._write(game_id, change)

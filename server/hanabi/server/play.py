@@ -1,0 +1,94 @@
+"""Play operations: actions (and their safe retries), ending a game, chat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi.game import Action, IllegalAction
+
+from .problems import ApiError
+from .seats import require_seat
+from .store import Record
+from .writes import Outcome, WriteLoop
+
+
+class Play(WriteLoop):
+    def act(
+        self, game_id: str, token: str | None, body: dict[str, Any], *, as_seat: int | None = None
+    ) -> Outcome:
+        """Apply ``body`` (a validated action request) for the bearer of ``token``.
+
+        ``as_seat`` skips the token, for code acting for a seat that has none (a bot seat,
+        whose player record has ``bot`` set and no token); HTTP requests never pass it.
+        """
+        fields = {k: v for k, v in body.items() if k != "turn"}
+        try:
+            action = Action.from_dict(fields)
+        except IllegalAction as exc:
+            raise ApiError(400, exc.code, exc.message) from None
+        turn = body["turn"]
+
+        def change(record: Record) -> Outcome:
+            seat = require_seat(record, token) if as_seat is None else as_seat
+            if record.status == "lobby":
+                raise ApiError(409, "game_not_started", "The game has not started yet.")
+            if turn != record.turn:
+                original = self.original(record, turn) if turn < record.turn else None
+                if original is not None and original[0] == seat and original[1] == action:
+                    return Outcome(record, seat, original[2], original[3], replayed=True)
+                raise ApiError(409, "stale_turn", f"It is turn {record.turn}, not turn {turn}.")
+            if record.status == "finished":
+                raise ApiError(409, "game_over", "The game is over.")
+            game = self.live_game(record)
+            try:
+                events = game.apply(action, seat)
+            except IllegalAction as exc:
+                raise ApiError(409, exc.code, exc.message) from None
+            return self._advance(record, game, seat, action, events)
+
+        return self._write(game_id, change, by_bot=as_seat is not None)
+
+    def original(
+        self, record: Record, turn: int
+    ) -> tuple[int, Action, list[dict[str, Any]], int] | None:
+        """(seat, action, events, first seq) of a turn already taken."""
+        if record.status == "finished":
+            rebuilt = self.finished_game(record)
+            first, count = rebuilt.ranges[turn]
+            action = rebuilt.game.actions[turn]
+            return rebuilt.seats[turn], action, rebuilt.events[first : first + count], first + 1
+        entry = self.store.action_entry(record.id, turn)
+        if entry is None:
+            return None
+        first, count = entry["e"]
+        events = self.store.events(record.id, first, first + count - 1)
+        return entry["s"], Action.from_dict(entry["a"]), events, first + 1
+
+    def terminate(self, game_id: str, token: str | None) -> Outcome:
+        def change(record: Record) -> Outcome:
+            seat = require_seat(record, token)
+            if record.status == "lobby":
+                raise ApiError(409, "game_not_started", "The game has not started yet.")
+            if record.status == "finished":
+                raise ApiError(409, "game_over", "The game is over.")
+            game = self.live_game(record)
+            action = Action.terminate(seat)
+            events = game.apply(action)
+            return self._advance(record, game, seat, action, events)
+
+        return self._write(game_id, change)
+
+    def chat(self, game_id: str, token: str | None, text: str) -> Outcome:
+        text = text.strip()
+
+        def change(record: Record) -> Outcome:
+            seat = require_seat(record, token)
+            if record.status == "finished":
+                raise ApiError(409, "game_finished", "The game is over; its chat is closed.")
+            if record.chats >= self.config["HANABI_MAX_CHAT"]:
+                raise ApiError(409, "chat_full", "This game has all the chat lines it may keep.")
+            name = record.players[seat].name
+            event = self._note(record, {"type": "chat", "seat": seat, "name": name, "text": text})
+            return Outcome(record, seat, [event], first_seq=record.events)
+
+        return self._write(game_id, change)

@@ -1,0 +1,217 @@
+"""Reading games: records, engine states, views, the event log, exports, replays, listings.
+
+:class:`Reads` is the base of :class:`~hanabi.server.games.Service`: it holds the store and
+this process's caches (rendered views, rebuilt finished games, the records this process
+last wrote), all keyed by the game's version so a stale entry is never served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from hanabi.game import Game, HanabiError, export_game, full_view, replay
+from hanabi.game.views import redact_event
+
+from . import rendering
+from .archive import Finished, rebuild, setup_of
+from .cache import LRU, SingleFlight
+from .changes import Busy, ChangeHub
+from .problems import ApiError
+from .seats import all_bots, not_found
+from .store import Record, Store
+
+
+class Reads:
+    def __init__(self, store: Store, config: dict[str, Any]) -> None:
+        self.store = store
+        self.config = config
+        self.changes = ChangeHub(
+            store.redis,
+            store.version,
+            config["HANABI_MAX_WAITERS"],
+            sharded=store.sharded,
+            cluster=store.cluster,
+        )
+        self._loads = SingleFlight()
+        self.views = LRU(config["HANABI_CACHE_SIZE"])
+        self.finished = LRU(256)
+        self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
+
+    # -- engine glue -------------------------------------------------------------------
+
+    def load(self, game_id: str) -> Record:
+        record = self.store.load(game_id)
+        if record is None:
+            raise not_found(game_id)
+        return record
+
+    def live_game(self, record: Record) -> Game:
+        # Restoring needs only the log's length (turn numbers): decoding the compact log on
+        # every action would be wasted work, so the engine gets placeholders of that length.
+        assert record.snap is not None
+        return Game.from_snapshot(setup_of(record), [None] * record.turn, record.snap)  # type: ignore[list-item]
+
+    def finished_game(self, record: Record) -> Finished:
+        key = (record.id, record.version)
+        cached = self.finished.get(key)
+        if cached is not None:
+            return cached
+        rebuilt = rebuild(record)
+        self.finished.put(key, rebuilt)
+        return rebuilt
+
+    def game_of(self, record: Record) -> Game | None:
+        if record.status == "playing":
+            return self.live_game(record)
+        if record.status == "finished":
+            return self.finished_game(record).game
+        return None
+
+    # -- views -------------------------------------------------------------------------
+
+    def render(self, record: Record, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+        """The view of ``record`` for ``seat`` (None: a spectator)."""
+        if game is None and record.status != "lobby":
+            game = self.game_of(record)
+        return rendering.render(record, seat, game)
+
+    def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
+        """The view as JSON, cached per (game, version, seat); ``game``: the engine state
+        already at hand, if any."""
+        key = (record.id, record.version, seat)
+        body = self.views.get(key)
+        if body is None:
+            body = orjson.dumps(self.render(record, seat, game))
+            self.views.put(key, body)
+        return body
+
+    # -- waiting for changes --------------------------------------------------------
+
+    def hold(self) -> Callable[[], None]:
+        """Count a waiting request (long-poll or stream) until the returned function is
+        called: 503 ``too_many_waiters`` when this process holds ``HANABI_MAX_WAITERS``."""
+        try:
+            return self.changes.hold()
+        except Busy:
+            raise ApiError(
+                503, "too_many_waiters", "This server holds too many waiting requests; retry.",
+                headers={"Retry-After": "5"},
+            ) from None  # fmt: skip
+
+    def wait_for_change(self, game_id: str, version: int, seconds: float) -> int | None:
+        """Hold until the game is past ``version`` or ``seconds`` pass: the newest version
+        known (``version`` on a timeout, None if the game is gone). Holds no thread under
+        gevent (see :mod:`hanabi.server.changes`)."""
+        return self.changes.wait(game_id, version, seconds)
+
+    def known_raw(self, game_id: str) -> tuple[int, bytes, bytes] | None:
+        """The game as this process holds it, if that is the version its change
+        subscription says is current (see :meth:`ChangeHub.latest`); else None."""
+        latest = self.changes.latest(game_id)
+        if latest is None:
+            return None
+        cached = self.records.get(game_id)
+        return cached if cached is not None and cached[0] == latest else None
+
+    def load_raw(self, game_id: str, version: int | None = None) -> tuple[int, bytes, bytes] | None:
+        """The stored game as (version, players, state bytes), or None if there is none.
+
+        ``version``: a version the caller knows was committed (a change it was woken for).
+        This process may already hold it, and concurrent loads for the same version share
+        one Redis read, so a change that wakes 1,000 spectators reads the game once per
+        process. Without it, a plain read (a request must see every commit made before it).
+        """
+        if version is None:
+            return self.store.load_raw(game_id)
+        cached = self.records.get(game_id)
+        if cached is not None and cached[0] >= version:
+            return cached
+
+        def fetch() -> tuple[int, bytes, bytes] | None:
+            raw = self.store.load_raw(game_id)
+            if raw is not None:
+                self.records.put(game_id, raw)
+            return raw
+
+        return self._loads.do((game_id, version), fetch)
+
+    # -- the event log -----------------------------------------------------------------
+
+    def events(
+        self, record: Record, seat: int | None, after: int, limit: int
+    ) -> list[dict[str, Any]]:
+        """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them."""
+        if record.status == "finished":
+            events = self.finished_game(record).events[after : after + limit]
+            return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
+        if after >= record.events:
+            return []
+        raw = self.store.events(record.id, after, min(after + limit, record.events) - 1)
+        reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
+        return self.redact(raw, seat, reveal, after + 1)
+
+    def event_page(
+        self, record: Record, seat: int | None, after: int, limit: int
+    ) -> dict[str, Any]:
+        """A page of the event log: ``next`` is the ``after`` of the next page, None at
+        the end (the log as it stood at ``record``'s version)."""
+        events = self.events(record, seat, after, limit)
+        end = after + len(events)
+        more = bool(events) and end < record.events
+        return {"events": events, "last_seq": record.events, "next": end if more else None}
+
+    def redact(
+        self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
+    ) -> list[dict[str, Any]]:
+        return [{**redact_event(e, seat, over), "seq": first_seq + i} for i, e in enumerate(events)]
+
+    # -- finished games ----------------------------------------------------------------
+
+    def export(self, record: Record) -> dict[str, Any]:
+        if record.status != "finished":
+            raise ApiError(409, "game_not_finished", "Only a finished game can be exported.")
+        return export_game(self.finished_game(record).game)
+
+    def replay(self, record: Record, turn: int | None) -> dict[str, Any]:
+        if record.status != "finished":
+            raise ApiError(409, "game_not_finished", "Only a finished game can be replayed.")
+        rebuilt = self.finished_game(record)
+        last = rebuilt.game.turn
+        if turn is None:
+            turn = last
+        if turn > last:
+            raise ApiError(404, "no_such_turn", f"The game has turns 0 to {last}.")
+        try:
+            game = replay(setup_of(record), rebuilt.game.actions, upto=turn)
+        except HanabiError as exc:  # pragma: no cover - the log replayed once already
+            raise ApiError(500, "replay_failed", exc.message) from None
+        return rendering.with_table(full_view(game), record, None)
+
+    # -- the listing -------------------------------------------------------------------
+
+    def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+        key = status or "all"
+        games: list[dict[str, Any]] = []
+        last = cursor
+        exhausted = False
+        for _ in range(5):
+            members = self.store.scan_index(key, last, limit - len(games))
+            if not members:
+                exhausted = True
+                break
+            ids = [m.split(":", 1)[1] for m in members]
+            stale = []
+            for member, record in zip(members, self.store.load_many(ids)):
+                if record is None or (status is not None and record.status != status):
+                    stale.append(member)
+                else:
+                    games.append(rendering.summary(record))
+            self.store.unindex(key, stale)
+            last = members[-1]
+            if len(games) >= limit:
+                break
+        next_cursor = last if games and len(games) >= limit and not exhausted else None
+        return {"games": games, "next_cursor": next_cursor}

@@ -1,0 +1,100 @@
+"""What a viewer sees: game views, table keys, summaries and ETags.
+
+Pure functions of a record and (once dealt) its engine state; the redaction itself is the
+engine's (:func:`hanabi.game.view` and friends), this module only picks which one applies
+and adds the table's own keys.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
+
+from .seats import all_bots
+from .store import Record
+
+
+def lobby_view(record: Record) -> dict[str, Any]:
+    """The view of a table not dealt yet: an empty board of its variant."""
+    variant = get_variant(record.variant)
+    return {
+        "turn": 0,
+        "current_seat": None,
+        "clue_tokens": MAX_CLUE_TOKENS,
+        "strikes": 0,
+        "deck_size": variant.card_count,
+        "score": 0,
+        "max_score": variant.max_score,
+        "pace": None,
+        "fireworks": {variant.suits[f].id: 0 for f in variant.firework_suits},
+        "hands": [[] for _ in record.players],
+        "discards": [],
+        "clues": [],
+        "turns_left": None,
+        "legal_actions": [],
+        "result": None,
+    }
+
+
+def render(record: Record, seat: int | None, game: Game | None) -> dict[str, Any]:
+    """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt."""
+    if record.status == "lobby":
+        out = lobby_view(record)
+    else:
+        assert game is not None
+        if seat is not None:
+            out = view(game, seat)
+        elif all_bots(record):
+            out = full_view(game)
+        else:
+            out = spectator_view(game)
+    return with_table(out, record, seat)
+
+
+def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
+    """A game view completed with the table's own keys (id, status, players...)."""
+    out.update(
+        id=record.id,
+        status=record.status,
+        version=record.version,
+        variant=record.variant,
+        options=dict(record.options),
+        max_players=record.max_players,
+        players=players(record),
+        host=record.host,
+        you=seat,
+        custom_deal=record.custom_deal,
+    )
+    return out
+
+
+def players(record: Record) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": p.name, "bot": p.bot} for i, p in enumerate(record.players)]
+
+
+def etag(version: int, seat: int | None) -> str:
+    return f'"{version}.{"s" if seat is None else seat}"'
+
+
+def iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat().replace("+00:00", "Z")
+
+
+def summary(record: Record) -> dict[str, Any]:
+    """A game as the listing shows it."""
+    return {
+        "id": record.id,
+        "status": record.status,
+        "variant": record.variant,
+        "max_players": record.max_players,
+        "players": players(record),
+        "host": record.host,
+        "custom_deal": record.custom_deal,
+        "turn": record.turn,
+        "score": record.score,
+        "result": record.result,
+        "created": iso(record.created),
+        "updated": iso(record.updated),
+    }

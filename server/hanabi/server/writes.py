@@ -1,0 +1,163 @@
+"""The write loop: every change to a game is decided on its state and committed with
+compare-and-set (see :mod:`hanabi.server.store`).
+
+A writer that lost the race decides again on the state the commit found, so 20 identical
+requests apply one action and a full table refuses the 21st seat. The lobby and play
+operations (:mod:`~hanabi.server.lobby`, :mod:`~hanabi.server.play`) only say what a change
+is; this module commits it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hanabi.game import Action, Game
+
+from .archive import encode_action
+from .problems import ApiError
+from .reads import Reads
+from .seats import bot_due, not_found
+from .store import Conflict, Gone, Record, now_ms
+
+MAX_RETRIES = 100
+#: Events the table makes (the engine's are rebuilt from the action log).
+TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat"})
+
+
+@dataclass
+class Outcome:
+    """What a write produced, for the response."""
+
+    record: Record
+    seat: int | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    first_seq: int = 0
+    replayed: bool = False  # an identical retry: nothing was applied
+    token: str | None = None
+    game: Game | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)  # action-log entries to append
+
+
+class WriteLoop(Reads):
+    def _write(
+        self, game_id: str, change: Callable[[Record], Outcome], *, by_bot: bool = False
+    ) -> Outcome:
+        """Decide on the game's state and commit with compare-and-set; on a conflict decide
+        again on the state the commit found.
+
+        Every commit says whether it leaves a bot to move, so the due set of bot turns is
+        kept in the same atomic step (``by_bot``: the commit is a bot worker's own move).
+
+        The first decision may start from this process's copy of the version it last wrote
+        (no read): a commit validates it, and any answer that commits nothing (a refusal, a
+        retry's original result) is decided again on freshly read state.
+        """
+        record = self._cached(game_id)
+        trusted = record is None
+        if record is None:
+            record = self.load(game_id)
+        for _ in range(MAX_RETRIES):
+            expected, old_status = record.version, record.status
+            try:
+                outcome = change(record)
+            except ApiError:
+                if trusted:
+                    raise
+                record, trusted = self.load(game_id), True
+                continue
+            if outcome.replayed:
+                if trusted:
+                    return outcome
+                record, trusted = self.load(game_id), True
+                continue
+            record.updated = now_ms()
+            delete = not record.players
+            bot = "0" if delete or not bot_due(record) else "2" if by_bot else "1"
+            try:
+                version, players, blob = self.store.commit(
+                    record,
+                    expected,
+                    actions=outcome.log,
+                    events=outcome.events,
+                    delete=delete,
+                    bot=bot,
+                )
+            except Conflict as conflict:
+                record = conflict.current or self.load(game_id)
+                trusted = True
+                continue
+            except Gone:
+                self.records.pop(game_id)
+                raise not_found(game_id) from None
+            if delete:
+                self.records.pop(game_id)
+            else:
+                self.records.put(game_id, (version, players, blob))
+            if delete or record.status != old_status:
+                self.store.index(record, old_status, delete=delete)
+            return outcome
+        raise ApiError(503, "busy", "The game is too busy right now; try again.")
+
+    def _cached(self, game_id: str) -> Record | None:
+        raw = self.records.get(game_id)
+        return None if raw is None else Record.load(game_id, *raw)
+
+    def _advance(
+        self,
+        record: Record,
+        game: Game,
+        seat: int,
+        action: Action,
+        events: list[dict[str, Any]],
+    ) -> Outcome:
+        """Record an applied action; archive the game if it just ended."""
+        first = record.events
+        entry = {"s": seat, "a": action.to_dict(), "e": [first, len(events)]}
+        record.turn = game.turn
+        record.events += len(events)
+        record.score = game.score
+        # A compact copy of the log rides along in the state, so ending the game needs no
+        # replay: the archive is that copy and the table's own events.
+        record.acts = [*(record.acts or self._logged_actions(record)), encode_action(seat, action)]
+        outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
+        if game.is_over:
+            record.status = "finished"
+            record.result = dict(game.result or {})
+            record.score = record.result["score"]
+            record.snap = None  # the commit archives: the lists are dropped
+            record.chat = self._table_events(record, first)
+        else:
+            record.snap = game.snapshot()
+            outcome.log = [entry]
+        return outcome
+
+    def _logged_actions(self, record: Record) -> list[str]:
+        """The compact log rebuilt from the Redis list (for a record written without one)."""
+        if record.turn == 0:
+            return []
+        return [
+            encode_action(e["s"], Action.from_dict(e["a"])) for e in self.store.actions(record.id)
+        ]
+
+    def _table_events(self, record: Record, count: int) -> list[list[Any]]:
+        """The table's own events among the first ``count`` of the log, as ``[seq, event]``:
+        what a finished game's archive keeps besides its actions (the engine's events are
+        rebuilt from those). Read once, by the commit that ends the game; if the log grew
+        since this record was read, that commit fails on the version and decides again."""
+        logged = self.store.events(record.id, 0, count - 1) if count else []
+        return [[i + 1, e] for i, e in enumerate(logged) if e.get("type") in TABLE_EVENTS]
+
+    @staticmethod
+    def _note(record: Record, event: dict[str, Any]) -> dict[str, Any]:
+        """Add a table event (join, leave, remove, start, chat) to the public event log.
+
+        The log is its one copy while the game lasts (the state does not grow with chat);
+        the commit that ends the game folds them into the archive (:meth:`_table_events`).
+        """
+        event = {"type": event["type"], "turn": record.turn, **event}
+        record.events += 1
+        if event["type"] == "chat":
+            record.chats += 1
+        return event
