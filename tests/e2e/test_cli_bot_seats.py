@@ -91,7 +91,7 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
         alice.expect_exact("3 Robo the Great (bot)")
         alice.expect_exact("Robo the Great (a bot the server plays) took seat 3.")
         alice.expect_exact("lobby> ")
-        alice.send("start watch")
+        alice.send("start watch 0")  # no pace: every view as it comes
         alice.expect_exact("You gave up your seat: watching the game.")
         over = alice.expect(r"Game over \([^)]*\): final score (\d+)/25")
         alice.expect_exact(f"hanabi-client export {game_id}")
