@@ -227,3 +227,22 @@ def test_a_deal_the_host_chose_is_shown_at_the_table():
     assert "The host chose this deal" in chosen
     for view in (lobby_view(you=1, custom_deal=False), lobby_view(you=1)):
         assert "chose this deal" not in render_plain(view, info_for("no_variant"))
+
+
+def test_list_marks_a_deal_the_host_chose():
+    from hanabi.client.cli import games_table
+
+    players = [{"seat": 0, "name": "ann", "bot": None}]
+    games = [
+        {"id": "chosen", "status": "lobby", "variant": "rainbow", "max_players": 3,
+         "players": players, "custom_deal": True},
+        {"id": "shuffled", "status": "lobby", "variant": "no_variant", "max_players": 3,
+         "players": players, "custom_deal": False},
+    ]  # fmt: skip
+    table = games_table(games).splitlines()
+    assert table[1].split()[:4] == ["chosen", "lobby", "rainbow*", "1/3"]
+    assert table[2].split()[:3] == ["shuffled", "lobby", "no_variant"]
+    assert (
+        table[-1] == "* the host chose this deal (a seed or a deck), so they may know every card."
+    )
+    assert "*" not in games_table(games[1:])

@@ -24,7 +24,7 @@ from rich.text import Text
 from .api import DEFAULT_SERVER, ApiError, Client
 from .narrate import player_names
 from .pacing import DEFAULT_PACE
-from .render import TableRenderer
+from .render import CUSTOM_DEAL, TableRenderer
 from .session import TableSession
 from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo, variant_info
@@ -211,8 +211,16 @@ def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
             f"No {'' if status is None else status + ' '}games. Start one with: hanabi-client create"
         )
         return 0
+    console.print(Text(games_table(page.games)))
+    if any(g.get("status") == "lobby" for g in page.games):
+        console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
+    return 0
+
+
+def games_table(games: list[dict[str, Any]]) -> str:
+    """Game summaries as aligned rows, a deal the host chose marked and explained."""
     rows = [("ID", "STATUS", "VARIANT", "SEATS", "PLAYERS", "SCORE")]
-    for g in page.games:
+    for g in games:
         names = ", ".join(player_names(g))
         seated = len(g.get("players") or [])
         # Once dealt, the table has as many seats as players (a host who deals and
@@ -222,13 +230,10 @@ def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
         variant = str(g.get("variant", "")) + ("*" if g.get("custom_deal") else "")
         rows.append((g["id"], g.get("status", ""), variant, seats, names, score))
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        console.print(Text("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()))
-    if any(g.get("custom_deal") for g in page.games):
-        console.print("\n* the host chose this deal (a seed or a deck), so they may know it.")
-    if any(g.get("status") == "lobby" for g in page.games):
-        console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
-    return 0
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if any(g.get("custom_deal") for g in games):
+        lines.append(f"\n* {CUSTOM_DEAL[:1].lower()}{CUSTOM_DEAL[1:]}")
+    return "\n".join(lines)
 
 
 def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
