@@ -31,6 +31,11 @@ from .variants import VariantInfo, variant_info
 
 STATUSES = ("lobby", "playing", "finished", "all")
 BASIC_COLORS = ("red", "yellow", "green", "blue", "white")
+BOT_NEEDS_CORE = (
+    "The bot command plays with hanabi.bots, from the hanabi-core package, which is not "
+    "installed (it is on no package index). From a clone of the repository: "
+    "pip install './client[bot]' ./shared"
+)
 
 
 class Fail(Exception):
@@ -336,9 +341,7 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
     try:
         from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
     except ImportError:
-        raise Fail(
-            "The bot command needs the hanabi-core package: pip install hanabi-core"
-        ) from None
+        raise Fail(BOT_NEEDS_CORE) from None
     strategy = args.strategy or DEFAULT_STRATEGY
     if strategy not in STRATEGIES:
         raise Fail(f'No strategy "{strategy}": choose from {", ".join(sorted(STRATEGIES))}.')
