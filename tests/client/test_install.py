@@ -49,11 +49,15 @@ def run(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]
     "version", ["3.13", pytest.param("3.12", marks=pytest.mark.slow)], ids=lambda v: f"py{v}"
 )
 def test_the_client_installs_on_its_own(tmp_path, version):
+    # From copies: a build leaves build/ behind, which must not go stale in the sources.
+    skip = shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    for dist in ("client", "shared"):
+        shutil.copytree(ROOT / dist, tmp_path / dist, ignore=skip)
     venv = tmp_path / "venv"
     made = run(interpreter(version), "-m", "venv", venv)
     assert made.returncode == 0, made.stderr
     python, client = venv / "bin" / "python", venv / "bin" / "hanabi-client"
-    installed = run(python, "-m", "pip", "install", "--quiet", "./client")
+    installed = run(python, "-m", "pip", "install", "--quiet", "./client", cwd=tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
     listed = run(python, "-m", "pip", "list", "--format=freeze").stdout.lower()
@@ -66,7 +70,9 @@ def test_the_client_installs_on_its_own(tmp_path, version):
 
     if version != "3.13":
         return
-    extra = run(python, "-m", "pip", "install", "--quiet", "./client[bot]", "./shared")
+    extra = run(
+        python, "-m", "pip", "install", "--quiet", "./client[bot]", "./shared", cwd=tmp_path
+    )
     assert extra.returncode == 0, extra.stdout + extra.stderr
     both = run(python, "-c", "import hanabi.bots, hanabi.client.bot; print('ok')")
     assert both.stdout == "ok\n", both.stderr
