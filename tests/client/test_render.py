@@ -229,6 +229,12 @@ def test_a_deal_the_host_chose_is_shown_at_the_table():
         assert "chose this deal" not in render_plain(view, info_for("no_variant"))
 
 
+def test_a_deal_the_host_chose_is_in_the_header_of_the_game(make_table):
+    view = {**make_table().view(1), "custom_deal": True}
+    title = render_plain(view, info_for("no_variant")).splitlines()[0]
+    assert title.endswith("· turn 1 · the host chose this deal")
+
+
 def test_list_marks_a_deal_the_host_chose():
     from hanabi.client.cli import games_table
 

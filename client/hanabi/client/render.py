@@ -98,6 +98,8 @@ class TableRenderer:
             title.append(" · lobby")
             return [title]
         title.append(f" · turn {int(view.get('turn') or 0) + 1}")
+        if view.get("custom_deal"):
+            title.append(" · the host chose this deal")
         fireworks = view.get("fireworks") or {}
         top = self.info.top_score(view)
         result = view.get("result") or {}
