@@ -53,7 +53,9 @@ def test_watch_pauses_steps_and_quits(live_server, tmp_path):
     env = client_env(live_server.url, tmp_path)
     watcher = Terminal(["watch", game_id, "--pace", "0.2"], env)
     try:
-        watcher.expect_exact(f"Watching game {game_id} (space pauses, n steps, q quits).")
+        watcher.expect_exact(
+            f"Watching game {game_id}, one move every 0.2 s: space pauses, n steps, q quits."
+        )
         watcher.expect_exact("· turn 1\r\n")
         watcher.expect_exact("Turn 1, one move every 0.2 s")
         clue(0)

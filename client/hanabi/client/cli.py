@@ -417,8 +417,11 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
     client.game(args.id)  # fail early and plainly on an unknown game
     if not args.json:
-        keys = " (space pauses, n steps, q quits)" if args.pace > 0 else ""
-        console.print(Text(f"Watching game {args.id}{keys}. Ctrl-C stops.", style="bold"))
+        if args.pace > 0:
+            how = f", one move every {args.pace:g} s: space pauses, n steps, q quits."
+        else:
+            how = ". Ctrl-C or quit to stop."
+        console.print(Text(f"Watching game {args.id}{how}", style="bold"))
     return sit(client, console, args, args.id, None, store_seat=None)
 
 
