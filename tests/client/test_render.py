@@ -111,24 +111,7 @@ def test_final_round_and_game_over(make_table):
 
 
 def test_lobby():
-    view = {
-        "id": "lob123",
-        "status": "lobby",
-        "version": 3,
-        "variant": "no_variant",
-        "options": {"empty_clues": False, "strikeout_keeps_score": False},
-        "max_players": 4,
-        "players": [
-            {"seat": 0, "name": "alice", "bot": None},
-            {"seat": 1, "name": "bob", "bot": None},
-        ],
-        "host": 0,
-        "you": 1,
-        "turn": 0,
-        "current_seat": None,
-        "hands": [],
-        "fireworks": {},
-    }
+    view = lobby_view(max_players=4, you=1)
     text = render_plain(view, info_for("no_variant"), join_hint="hanabi-client join lob123")
     check_snapshot("lobby_bob", text)
     assert "Waiting for the host to start the game." in text
