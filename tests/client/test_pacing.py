@@ -115,3 +115,24 @@ def test_a_frame_is_narrated_up_to_its_own_turn(make_table):
 def test_keys_read_together_are_taken_one_by_one():
     assert split_keys(" n\x1b[Cq") == [" ", "n", "\x1b[C", "q"]
     assert split_keys("\x1b") == ["\x1b"]
+
+
+def test_a_replay_that_fails_is_tried_again_after_a_moment():
+    calls = []
+
+    def flaky(turn: int) -> dict[str, Any]:
+        calls.append(turn)
+        if len(calls) == 1:
+            raise ConnectionError("away")
+        return frame(turn, version=99)
+
+    pacer = Pacer(0.1, flaky)
+    pacer.offer(frame(0))
+    pacer.due(0.0)
+    pacer.offer(frame(5, result={"reason": "perfect", "score": 25}))
+    try:
+        pacer.due(1.0)
+    except ConnectionError:
+        pacer.retry_later(1.0)
+    assert pacer.due(1.5) is None and pacer.wait(1.5) == 0.5 and calls == [1]
+    assert pacer.due(2.0)["turn"] == 1 and calls == [1, 1]

@@ -53,6 +53,7 @@ class Pacer:
         self.shown_at: float | None = None
         self.step_once = False
         self.gap_since: float | None = None  # when the next received view skipped moves
+        self.not_before = 0.0  # after a failed replay fetch: when to try again
 
     # -- input ----------------------------------------------------------------------
 
@@ -78,9 +79,13 @@ class Pacer:
         """The final table is on screen."""
         return self.shown is not None and bool(self.shown.get("result"))
 
+    def retry_later(self, now: float, delay: float = 1.0) -> None:
+        """The next frame could not be fetched (the server is away): not again at once."""
+        self.not_before = now + delay
+
     def wait(self, now: float) -> float:
         """Seconds until a frame may be due (for the caller's next sleep)."""
-        if self.paused and not self.step_once:
+        if (self.paused and not self.step_once) or now < self.not_before:
             return 0.5
         if self.shown_at is None or self.step_once:
             return 0.0
@@ -88,7 +93,7 @@ class Pacer:
 
     def due(self, now: float) -> dict[str, Any] | None:
         """The frame to draw now, or None (paused, too soon, nothing new)."""
-        if self.paused and not self.step_once:
+        if (self.paused and not self.step_once) or now < self.not_before:
             return None
         if not self.step_once and self.shown_at is not None and now < self.shown_at + self.pace:
             return None

@@ -238,9 +238,11 @@ class TableSession:
     def _next_frame(self) -> int | None:
         """Draw the frame that is due, if any; the game's end after the last one."""
         assert self.pacer is not None
+        now = time.monotonic()
         try:
-            frame = self.pacer.due(time.monotonic())
-        except ApiError as exc:  # the replay of a frame: try again at the next tick
+            frame = self.pacer.due(now)
+        except ApiError as exc:  # the replay of a frame: try again in a moment
+            self.pacer.retry_later(now)
             self.notice = Text(f"Cannot fetch the next move: {exc.detail}", style="bold red")
             return None
         if frame is None:
