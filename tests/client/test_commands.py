@@ -142,6 +142,12 @@ def test_lobby_commands_carry_their_request_body():
     assert parse("start watch", None, None).action == {"watch": True}
     with pytest.raises(InputError, match="start watch"):
         parse("start now", None, None)
+    paced = parse("start watch 1.5", None, None)
+    assert paced.action == {"watch": True} and paced.pace == 1.5
+    assert parse("start watch", None, None).pace is None  # the table's default pace
+    for bad in ("start watch fast", "start watch -1", "start watch nan", "start 2"):
+        with pytest.raises(InputError, match="start watch"):
+            parse(bad, None, None)
     assert parse("bot", None, None) == Command("bot", {})
     assert parse("bot hat", None, None).action == {"strategy": "hat"}
     assert parse("bot Hat Robo the Great", None, None).action == {

@@ -38,7 +38,9 @@ def test_every_engine_event_in_words(make_table):
         "bob ended the game",
         "Game over (a player ended it): score 0",
     ]
-    assert n.recent(2) == ["bob ended the game", "Game over (a player ended it): score 0"]
+    # The table and the bot print the result on their own line: not among the recent moves.
+    assert n.recent(2) == ["bob discarded B2 from slot 2", "bob ended the game"]
+    assert n.history()[-1] == "Game over (a player ended it): score 0"
     assert len(n.history()) == len(lines)
 
 

@@ -1,5 +1,5 @@
 """The client is a thin HTTP client: no Flask, no Redis, no server; the rules engine and
-the bots (hanabi-core, pure Python) only for the bot command."""
+the bots (hanabi-core, pure Python) only for the bot command, as an extra."""
 
 from __future__ import annotations
 
@@ -34,13 +34,28 @@ def test_only_the_bot_command_imports_the_bots_and_never_the_server():
     assert out.stdout.strip() == "True"
 
 
-def test_distribution_depends_on_requests_rich_and_the_pure_python_core():
-    names = sorted(
-        r.split(";")[0].split(">")[0].split("=")[0].strip() for r in requires("hanabi-client") or []
-    )
-    assert names == ["hanabi-core", "requests", "rich"]
+def test_distribution_depends_on_requests_and_rich_and_the_core_only_for_bots():
+    """hanabi-core is on no index: the client installs without it; the bot extra has it."""
+    needs = requires("hanabi-client") or []
+    plain = sorted(r.split(">")[0].split("=")[0].strip() for r in needs if ";" not in r)
+    assert plain == ["requests", "rich"]
+    assert [r.replace(" ", "") for r in needs if ";" in r] == ['hanabi-core;extra=="bot"']
     core = requires("hanabi-core") or []
     assert [r for r in core if "extra ==" not in r] == []  # no third-party dependencies
+
+
+def test_every_distribution_allows_python_3_11_to_3_13():
+    import tomllib
+    from pathlib import Path
+
+    from packaging.specifiers import SpecifierSet
+
+    root = Path(__file__).resolve().parents[2]
+    for dist in ("shared", "server", "client"):
+        project = tomllib.loads((root / dist / "pyproject.toml").read_text())["project"]
+        allowed = SpecifierSet(project["requires-python"])
+        assert all(v in allowed for v in ("3.11", "3.12", "3.13")), dist
+        assert "3.10" not in allowed, dist
 
 
 def test_console_script_runs():

@@ -104,30 +104,14 @@ def test_final_round_and_game_over(make_table):
     over = render_with_log(t, 0)
     check_snapshot("game_over", over)
     assert "Game over (the deck ran out): final score 0/25" in over
+    assert over.count("Game over") == 1  # the result line only, not among the moves too
     # Once over, every hand shows its cards, your own included.
     assert "1 alice (you, host)\n  slot" in over
     assert over.split("2 bob")[0].count("  card ") == 1
 
 
 def test_lobby():
-    view = {
-        "id": "lob123",
-        "status": "lobby",
-        "version": 3,
-        "variant": "no_variant",
-        "options": {"empty_clues": False, "strikeout_keeps_score": False},
-        "max_players": 4,
-        "players": [
-            {"seat": 0, "name": "alice", "bot": None},
-            {"seat": 1, "name": "bob", "bot": None},
-        ],
-        "host": 0,
-        "you": 1,
-        "turn": 0,
-        "current_seat": None,
-        "hands": [],
-        "fireworks": {},
-    }
+    view = lobby_view(max_players=4, you=1)
     text = render_plain(view, info_for("no_variant"), join_hint="hanabi-client join lob123")
     check_snapshot("lobby_bob", text)
     assert "Waiting for the host to start the game." in text
@@ -158,3 +142,96 @@ def test_every_variant_renders_with_or_without_server_info(make_table, variant):
     with_info = render_plain(view, info_for(variant))
     guessed = render_plain(view, VariantInfo.from_view(view))
     assert with_info.splitlines()[3:] == guessed.splitlines()[3:]
+
+
+def test_a_strikeout_scores_0_and_says_so_once(make_table):
+    """Five cards played, then three misplays: the header and the result agree on 0."""
+    t = make_table(cards=["r1", "y1", "g1", "b1", "w1", "y2", "y2", "g2", "g2", "b2"])
+    for _ in range(5):  # alice plays R1 Y1 G1 B1 W1 (oldest first), bob clues her
+        t.do(Action.play(t.hand(0)[-1]))
+        t.do(t.clue_for(0))
+    for _ in range(3):  # her newest cards: R3, R3, R4, a strike each
+        t.do(Action.play(t.hand(0)[0]))
+        if not t.game.is_over:
+            t.do(t.clue_for(0))
+    assert t.game.result == {"reason": "strikeout", "score": 0} and t.game.score == 5
+    text = render_with_log(t, 1)
+    assert "Score 0/25 (5 played)" in text.splitlines()[1]
+    assert text.count("Game over") == 1
+    assert text.endswith("Game over (three strikes): final score 0/25")
+
+
+def test_scores_are_out_of_the_variants_perfect_score(make_table):
+    """The view's max_score is the best still reachable; the table counts out of the
+    variant's maximum (the server's, from GET /variants) and says the reachable one aside."""
+    t = make_table(seed="top")
+    view = {**t.view(0), "max_score": 21, "fireworks": {}}  # no fireworks to count either
+    header = render_plain(view, info_for("no_variant")).splitlines()[1]
+    assert header.startswith("Score 0/25 (max 21 now)")
+    over = {**view, "result": {"reason": "deck_out", "score": 21}, "score": 21}
+    assert render_plain(over, info_for("no_variant")).endswith("final score 21/25")
+    assert info_for("black_powder").max_score == 35
+
+
+def lobby_view(**over):
+    return {
+        "id": "lob123",
+        "status": "lobby",
+        "version": 3,
+        "variant": "no_variant",
+        "max_players": 2,
+        "players": [
+            {"seat": 0, "name": "alice", "bot": None},
+            {"seat": 1, "name": "bob", "bot": None},
+        ],
+        "host": 0,
+        "you": 0,
+        "turn": 0,
+        "current_seat": None,
+        "hands": [],
+        "fireworks": {},
+        **over,
+    }
+
+
+def test_a_full_lobby_waits_for_the_host_not_for_players():
+    hint = "hanabi-client join lob123 --name NAME"
+    host = render_plain(lobby_view(), info_for("no_variant"), join_hint=hint)
+    assert "Waiting for players" not in host and hint not in host
+    assert 'Every seat is taken. Type "start" to deal' in host
+    guest = render_plain(lobby_view(you=1), info_for("no_variant"), join_hint=hint)
+    assert guest.endswith("Every seat is taken: waiting for the host to start the game.")
+    room = render_plain(lobby_view(max_players=3), info_for("no_variant"), join_hint=hint)
+    assert "Waiting for players" in room and f"Friends join with: {hint}" in room
+
+
+def test_a_deal_the_host_chose_is_shown_at_the_table():
+    chosen = render_plain(lobby_view(you=1, custom_deal=True), info_for("no_variant"))
+    assert "The host chose this deal" in chosen
+    for view in (lobby_view(you=1, custom_deal=False), lobby_view(you=1)):
+        assert "chose this deal" not in render_plain(view, info_for("no_variant"))
+
+
+def test_a_deal_the_host_chose_is_in_the_header_of_the_game(make_table):
+    view = {**make_table().view(1), "custom_deal": True}
+    title = render_plain(view, info_for("no_variant")).splitlines()[0]
+    assert title.endswith("· turn 1 · the host chose this deal")
+
+
+def test_list_marks_a_deal_the_host_chose():
+    from hanabi.client.cli import games_table
+
+    players = [{"seat": 0, "name": "ann", "bot": None}]
+    games = [
+        {"id": "chosen", "status": "lobby", "variant": "rainbow", "max_players": 3,
+         "players": players, "custom_deal": True},
+        {"id": "shuffled", "status": "lobby", "variant": "no_variant", "max_players": 3,
+         "players": players, "custom_deal": False},
+    ]  # fmt: skip
+    table = games_table(games).splitlines()
+    assert table[1].split()[:4] == ["chosen", "lobby", "rainbow*", "1/3"]
+    assert table[2].split()[:3] == ["shuffled", "lobby", "no_variant"]
+    assert (
+        table[-1] == "* the host chose this deal (a seed or a deck), so they may know every card."
+    )
+    assert "*" not in games_table(games[1:])

@@ -272,7 +272,7 @@ class Terminal:
 
     def wait_turn(self, turn: int, mine: bool) -> str:
         """Wait for the table at engine turn ``turn``; returns the text drawn up to the prompt."""
-        self.expect(rf"· turn {turn + 1}\r\n")
+        self.expect(rf"· turn {turn + 1}(?!\d)")
         header = self.child.after
         self.expect_exact("Your move> " if mine else "> ")
         return header + self.child.before

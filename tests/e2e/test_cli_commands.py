@@ -4,6 +4,7 @@ colour on and off, errors, and a table driven entirely through --json."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 from e2e_support import SUITS, Terminal, client_command, client_env, full_deck, write_deck
@@ -57,6 +58,47 @@ def test_create_detached_list_and_json(live_server, tmp_path):
 
     variants = run(["variants"], env).stdout
     assert "black_powder" in variants and "RYGBWMK" in variants
+    # The letters are explained, each suit from the server's own data.
+    legend = variants.split("Suits (")[1]
+    assert "\n  R  Red\n" in legend
+    assert "\n  M  Multicolor (its own clue colour, multicolor); Rainbow (every colour" in legend
+    assert "Wild Rainbow (every colour clue touches it, wild: plays on any firework" in legend
+    assert "\n  K  Black (its own clue colour, black, one card of each rank)\n" in legend
+
+
+def test_list_counts_the_seats_of_a_dealt_table_not_its_lobby(live_server, tmp_path):
+    """An all-bot table the host deals and watches has 4 seats, not "4/5"."""
+    api = Client(live_server.url)
+    host = api.create_game("hostess", max_players=5)
+    for _ in range(4):
+        api.add_bot(host.game_id, "hat", token=host.token)
+    api.start(host.game_id, watch=True, token=host.token)
+    lobby = api.create_game("early", max_players=5)
+    env = client_env(live_server.url, tmp_path)
+    listed = run(["list", "--status", "all", "--limit", "100"], env).stdout.splitlines()
+    rows = {line.split()[0]: line.split() for line in listed if line[:1].strip()}
+    assert rows[host.game_id][3] == "4/4"
+    assert rows[lobby.game_id][1:4] == ["lobby", "no_variant", "1/5"]
+
+
+def test_replay_numbers_turns_as_the_table_does(live_server, tmp_path):
+    env = client_env(live_server.url, tmp_path)
+    game_id = finished_game(live_server.url)  # a play, then the end: the table's turns 1-3
+    for turn in ("0", "4", "999"):
+        out = run(["replay", game_id, "--turn", turn], env)
+        assert out.returncode == 1
+        assert out.stderr == (
+            f"hanabi-client: Game {game_id} has turns 1 (the deal) to 3 (the end), "
+            f"numbered as its table shows them; there is no turn {turn}.\n"
+        )
+    deal = run(["replay", game_id, "--turn", "1"], env).stdout
+    assert re.search(r"· turn 1(?!\d)", deal) and "Fireworks  R0 Y0 G0 B0 W0" in deal
+    played = run(["replay", game_id, "--turn", "2"], env).stdout
+    assert (
+        re.search(r"· turn 2(?!\d)", played) and "W1" in played.split("Fireworks")[1].split("\n")[0]
+    )
+    end = run(["replay", game_id, "--turn", "3"], env).stdout
+    assert re.search(r"· turn 3(?!\d)", end) and end == run(["replay", game_id], env).stdout
 
 
 def test_a_hanablive_export_deals_the_same_game_again(live_server, tmp_path):
@@ -116,8 +158,6 @@ def test_errors_are_one_line_and_json_when_asked(live_server, tmp_path):
     bad_deck.write_text("[1, 2]")
     refused = run(["create", "--deck", str(bad_deck)], env)
     assert refused.returncode == 1 and "is not a suit and a rank" in refused.stderr
-    turn0 = run(["replay", finished_game(live_server.url), "--turn", "0"], env)
-    assert "Turns are numbered from 1" in turn0.stderr
 
 
 def test_a_table_driven_through_json_lines(live_server, tmp_path):

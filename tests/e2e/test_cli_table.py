@@ -94,7 +94,10 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(live_server, tmp_path):
 
         # Quit, come back with the saved token, leave with Ctrl-C.
         alice.send("quit")
-        alice.expect_exact(f"Left the table. Resume with: hanabi-client join {game_id}")
+        # This config dir holds both seats: the hint names the one to take back.
+        alice.expect_exact(
+            f"Left the table. Resume with: hanabi-client join {game_id} --name alice"
+        )
         assert alice.end() == 0
         # Both seats were taken from this config dir (two terminals, one user): say which.
         again = Terminal(["join", game_id], env)
@@ -104,7 +107,9 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(live_server, tmp_path):
         alice.expect_exact(f"Welcome back, alice: resuming your seat at {game_id}.")
         alice.wait_turn(1, mine=False)
         alice.child.sendintr()
-        alice.expect_exact(f"Left the table. Resume with: hanabi-client join {game_id}")
+        alice.expect_exact(
+            f"Left the table. Resume with: hanabi-client join {game_id} --name alice\r\n"
+        )
         assert alice.end() == 130
 
         # A stranger cannot join a started game, and is told how to watch it.
@@ -127,9 +132,9 @@ def test_a_server_that_goes_away_mid_game(own_server, tmp_path):
         bob.wait_turn(1, mine=True)
 
         own_server.crash()
-        for player in (alice, bob):
+        for player, name in ((alice, "alice"), (bob, "bob")):
             player.expect_exact(f"Lost the server at {own_server.url} (")
-            player.expect_exact(f"`hanabi-client join {game_id}` resumes later.")
+            player.expect_exact(f"`hanabi-client join {game_id} --name {name}` resumes later.")
         bob.send("c alice r")
         bob.expect_exact(f"Cannot reach the server at {own_server.url}: connection refused.")
         bob.expect_exact("Your clue was not sent; the table will refresh when the server is back.")

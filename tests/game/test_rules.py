@@ -1,4 +1,4 @@
-"""The turn and end-of-game rules of RULES.md, each on an exact deal."""
+"""The turn and end-of-game rules of docs/rules.md, each on an exact deal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup: table sizes, the deal, seeds and explicit decks (RULES.md "Setup")."""
+"""Setup: table sizes, the deal, seeds and explicit decks (docs/rules.md, "Setting up")."""
 
 from __future__ import annotations
 

@@ -24,7 +24,8 @@ from rich.text import Text
 from hanabi.bots import choose_action_from_view
 
 from .api import ApiError, Client, Unreachable
-from .narrate import REASONS, Narrator, player_names
+from .narrate import Narrator, player_names
+from .render import game_over_line
 from .variants import VariantInfo, variant_info
 
 POLL_WAIT = 25  # seconds the server may hold a long-poll
@@ -273,22 +274,22 @@ class BotPlayer:
 
     def _over(self, view: Mapping[str, Any]) -> int:
         result = view["result"]
+        # Out of the variant's perfect score: the view's max_score is the best score still
+        # reachable, which at the end is the score itself.
+        self._narrator(view)
+        assert self.info is not None
         if self.json_mode:
             self._emit(
                 {
                     "type": "result",
                     "game_id": self.game_id,
                     "result": result,
-                    "max_score": view.get("max_score"),
+                    "perfect_score": self.info.top_score(view),
                     "turns": view.get("turn"),
                 }
             )
             return 0
-        reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
-        top = view.get("max_score", "?")
-        self.console.print(
-            Text(f"Game over ({reason}): final score {result.get('score')}/{top}", style="bold")
-        )
+        self.console.print(Text(game_over_line(view, self.info), style="bold"))
         self.console.print(f"Save the replay:  hanabi-client export {self.game_id} -o FILE")
         return 0
 

@@ -12,6 +12,7 @@ import argparse
 import getpass
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,12 +23,19 @@ from rich.text import Text
 
 from .api import DEFAULT_SERVER, ApiError, Client
 from .narrate import player_names
-from .render import TableRenderer
+from .pacing import DEFAULT_PACE
+from .render import CUSTOM_DEAL, TableRenderer
 from .session import TableSession
 from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo, variant_info
 
 STATUSES = ("lobby", "playing", "finished", "all")
+BASIC_COLORS = ("red", "yellow", "green", "blue", "white")
+BOT_NEEDS_CORE = (
+    "The bot command plays with hanabi.bots, from the hanabi-core package, which is not "
+    "installed (it is on no package index). From a clone of the repository: "
+    "pip install './client[bot]' ./shared"
+)
 
 
 class Fail(Exception):
@@ -103,6 +111,17 @@ def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | No
         else:
             raise Fail(f"The deck file {path} has a card that is not a suit and a rank: {c!r}.")
     return out, variant_id, players
+
+
+def pace_seconds(text: str) -> float:
+    """``--pace``: seconds per move, 0 to 60."""
+    try:
+        pace = float(text)
+    except ValueError:
+        pace = -1.0
+    if not 0 <= pace <= 60:
+        raise argparse.ArgumentTypeError("seconds per move, 0 to 60 (0: as they come)")
+    return pace
 
 
 def dump(data: Any) -> None:
@@ -197,18 +216,29 @@ def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
             f"No {'' if status is None else status + ' '}games. Start one with: hanabi-client create"
         )
         return 0
-    rows = [("ID", "STATUS", "VARIANT", "SEATS", "PLAYERS", "SCORE")]
-    for g in page.games:
-        names = ", ".join(player_names(g))
-        seats = f"{len(g.get('players') or [])}/{g.get('max_players', '?')}"
-        score = "" if g.get("status") == "lobby" else str(g.get("score", ""))
-        rows.append((g["id"], g.get("status", ""), g.get("variant", ""), seats, names, score))
-    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        console.print(Text("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()))
+    console.print(Text(games_table(page.games)))
     if any(g.get("status") == "lobby" for g in page.games):
         console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
     return 0
+
+
+def games_table(games: list[dict[str, Any]]) -> str:
+    """Game summaries as aligned rows, a deal the host chose marked and explained."""
+    rows = [("ID", "STATUS", "VARIANT", "SEATS", "PLAYERS", "SCORE")]
+    for g in games:
+        names = ", ".join(player_names(g))
+        seated = len(g.get("players") or [])
+        # Once dealt, the table has as many seats as players (a host who deals and
+        # watches gives theirs up): only a lobby has seats to fill.
+        seats = f"{seated}/{g.get('max_players', '?') if g.get('status') == 'lobby' else seated}"
+        score = "" if g.get("status") == "lobby" else str(g.get("score", ""))
+        variant = str(g.get("variant", "")) + ("*" if g.get("custom_deal") else "")
+        rows.append((g["id"], g.get("status", ""), variant, seats, names, score))
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if any(g.get("custom_deal") for g in games):
+        lines.append(f"\n* {CUSTOM_DEAL[:1].lower()}{CUSTOM_DEAL[1:]}")
+    return "\n".join(lines)
 
 
 def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -280,6 +310,16 @@ def sit(
         if seat is not None:
             TokenStore().forget(seat)
 
+    def resume_command() -> str:
+        """How to come back; with --name when this config holds several seats there
+        (``join`` without it cannot choose), asked when needed since seats come and go."""
+        command = f"hanabi-client join {game_id}"
+        seats = TokenStore().seats(client.server, game_id)
+        mine = store_seat or next((s for s in seats if s.token == token), None)
+        if mine is not None and len(seats) > 1:
+            command += f" --name {shlex.quote(mine.name)}"
+        return command + server_flag(client)
+
     session = TableSession(
         client,
         game_id,
@@ -289,6 +329,8 @@ def sit(
         clear=not args.no_clear,
         on_leave=forget,
         join_hint=f"hanabi-client join {game_id} --name NAME{server_flag(client)}",
+        resume_command=resume_command,
+        pace=getattr(args, "pace", DEFAULT_PACE),
     )
     return session.run()
 
@@ -299,9 +341,7 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
     try:
         from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
     except ImportError:
-        raise Fail(
-            "The bot command needs the hanabi-core package: pip install hanabi-core"
-        ) from None
+        raise Fail(BOT_NEEDS_CORE) from None
     strategy = args.strategy or DEFAULT_STRATEGY
     if strategy not in STRATEGIES:
         raise Fail(f'No strategy "{strategy}": choose from {", ".join(sorted(STRATEGIES))}.')
@@ -377,7 +417,11 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
     client.game(args.id)  # fail early and plainly on an unknown game
     if not args.json:
-        console.print(Text(f"Watching game {args.id}. Ctrl-C or quit to stop.", style="bold"))
+        if args.pace > 0:
+            how = f", one move every {args.pace:g} s: space pauses, n steps, q quits."
+        else:
+            how = ". Ctrl-C or quit to stop."
+        console.print(Text(f"Watching game {args.id}{how}", style="bold"))
     return sit(client, console, args, args.id, None, store_seat=None)
 
 
@@ -396,10 +440,18 @@ def cmd_export(args: argparse.Namespace, client: Client, console: Console) -> in
 
 
 def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> int:
-    if args.turn is not None and args.turn < 1:
-        raise Fail("Turns are numbered from 1 (the deal), as the table shows them.")
-    # The table numbers turns from 1; the API counts moves made (0 at the deal).
-    view = client.replay(args.id, None if args.turn is None else args.turn - 1)
+    # The table numbers turns from 1 (the deal) to the end, moves made + 1; the API
+    # counts moves made. Users only ever see the table's numbers.
+    view = client.replay(args.id)
+    last = int(view.get("turn") or 0) + 1
+    if args.turn is not None:
+        if not 1 <= args.turn <= last:
+            raise Fail(
+                f"Game {args.id} has turns 1 (the deal) to {last} (the end), "
+                f"numbered as its table shows them; there is no turn {args.turn}."
+            )
+        if args.turn != last:
+            view = client.replay(args.id, args.turn - 1)
     if args.json:
         dump(view)
         return 0
@@ -420,7 +472,48 @@ def cmd_variants(args: argparse.Namespace, client: Client, console: Console) -> 
             line.append(s.letter, style=s.style)
         line.append(f"  max {v.get('max_score', '?')}")
         console.print(line)
+    console.print(variant_legend(variants))
     return 0
+
+
+def variant_legend(variants: list[dict[str, Any]]) -> Text:
+    """What the suit letters stand for, each suit said from the server's data once."""
+    by_letter: dict[str, list[str]] = {}
+    styles: dict[str, str] = {}
+    for v in variants:
+        info = VariantInfo.from_api(v)
+        for data, suit in zip(v.get("suits") or [], info.suits):
+            said = suit_words(data, suit.name)
+            if said not in by_letter.setdefault(suit.letter, []):
+                by_letter[suit.letter].append(said)
+            styles.setdefault(suit.letter, suit.style)
+    out = Text("\nSuits (a card shows its suit letter and rank, e.g. R3, M5):")
+    for letter, said in by_letter.items():
+        out.append("\n  ")
+        out.append(letter, style=styles[letter])
+        out.append(f"  {'; '.join(said)}")
+    out.append("\nmax: the perfect score, 5 per firework.")
+    return out
+
+
+def suit_words(data: dict[str, Any], name: str) -> str:
+    """A suit in words: "Rainbow (every colour clue touches it; one of each rank)"."""
+    notes = []
+    if data.get("all_colors"):
+        notes.append("every colour clue touches it")
+    elif data.get("no_colors"):
+        notes.append("no colour clue touches it")
+    elif data.get("color") and data.get("color") not in BASIC_COLORS:
+        notes.append(f"its own clue colour, {data['color']}")
+    if data.get("all_ranks"):
+        notes.append("every rank clue touches it")
+    elif data.get("no_ranks"):
+        notes.append("no rank clue touches it")
+    if data.get("one_of_each"):
+        notes.append("one card of each rank")
+    if data.get("wild"):
+        notes.append("wild: plays on any firework that needs its rank")
+    return f"{name} ({', '.join(notes)})" if notes else name
 
 
 # -- argument parsing -----------------------------------------------------------------
@@ -514,6 +607,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
     p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p.add_argument(
+        "--pace",
+        type=pace_seconds,
+        default=DEFAULT_PACE,
+        metavar="SECONDS",
+        help=f"seconds per move (default {DEFAULT_PACE:g}; 0: as they come); "
+        "keys: space pauses, n steps, q quits",
+    )
     p.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between redraws"
     )

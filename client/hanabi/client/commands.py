@@ -27,9 +27,11 @@ Any time:
   history              every move so far, in words
   help                 this text
   quit                 leave the table (join again later to resume)
+Watching: space pauses and plays on, n (or →) shows the next move, q quits.
 In the lobby:
   start                deal the cards (host)
-  start watch          deal and watch: you give up your seat (host; e.g. bots only)
+  start watch [SECS]   deal and watch: you give up your seat (host; e.g. bots only),
+                       one move every SECS seconds (default 1; space pauses, n steps)
   bot [STRATEGY] [NAME]  seat a bot the server plays (host; e.g. bot, bot hat, bot hat robo)
   leave                give up your seat
 To end a game early for everyone: terminate now"""
@@ -73,6 +75,7 @@ class Command:
     kind: str
     action: dict[str, Any] = field(default_factory=dict)
     text: str = ""
+    pace: float | None = None  # start watch [SECONDS]: seconds per move while watching
 
 
 def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -> Command:
@@ -124,9 +127,22 @@ def _lobby(kind: str, line: str) -> Command:
     words = line.split()
     if kind == "start":
         rest = [w.lower() for w in words[1:]]
+        pace = None
+        if len(rest) == 2 and rest[0] == "watch":
+            try:
+                pace = float(rest[1])
+            except ValueError:
+                pace = -1.0
+            if not 0 <= pace <= 60:
+                raise InputError(
+                    "start watch SECONDS: seconds per move, 0 to 60 (0: as fast as they come)."
+                )
+            rest = rest[:1]
         if rest not in ([], ["watch"]):
-            raise InputError('Type "start", or "start watch" to give up your seat and watch.')
-        return Command("start", {"watch": True} if rest else {})
+            raise InputError(
+                'Type "start", or "start watch [SECONDS]" to give up your seat and watch.'
+            )
+        return Command("start", {"watch": True} if rest else {}, pace=pace)
     body: dict[str, Any] = {}
     parts = line.split(None, 2)
     if len(parts) > 1:

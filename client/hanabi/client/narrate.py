@@ -47,7 +47,9 @@ class Narrator:
         self.names = list(names)
         self.info = info
         self.hands: dict[int, list[int]] = {}
-        self.lines: list[tuple[str, bool]] = []  # (sentence, is_a_draw)
+        # (sentence, aside): asides (draws, the game-over line, which the table and the
+        # bot print on their own) are in the history but not among the recent moves.
+        self.lines: list[tuple[str, bool]] = []
 
     def name(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
@@ -74,7 +76,7 @@ class Narrator:
             line = self._one(event)
             if line is None:
                 continue
-            text, is_draw, joins_previous = line
+            text, aside, joins_previous = line
             if joins_previous and self.lines:
                 prev, prev_draw = self.lines[-1]
                 self.lines[-1] = (prev + text, prev_draw)
@@ -83,19 +85,19 @@ class Narrator:
                 else:
                     new.append(prev + text)
                 continue
-            self.lines.append((text, is_draw))
+            self.lines.append((text, aside))
             new.append(text)
         return new
 
     def feed_moves(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
-        """Narrate ``events``; returns the new sentences without the draws."""
+        """Narrate ``events``; returns the new sentences without the asides (draws, game over)."""
         start = len(self.lines)
         self.feed(events)
-        return [t for t, is_draw in self.lines[start:] if not is_draw]
+        return [t for t, aside in self.lines[start:] if not aside]
 
     def recent(self, count: int) -> list[str]:
-        """The last ``count`` sentences, draws left out (they are in the history)."""
-        return [t for t, is_draw in self.lines if not is_draw][-count:]
+        """The last ``count`` sentences, asides left out (they are in the history)."""
+        return [t for t, aside in self.lines if not aside][-count:]
 
     def history(self) -> list[str]:
         return [t for t, _ in self.lines]
@@ -142,7 +144,7 @@ class Narrator:
             return f"{who} ended the game", False, False
         if kind == "game_over":
             reason = REASONS.get(str(e.get("reason")), str(e.get("reason")))
-            return f"Game over ({reason}): score {e.get('score')}", False, False
+            return f"Game over ({reason}): score {e.get('score')}", True, False
         if kind == "chat":
             speaker = e.get("name") or who
             return f"<{speaker}> {e.get('text', '')}", False, False

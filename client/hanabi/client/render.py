@@ -19,6 +19,8 @@ MAX_CLUES = 8
 MAX_STRIKES = 3
 LABEL = 9  # width of the row labels ("  suits  ")
 DIM = "dim"
+# Shown at a table whose deal the host chose (a seed or a whole deck): they may know it.
+CUSTOM_DEAL = "The host chose this deal (a seed or a deck), so they may know every card."
 
 
 def knows(card: Mapping[str, Any]) -> tuple[str | None, int | None]:
@@ -96,11 +98,19 @@ class TableRenderer:
             title.append(" · lobby")
             return [title]
         title.append(f" · turn {int(view.get('turn') or 0) + 1}")
+        if view.get("custom_deal"):
+            title.append(" · the host chose this deal")
         fireworks = view.get("fireworks") or {}
-        top = 5 * len(fireworks) if fireworks else 25
-        score = Text(f"Score {view.get('score', 0)}/{top}")
+        top = self.info.top_score(view)
+        result = view.get("result") or {}
+        played = view.get("score", 0)
+        if "score" in result and result["score"] != played:
+            # A strikeout scores 0 (unless the table kept the score): say both.
+            score = Text(f"Score {result['score']}/{top} ({played} played)")
+        else:
+            score = Text(f"Score {played}/{top}")
         max_now = view.get("max_score")
-        if isinstance(max_now, int) and max_now < top and not view.get("result"):
+        if isinstance(max_now, int) and max_now < top and not result:
             score.append(f" (max {max_now} now)")
         score.append(f"   Clues {view.get('clue_tokens', 0)}/{MAX_CLUES}")
         strikes = int(view.get("strikes") or 0)
@@ -180,11 +190,7 @@ class TableRenderer:
         return line
 
     def result(self, view: Mapping[str, Any]) -> Text:
-        result = view.get("result") or {}
-        reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
-        fireworks = view.get("fireworks") or {}
-        top = 5 * len(fireworks) if fireworks else 25
-        return Text(f"Game over ({reason}): final score {result.get('score')}/{top}", style="bold")
+        return Text(game_over_line(view, self.info), style="bold")
 
     def turn_line(self, view: Mapping[str, Any]) -> Text:
         if view.get("result"):
@@ -213,7 +219,9 @@ class TableRenderer:
         status = view.get("status") or ("finished" if view.get("result") else "playing")
         if status == "lobby":
             lines += self.players(view)
-            if join_hint:
+            if view.get("custom_deal"):
+                lines.append(Text(CUSTOM_DEAL, style="bold"))
+            if join_hint and not is_full(view):
                 lines.append(Text(f"Friends join with: {join_hint}"))
         else:
             names = player_names(view)
@@ -237,12 +245,33 @@ class TableRenderer:
         return out
 
     def lobby_line(self, view: Mapping[str, Any]) -> Text:
-        if view.get("you") is not None and view.get("you") == view.get("host"):
+        host = view.get("you") is not None and view.get("you") == view.get("host")
+        if is_full(view):
+            if host:
+                return Text(
+                    'Every seat is taken. Type "start" to deal '
+                    '("start watch" deals and watches without you).'
+                )
+            return Text("Every seat is taken: waiting for the host to start the game.")
+        if host:
             return Text(
                 'Waiting for players. Type "start" when everyone is seated '
                 '("bot" seats a bot; "start watch" deals and watches).'
             )
         return Text("Waiting for the host to start the game.")
+
+
+def is_full(view: Mapping[str, Any]) -> bool:
+    """A lobby whose every seat is taken."""
+    seats = view.get("max_players")
+    return isinstance(seats, int) and len(view.get("players") or []) >= seats
+
+
+def game_over_line(view: Mapping[str, Any], info: VariantInfo) -> str:
+    """ "Game over (three strikes): final score 0/25", out of the variant's perfect score."""
+    result = view.get("result") or {}
+    reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
+    return f"Game over ({reason}): final score {result.get('score')}/{info.top_score(view)}"
 
 
 def render_plain(view: Mapping[str, Any], info: VariantInfo | None = None, **kw: Any) -> str:

@@ -10,11 +10,13 @@ drawing and sending never interleave.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
@@ -24,6 +26,17 @@ from rich.text import Text
 from .api import ApiError, Client, StreamUnavailable, Unreachable
 from .commands import HELP, Command, InputError, parse
 from .narrate import Narrator, player_names
+from .pacing import (
+    DEFAULT_PACE,
+    PAUSE_KEYS,
+    PAUSE_WORDS,
+    QUIT_KEYS,
+    STEP_KEYS,
+    STEP_WORDS,
+    Pacer,
+    narrate_upto,
+    split_keys,
+)
 from .render import TableRenderer
 from .variants import VariantInfo, variant_info
 
@@ -50,6 +63,8 @@ class TableSession:
         poll_wait: float = POLL_WAIT,
         join_hint: str | None = None,
         stream: bool = True,
+        resume_command: Callable[[], str] | None = None,
+        pace: float = DEFAULT_PACE,
     ) -> None:
         self.client = client
         self.game_id = game_id
@@ -65,6 +80,7 @@ class TableSession:
         self.join_hint = join_hint
         self.streaming = stream  # False once the stream proved unavailable
         self.streamed: list[dict[str, Any]] = []  # events the stream brought, not yet shown
+        self.resume_command = resume_command or (lambda: f"hanabi-client join {game_id}")
         self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.view: dict[str, Any] | None = None
         self.info: VariantInfo | None = None
@@ -73,6 +89,12 @@ class TableSession:
         self.last_seq = 0
         self.notice: Text | None = None
         self.stop = threading.Event()
+        self.log: list[dict[str, Any]] = []  # the event log as far as fetched
+        # Watching (no seat): frames one move at a time (see pacing.py); 0: as they come.
+        self.pace = pace
+        self.pacer: Pacer | None = None
+        self.keys = False  # single keys, not lines, are read (watching on a terminal)
+        self.saved_tty: Any = None
 
     # -- threads --------------------------------------------------------------------
 
@@ -161,6 +183,10 @@ class TableSession:
                 self.queue.put(("eof", None))
                 return
             buffer += chunk
+            if self.keys:  # watching on a terminal: every key counts at once
+                self.queue.put(("key", buffer.decode("utf-8", "replace")))
+                buffer = b""
+                continue
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
                 self.queue.put(("line", line.decode("utf-8", "replace").rstrip("\r")))
@@ -173,13 +199,16 @@ class TableSession:
         threading.Thread(target=self._read_loop, name="hanabi-input", daemon=True).start()
         try:
             while True:
+                wait = 0.5 if self.pacer is None else min(0.5, self.pacer.wait(time.monotonic()))
                 try:
-                    kind, payload, *rest = self.queue.get(timeout=0.5)
+                    kind, payload, *rest = self.queue.get(timeout=max(wait, 0.02))
                 except queue.Empty:
-                    continue
+                    kind, payload, rest = "tick", None, []
                 if rest:  # a streamed view comes with the events that led to it
                     self.streamed.extend(rest[0])
                 outcome = self._handle(kind, payload)
+                if outcome is None and self.pacer is not None:
+                    outcome = self._next_frame()
                 if outcome is not None:
                     return outcome
         except KeyboardInterrupt:
@@ -187,17 +216,24 @@ class TableSession:
             return 130
         finally:
             self.stop.set()
+            self._keys_off()
 
     def _handle(self, kind: str, payload: Any) -> int | None:
         if kind == "view":
+            if self._pacing():
+                assert self.pacer is not None
+                self.pacer.offer(payload)
+                return None
             self._show(payload)
             return self._maybe_over()
+        if kind == "key":
+            return self._key(payload)
         if kind == "down":
             self._say(
                 f"Lost the server at {self.client.server} "
                 f"({getattr(payload, 'reason', payload.detail)}). "
                 "Trying again; Ctrl-C leaves, and "
-                f"`hanabi-client join {self.game_id}` resumes later.",
+                f"`{self._resume_or_watch()}` resumes later.",
                 code="server_down",
                 style="bold red",
             )
@@ -224,8 +260,100 @@ class TableSession:
             self._say(f"Input closed. {self._resume_hint()}", code="quit")
             return 0
         if kind == "line":
+            if self.pacer is not None and self._pace_word(payload):
+                return None
             return self._command(payload)
         return None
+
+    # -- watching at a pace ---------------------------------------------------------
+
+    def _pacing(self) -> bool:
+        """Watching (no seat) at a pace: start the pacer, and single keys on a terminal."""
+        if self.token is not None or self.pace <= 0:
+            return False
+        if self.pacer is None:
+            self.pacer = Pacer(self.pace, lambda turn: self.client.replay(self.game_id, turn))
+            self._keys_on()
+        return True
+
+    def _next_frame(self) -> int | None:
+        """Draw the frame that is due, if any; the game's end after the last one."""
+        assert self.pacer is not None
+        now = time.monotonic()
+        try:
+            frame = self.pacer.due(now)
+        except ApiError as exc:  # the replay of a frame: try again in a moment
+            self.pacer.retry_later(now)
+            self.notice = Text(f"Cannot fetch the next move: {exc.detail}", style="bold red")
+            return None
+        if frame is None:
+            return None
+        self._show(frame, force=True, frame=True)
+        return self._maybe_over() if self.pacer.done else None
+
+    def _key(self, keys: str) -> int | None:
+        if self.pacer is None:
+            return None
+        for key in split_keys(keys):
+            if key in QUIT_KEYS:
+                self._say(f"\nStopped watching. {self._resume_hint()}", code="quit")
+                return 0
+            if key in PAUSE_KEYS:
+                self.pacer.toggle()
+            elif key in STEP_KEYS:
+                self.pacer.step()
+            else:
+                continue
+            self._status()
+        return None
+
+    def _pace_word(self, line: str) -> bool:
+        """Pause and step typed as words (input in lines: --json, a pipe)."""
+        assert self.pacer is not None
+        word = line.strip().lower()
+        if word in PAUSE_WORDS:
+            self.pacer.toggle()
+        elif word in STEP_WORDS:
+            self.pacer.step()
+        else:
+            return False
+        self._status()
+        return True
+
+    def _status(self) -> None:
+        assert self.pacer is not None
+        if self.json_mode:
+            self._emit({"type": "pace", "paused": self.pacer.paused, "pace": self.pacer.pace})
+        elif not self.pacer.done:
+            # Rewrite the last line (the status line) in place on a terminal.
+            prefix = "\r\x1b[K" if self.clear else ""
+            self.console.file.write(prefix)
+            self.console.print(Text(self.pacer.status(), style="dim"), end="")
+            self.console.file.write("" if self.clear else "\n")
+            self.console.file.flush()
+
+    def _keys_on(self) -> None:
+        """Single keys (no Enter, no echo) while watching on a terminal."""
+        if self.json_mode or not os.isatty(self.input_fd):
+            return
+        try:
+            import termios
+            import tty
+
+            self.saved_tty = termios.tcgetattr(self.input_fd)
+            tty.setcbreak(self.input_fd)
+        except (ImportError, OSError):  # no termios (Windows): words and Enter then
+            return
+        self.keys = True
+
+    def _keys_off(self) -> None:
+        if self.saved_tty is None:
+            return
+        import termios
+
+        with contextlib.suppress(OSError):
+            termios.tcsetattr(self.input_fd, termios.TCSADRAIN, self.saved_tty)
+        self.saved_tty = None
 
     # -- drawing --------------------------------------------------------------------
 
@@ -246,11 +374,15 @@ class TableSession:
         events = [e for e in events if int(e.get("seq", 0)) > self.last_seq]
         if events:
             self.last_seq = max(int(e.get("seq", 0)) for e in events)
+            self.log.extend(events)
         return events
 
-    def _show(self, view: dict[str, Any], *, force: bool = False) -> None:
+    def _show(self, view: dict[str, Any], *, force: bool = False, frame: bool = False) -> None:
+        """Draw ``view``; a ``frame`` (watching at a pace) may be older than the last view
+        drawn, is narrated up to its own turn and redrawn in place."""
         old = self.view.get("version") if self.view else None
-        if isinstance(old, int) and isinstance(view.get("version"), int) and view["version"] < old:
+        new = view.get("version")
+        if not frame and isinstance(old, int) and isinstance(new, int) and new < old:
             return  # a late answer about an older state (a held poll, a raced act)
         self._variant(view)
         assert self.info is not None and self.renderer is not None
@@ -270,12 +402,17 @@ class TableSession:
             if events:
                 self._emit({"type": "events", "events": events})
             return
+        recent = self.narrator.recent(RECENT)
+        if frame:
+            turn = int(view.get("turn") or 0)
+            recent = narrate_upto(self.narrator.names, self.info, self.log, turn, RECENT)
         if self.clear:
-            self.console.file.write("\x1b[H\x1b[2J")
+            # In place when watching (no screenfuls of scrollback); else a clean screen.
+            self.console.file.write("\x1b[H\x1b[J" if frame else "\x1b[H\x1b[2J")
         self.console.print(
             self.renderer.render(
                 view,
-                recent=self.narrator.recent(RECENT),
+                recent=recent,
                 game_id=self.game_id,
                 join_hint=self.join_hint,
             ),
@@ -289,6 +426,9 @@ class TableSession:
 
     def _prompt(self) -> None:
         if self.json_mode or self.view is None or self.view.get("result"):
+            return
+        if self.pacer is not None:
+            self._status()
             return
         view = self.view
         you = view.get("you")
@@ -320,10 +460,15 @@ class TableSession:
         self.console.file.write(json.dumps(data, separators=(",", ":")) + "\n")
         self.console.file.flush()
 
+    def _resume_or_watch(self) -> str:
+        if self.token is None:
+            return f"hanabi-client watch {self.game_id}"
+        return self.resume_command()
+
     def _resume_hint(self) -> str:
         if self.token is None:
-            return f"Watch again with: hanabi-client watch {self.game_id}"
-        return f"Resume with: hanabi-client join {self.game_id}"
+            return f"Watch again with: {self._resume_or_watch()}"
+        return f"Resume with: {self._resume_or_watch()}"
 
     def _maybe_over(self) -> int | None:
         view = self.view
@@ -391,6 +536,8 @@ class TableSession:
             return None
         if kind == "start":
             if command.action.get("watch"):
+                if command.pace is not None:
+                    self.pace = command.pace
                 return self._start_and_watch()
             self._show(self.client.start(self.game_id, token=self.token))
             return None
@@ -438,6 +585,10 @@ class TableSession:
         if self.on_leave:
             self.on_leave()  # the saved token holds no seat any more
         self.notice = Text("You gave up your seat: watching the game.", style="bold")
+        if self._pacing():
+            assert self.pacer is not None
+            self.pacer.offer(view)
+            return None  # drawn by the run loop, one move at a time
         self._show(view, force=True)
         return self._maybe_over()
 

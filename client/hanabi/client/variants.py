@@ -52,12 +52,22 @@ class VariantInfo:
     suits: tuple[SuitInfo, ...]
     clue_colors: tuple[str, ...]
     clue_ranks: tuple[int, ...] = (1, 2, 3, 4, 5)
+    max_score: int | None = None  # the variant's perfect score (None: not known)
 
     def suit(self, suit_id: str | None) -> SuitInfo:
         for s in self.suits:
             if s.id == suit_id:
                 return s
         return _suit(suit_id or "?")
+
+    def top_score(self, view: Mapping[str, Any]) -> int:
+        """The variant's perfect score: from the server, else 5 per firework of the view.
+
+        Not the view's ``max_score``, which is the best score still reachable."""
+        if self.max_score is not None:
+            return self.max_score
+        fireworks = view.get("fireworks") or {}
+        return 5 * len(fireworks) if fireworks else 25
 
     def letter(self, suit_id: str | None) -> str:
         return self.suit(suit_id).letter if suit_id else "?"
@@ -93,6 +103,7 @@ class VariantInfo:
             tuple(suits),
             tuple(colors),
             tuple(data.get("clue_ranks") or (1, 2, 3, 4, 5)),
+            data.get("max_score") if isinstance(data.get("max_score"), int) else None,
         )
 
     @classmethod

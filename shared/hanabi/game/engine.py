@@ -38,7 +38,7 @@ EVENT_TYPES = frozenset(
 
 @dataclass(frozen=True)
 class Options:
-    """Game options where the rule books disagree (see RULES.md)."""
+    """Game options where the rule books disagree (see docs/rules.md, "Options")."""
 
     empty_clues: bool = False
     strikeout_keeps_score: bool = False

@@ -2,7 +2,7 @@
 
 While the game is on, a seat sees every other hand but only ``order`` and knowledge of its
 own cards; a spectator sees public information only. Once the game is over, everyone sees
-everything (RULES.md, "Public information").
+everything (docs/rules.md, "What everyone can see").
 """
 
 from __future__ import annotations

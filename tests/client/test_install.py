@@ -1,0 +1,78 @@
+"""`pip install ./client` in a fresh virtual environment, on each Python the project
+supports besides the development one: it installs without hanabi-core (on no index),
+`hanabi-client --help` runs, and `hanabi-client bot` says what to install; then the
+`bot` extra with ./shared beside it brings the bots in.
+
+Each interpreter costs a venv and a pip install (about 10 s, the packages from pip's
+cache or the index); Python 3.13 runs always, 3.12 behind the ``slow`` marker.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hanabi.client.cli import BOT_NEEDS_CORE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def interpreter(version: str) -> str:
+    """A working ``pythonX.Y``: on PATH, else under pyenv (whose shims may refuse it)."""
+    candidates = [shutil.which(f"python{version}")]
+    pyenv = os.environ.get("PYENV_ROOT") or str(Path.home() / ".pyenv")
+    candidates += sorted(glob.glob(f"{pyenv}/versions/{version}.*/bin/python{version}"))
+    for exe in filter(None, candidates):
+        probe = subprocess.run(
+            [exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+        )
+        if probe.returncode == 0 and probe.stdout.strip() == version:
+            return exe
+    raise AssertionError(f"no Python {version} on this machine: the client must be tried on it")
+
+
+def run(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    return subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=240
+    )
+
+
+@pytest.mark.parametrize(
+    "version", ["3.13", pytest.param("3.12", marks=pytest.mark.slow)], ids=lambda v: f"py{v}"
+)
+def test_the_client_installs_on_its_own(tmp_path, version):
+    # From copies: a build leaves build/ behind, which must not go stale in the sources.
+    skip = shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    for dist in ("client", "shared"):
+        shutil.copytree(ROOT / dist, tmp_path / dist, ignore=skip)
+    venv = tmp_path / "venv"
+    made = run(interpreter(version), "-m", "venv", venv)
+    assert made.returncode == 0, made.stderr
+    python, client = venv / "bin" / "python", venv / "bin" / "hanabi-client"
+    installed = run(python, "-m", "pip", "install", "--quiet", "./client", cwd=tmp_path)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    listed = run(python, "-m", "pip", "list", "--format=freeze").stdout.lower()
+    assert "hanabi-client==" in listed and "hanabi-core" not in listed
+    assert "flask" not in listed and "redis" not in listed
+    helped = run(client, "--help")
+    assert helped.returncode == 0 and "create" in helped.stdout and "bot" in helped.stdout
+    bot = run(client, "bot", "GAMEID", "--server", "http://127.0.0.1:9")
+    assert (bot.returncode, bot.stderr) == (1, f"hanabi-client: {BOT_NEEDS_CORE}\n")
+
+    if version != "3.13":
+        return
+    extra = run(
+        python, "-m", "pip", "install", "--quiet", "./client[bot]", "./shared", cwd=tmp_path
+    )
+    assert extra.returncode == 0, extra.stdout + extra.stderr
+    both = run(python, "-c", "import hanabi.bots, hanabi.client.bot; print('ok')")
+    assert both.stdout == "ok\n", both.stderr

@@ -1,0 +1,90 @@
+"""Watching at a pace, in pseudo-terminals: an all-bot game shown one move at a time
+(the moves the poll skipped come from the finished game's replay), and pause, step and
+quit keys while watching a game people play."""
+
+from __future__ import annotations
+
+import re
+
+import pexpect
+from e2e_support import SUITS, Terminal, client_env, full_deck
+
+from hanabi.client.api import Client
+
+FIRSTS = [(s, r) for r in range(1, 6) for s in SUITS]
+
+
+def test_start_watch_shows_every_move_once_in_order(live_server, tmp_path):
+    env = client_env(live_server.url, tmp_path)
+    args = ["create", "--name", "al", "--players", "3", "--bots", "2", "--bot-strategy", "hat"]
+    host = Terminal(args, env, timeout=30)
+    try:
+        game_id = host.expect(r"Created game (\S+) ").group(1)
+        host.expect_exact("lobby> ")
+        host.send("start watch 0.02")
+        host.expect(r"Game over \([^)]*\): final score \d+/25")
+        shown = host.before
+        assert "You gave up your seat: watching the game." in shown
+        assert host.end() == 0
+    finally:
+        host.kill()
+    final = Client(live_server.url).replay(game_id)
+    turns = [int(t) for t in re.findall(TITLE_TURN, shown)]
+    # One frame per move, from the deal to the end, numbered as the table numbers them.
+    assert turns == list(range(1, final["turn"] + 2))
+    assert shown.count("one move every 0.02 s: space pauses, n steps, q quits") >= len(turns) - 1
+    # Each frame tells the moves up to its own turn: the deal's frame none yet.
+    first = re.split(turn_line(2), shown)[0]
+    assert "Last moves" not in re.split(turn_line(1), first)[1]
+
+
+#: The title line's turn (a game with a chosen deal says so after it).
+TITLE_TURN = r"· turn (\d+)(?: · [^\r]*)?\r\n"
+
+
+def turn_line(turn: int) -> str:
+    return rf"· turn {turn}(?: · [^\r]*)?\r\n"
+
+
+def test_watch_pauses_steps_and_quits(live_server, tmp_path):
+    api = Client(live_server.url)
+    alice = api.create_game("alice", max_players=2, deck=full_deck(FIRSTS))
+    bob = api.join(alice.game_id, "bob")
+    api.start(alice.game_id, token=alice.token)
+    game_id = alice.game_id
+    tokens = [alice.token, bob.token]
+
+    def clue(turn: int, **what: object) -> None:  # alice holds the 1s, bob the 2s
+        what = what or {"rank": 2 - turn % 2}
+        api.clue(game_id, turn, 1 - turn % 2, **what, token=tokens[turn % 2])
+
+    env = client_env(live_server.url, tmp_path)
+    watcher = Terminal(["watch", game_id, "--pace", "0.2"], env)
+    try:
+        watcher.expect_exact(
+            f"Watching game {game_id}, one move every 0.2 s: space pauses, n steps, q quits."
+        )
+        watcher.expect(turn_line(1))
+        watcher.expect_exact("Turn 1, one move every 0.2 s")
+        clue(0)
+        watcher.expect(turn_line(2))
+        watcher.child.send(" ")  # a key, no Enter needed
+        watcher.expect_exact("Paused at turn 2: space plays on, n shows the next move, q quits.")
+        clue(1)
+        clue(2, color="red")
+        # Paused: the moves wait; n shows the next one only.
+        assert watcher.child.expect([TITLE_TURN, pexpect.TIMEOUT], timeout=1) == 1
+        watcher.child.send("n")
+        watcher.expect(turn_line(3))
+        watcher.expect_exact("Paused at turn 3")
+        frame = watcher.before
+        assert "bob clued alice 1" in frame and "alice clued bob red" not in frame
+        watcher.child.send(" ")
+        watcher.expect(turn_line(4))
+        watcher.expect_exact("alice clued bob red")
+        watcher.expect_exact("Turn 4, one move every 0.2 s")
+        watcher.child.send("q")
+        watcher.expect_exact(f"Stopped watching. Watch again with: hanabi-client watch {game_id}")
+        assert watcher.end() == 0
+    finally:
+        watcher.kill()
