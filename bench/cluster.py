@@ -1,0 +1,200 @@
+"""Two API nodes on one Redis, then on a 3-master Redis Cluster, measured in the same run.
+
+For each storage, starts two gunicorn nodes (gevent, one worker each, as `make run` serves)
+sharing it, then measures:
+
+- actions/s: client threads playing games flat out (bench/api.py's never-losing moves),
+  each game's moves sent alternately to node 1 and node 2;
+- cross-node wake-ups: a long-poll held by node 1 and a move made through node 2: the delay
+  from sending the move to the long-poll's answer (the move's own time included);
+- bot moves/s: all-bot tables (4 conventions bots) started on node 2, played by both
+  nodes' bot workers.
+
+Prints each figure for both storages and the cluster's ratio to one Redis. Loopback only,
+bounded in time; the cluster's three redis-servers share this machine's cores with
+everything else, so the ratio says what the cluster's own overhead costs, not what three
+machines would gain.
+
+    .venv/bin/python bench/cluster.py [--seconds 6] [--clients 8] [--wakes 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from api import API, Conn, choose, new_game
+from hanabi.server.redis_process import RedisClusterProcess, RedisProcess, free_port
+from hanabi.server.serving import gunicorn_command
+
+
+def start_nodes(redis_url: str, count: int = 2) -> tuple[list[subprocess.Popen[bytes]], list[int]]:
+    env = {**os.environ, "REDIS_URL": redis_url, "HANABI_LIMITS": "off"}  # one client address
+    procs, ports = [], []
+    for _ in range(count):
+        port = free_port()
+        command = gunicorn_command(f"127.0.0.1:{port}", 1, log_level="warning")
+        procs.append(subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL))
+        ports.append(port)
+    for port in ports:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if Conn(port).request("GET", f"{API}/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise SystemExit("a node did not start")
+            time.sleep(0.1)
+    return procs, ports
+
+
+def action_rate(ports: list[int], clients: int, seconds: float) -> float:
+    counts = [0] * clients
+
+    def run(i: int) -> None:
+        rng = random.Random(i)
+        conns = [Conn(p) for p in ports]
+        gid, tokens, game = new_game(conns[0], rng)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if game.is_over:
+                gid, tokens, game = new_game(conns[0], rng)
+            seat = game.current
+            action = choose(game, rng)
+            fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
+            body = json.dumps({"turn": game.turn, **fields}).encode()
+            headers = {
+                "Authorization": f"Bearer {tokens[seat]}",
+                "Content-Type": "application/json",
+            }
+            conn = conns[game.turn % len(conns)]  # alternate nodes move by move
+            status, raw, _ = conn.request("POST", f"{API}/games/{gid}/actions", body, headers)
+            assert status == 201, raw
+            game.apply(action, seat)
+            counts[i] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.monotonic() - started)
+
+
+def wake_delays(ports: list[int], samples: int) -> list[float]:
+    rng = random.Random(7)
+    one, two = Conn(ports[0]), Conn(ports[1])
+    delays = []
+    gid, tokens, game = new_game(two, rng)
+    for _ in range(samples):
+        if game.is_over:
+            gid, tokens, game = new_game(two, rng)
+        _, _, headers = one.request("GET", f"{API}/games/{gid}")
+        answered: list[float] = []
+
+        def poll(
+            etag: str = headers["etag"], game_id: str = gid, answered: list = answered
+        ) -> None:
+            status, _, _ = Conn(ports[0]).request(
+                "GET", f"{API}/games/{game_id}?wait=10", None, {"If-None-Match": etag}
+            )
+            answered.append(time.monotonic() if status == 200 else float("nan"))
+
+        waiter = threading.Thread(target=poll)
+        waiter.start()
+        time.sleep(0.05)  # the long-poll is held by node 1
+        seat = game.current
+        action = choose(game, rng)
+        fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
+        body = json.dumps({"turn": game.turn, **fields}).encode()
+        headers2 = {"Authorization": f"Bearer {tokens[seat]}", "Content-Type": "application/json"}
+        acted = time.monotonic()  # the move is sent (its answer may come after the wake-up)
+        status, raw, _ = two.request("POST", f"{API}/games/{gid}/actions", body, headers2)
+        assert status == 201, raw
+        game.apply(action, seat)
+        waiter.join(15)
+        delays.append(answered[0] - acted)
+    return sorted(delays)
+
+
+def bot_rate(ports: list[int], tables: int, seconds: float) -> float:
+    conn = Conn(ports[1])
+    ids = []
+    for _ in range(tables):
+        _, raw, _ = conn.request(
+            "POST", f"{API}/games", json.dumps({"name": "host", "max_players": 5}).encode(),
+            {"Content-Type": "application/json"},
+        )  # fmt: skip
+        created = json.loads(raw)
+        auth = {"Authorization": f"Bearer {created['token']}", "Content-Type": "application/json"}
+        for _ in range(4):
+            conn.request("POST", f"{API}/games/{created['id']}/bots", b"{}", auth)
+        ids.append((created["id"], auth))
+    started = time.monotonic()
+    for gid, auth in ids:
+        conn.request("POST", f"{API}/games/{gid}/start", b'{"watch": true}', auth)
+    time.sleep(seconds)
+    moves = 0
+    for gid, _ in ids:
+        _, raw, _ = conn.request("GET", f"{API}/games/{gid}")
+        moves += json.loads(raw)["turn"]
+    return moves / (time.monotonic() - started)
+
+
+def pct(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def measure(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
+    procs, ports = start_nodes(url)
+    try:
+        actions = action_rate(ports, args.clients, args.seconds)
+        delays = wake_delays(ports, args.wakes)
+        bots = bot_rate(ports, args.tables, args.seconds)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(20)
+    figures = {
+        "actions/s": actions,
+        "wake p50 ms": pct(delays, 0.5) * 1000,
+        "wake p99 ms": pct(delays, 0.99) * 1000,
+        "bot moves/s": bots,
+    }
+    print(f"{name}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()), flush=True)
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--wakes", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=8)
+    args = parser.parse_args()
+    with RedisProcess() as single:
+        one = measure("one Redis, 2 nodes", single.url, args)
+    with RedisClusterProcess() as cluster:
+        many = measure("3-master cluster, 2 nodes", cluster.url, args)
+    print()
+    for key in one:
+        print(f"  {key:12s} one Redis {one[key]:8.1f}   cluster {many[key]:8.1f}   "
+              f"ratio {many[key] / one[key]:.2f}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
