@@ -10,10 +10,10 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_restx.apidoc import apidoc
 
-from . import problems
+from . import drain, metrics, observe, problems
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
-from .config import load_config
+from .config import enabled, load_config
 from .games import Service
 from .store import Store
 
@@ -45,9 +45,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     service = Service(Store(settings["REDIS_URL"], ttls), settings)
     app.extensions["hanabi"] = service
     # Bot turns are played by threads in every process (see hanabi.server.bots).
-    app.extensions["hanabi_bots"] = start_worker(
+    app.extensions["hanabi_bots"] = bots = start_worker(
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )
+    # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
+    counted = metrics.install(app, service.store)
+    observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
+    drain.attach(app, service, bots)
 
     api = ProblemApi(prefix=PREFIX, doc=False, title="Hanabi", version="1.0", catch_all_404s=True)
     api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json
@@ -58,8 +62,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     CORS(
         app,
         resources={PREFIX + "/*": {"origins": origins or []}},
-        expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"],
+        expose_headers=["ETag", "Location", "X-Request-ID"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-None-Match",
+            "Last-Event-ID",
+            "X-Request-ID",
+        ],
         methods=["GET", "POST", "DELETE", "OPTIONS"],
         max_age=600,
     )

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import redis
 
+from . import metrics
 from .store import CHANNEL
 
 log = logging.getLogger("hanabi.server")
@@ -65,6 +66,9 @@ class _Game:
         """Record ``version`` (None: unknown, re-read it) and wake every waiter at once."""
         if version is None or self.latest is None or version > self.latest:
             self.latest = version
+        self.wake_up()
+
+    def wake_up(self) -> None:
         wake, self.wake = self.wake, threading.Event()
         wake.set()
 
@@ -90,6 +94,7 @@ class ChangeHub:
         self._todo: deque[tuple[str, str]] = deque()  # ("subscribe" | "unsubscribe", id)
         self._pid: int | None = None
         self.waiting = 0  # waiters held right now, for limits and metrics
+        self.draining = False  # the process is stopping: waits return at once (drain())
 
     # -- waiting ---------------------------------------------------------------------
 
@@ -100,6 +105,8 @@ class ChangeHub:
         is gone). ``version`` is one the caller read from the store: any change committed
         after that read wakes this call.
         """
+        if self.draining:
+            return version
         deadline = time.monotonic() + timeout
         game = self._enter(game_id)
         try:
@@ -122,7 +129,7 @@ class ChangeHub:
                 if latest > version:
                     return latest
                 remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                if remaining <= 0 or self.draining:
                     return version
                 wake.wait(remaining)
                 wake = game.wake
@@ -146,6 +153,7 @@ class ChangeHub:
             if self.waiting >= self.limit:
                 raise Busy
             self.waiting += 1
+            metrics.set_waiters(self.waiting)
         released = False
 
         def release() -> None:
@@ -154,6 +162,7 @@ class ChangeHub:
                 if not released:
                     released = True
                     self.waiting -= 1
+                    metrics.set_waiters(self.waiting)
 
         return release
 
@@ -180,6 +189,15 @@ class ChangeHub:
             games = list(self._games.values())
         for game in games:
             game.announce(None)
+
+    def drain(self) -> None:
+        """The process is stopping: every held wait returns now (as a timeout: the version
+        it knows) and every later one at once (see :mod:`hanabi.server.drain`)."""
+        self.draining = True
+        with self._lock:
+            games = list(self._games.values())
+        for game in games:
+            game.wake_up()
 
     # -- the listener ----------------------------------------------------------------
 
@@ -212,6 +230,7 @@ class ChangeHub:
                 self.wake_all()  # anything may have changed while we were away
                 self._serve(pubsub)
             except Exception as exc:  # keep listening whatever happens
+                metrics.redis_error("changes")
                 log.warning("change listener lost Redis (%s); reconnecting", type(exc).__name__)
                 time.sleep(0.5)
             finally:

@@ -25,7 +25,22 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it
+    "HANABI_METRICS": (
+        "on",
+        str,
+    ),  # on | off: count requests for GET /metrics (hanabi.server.metrics)
+    "HANABI_METRICS_TOKEN": ("", str),  # if set, GET /metrics wants "Authorization: Bearer <it>"
+    "HANABI_ACCESS_LOG": (
+        "on",
+        str,
+    ),  # on | off: one JSON log line per request (hanabi.server.observe)
+    "HANABI_DRAIN_S": (10.0, float),  # seconds a SIGTERM'd process drains before it exits
 }
+
+
+def enabled(value: Any) -> bool:
+    """A switch setting's truth: anything but off/0/false/no is on."""
+    return str(value).strip().lower() not in ("off", "0", "false", "no")
 
 
 def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:

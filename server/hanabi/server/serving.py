@@ -35,7 +35,11 @@ def gunicorn_command(
     log_level: str = "info",
     app: str = "hanabi.server:create_app()",
 ) -> list[str]:
-    """The command line that serves ``app`` (a gunicorn app spec) on ``bind``."""
+    """The command line that serves ``app`` (a gunicorn app spec) on ``bind``.
+
+    ``access_log``: the app's JSON request log on stdout (``HANABI_ACCESS_LOG``), which
+    replaces gunicorn's access log. The graceful timeout is ``HANABI_DRAIN_S``, from the
+    environment (:mod:`hanabi.server.gunicorn_conf`)."""
     command = [
         sys.executable, "-m", "gunicorn",
         "--bind", bind,
@@ -43,15 +47,13 @@ def gunicorn_command(
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--timeout", "60",
-        "--graceful-timeout", "5",
         "--keep-alive", "75",
         "--backlog", "4096",
         "--log-level", log_level,
         "--no-control-socket",
         "--config", "python:hanabi.server.gunicorn_conf",
     ]  # fmt: skip
-    if access_log:
-        command += ["--access-logfile", "-"]
+    command += ["--env", f"HANABI_ACCESS_LOG={'on' if access_log else 'off'}"]
     return [*command, app]
 
 
