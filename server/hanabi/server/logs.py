@@ -41,7 +41,9 @@ def request_fields() -> dict[str, Any]:
         fields["request_id"] = rid
     rule = request.url_rule
     if rule is not None:
-        fields["route"] = rule.rule
+        from .observe import route_of
+
+        fields["route"] = route_of(rule.rule)
     for name in LOGGED_ARGS:
         value = (request.view_args or {}).get(name)
         if value is not None:

@@ -10,7 +10,7 @@ client, a single process) the same metrics are counted in this process alone.
 The metrics:
 
 - ``hanabi_requests_total{route,method,status}``: route is the URL rule
-  (``/api/v1/games/<game_id>``), never the path with its ids.
+  (``/api/v1/games/{game_id}``), never the path with its ids.
 - ``hanabi_request_seconds{route}``: histogram of the time to answer; held requests (a
   long-poll with ``?wait=``, an event stream) are left out: their time is the client's wait.
 - ``hanabi_waiters``: long-polls and streams held right now (sum over live processes).

@@ -26,6 +26,16 @@ from .logs import LOGGED_ARGS, REQUEST_LOGGER
 HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"[A-Za-z0-9\-_.:@/+=]{1,128}")
 UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched (a 404)
+_ROUTES: dict[str, str] = {}
+
+
+def route_of(rule: str) -> str:
+    """A URL rule as openapi.yaml names its path: ``/api/v1/games/{game_id}``."""
+    route = _ROUTES.get(rule)
+    if route is None:
+        route = _ROUTES[rule] = re.sub(r"<(?:[^:<>]+:)?(\w+)>", r"{\1}", rule)
+    return route
+
 
 log = logging.getLogger(REQUEST_LOGGER)
 
@@ -75,7 +85,7 @@ def install(app: Flask, *, count: bool, access_log: bool) -> None:
         if not (count or access_log):
             return response
         rule = request.url_rule
-        route = rule.rule if rule is not None else UNMATCHED
+        route = route_of(rule.rule) if rule is not None else UNMATCHED
         started = g.get("started") or time.perf_counter()
         method, status = request.method, response.status_code
         timed = not held()
