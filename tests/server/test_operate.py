@@ -14,7 +14,7 @@ from api_helpers import API, assert_problem, bearer, make_table
 from flask import Flask
 from prometheus_client import REGISTRY
 
-from hanabi.server import create_app
+from hanabi.server import create_app, metrics
 from hanabi.server.logs import JsonFormatter
 from hanabi.server.redis_process import free_port
 
@@ -126,6 +126,7 @@ def test_ready_is_503_when_redis_does_not_answer() -> None:
 
 
 def _sample(name: str, **labels: str) -> float:
+    metrics.flush()  # request counts are written once a second, and before a scrape
     return REGISTRY.get_sample_value(name, labels) or 0.0
 
 

@@ -139,9 +139,13 @@ def test_metrics_add_up_over_two_worker_processes(
         http("POST", "/games", {"name": "lonely"})  # a lobby
         for _ in range(40):
             assert _fresh(port, "GET", "/variants")[0] == 200
+        sample = 'hanabi_requests_total{method="GET",route="/api/v1/variants",status="200"}'
+        deadline = time.monotonic() + 5
+        while _value(_scrape(port), sample) != 40:  # each worker writes its counts every 1 s
+            assert time.monotonic() < deadline, _value(_scrape(port), sample)
+            time.sleep(0.2)
         pids = {int(f.stem.rsplit("_", 1)[1]) for f in multiproc_dir.glob("counter_*.db")}
         assert pids == set(server.worker_pids()) and len(pids) == 2, "both workers counted"
-        sample = 'hanabi_requests_total{method="GET",route="/api/v1/variants",status="200"}'
         for _ in range(4):  # whichever worker answers the scrape adds up both
             assert _value(_scrape(port), sample) == 40
 
@@ -163,6 +167,7 @@ def test_metrics_add_up_over_two_worker_processes(
             return [status for status, _ in await asyncio.gather(*tasks)]
 
         assert asyncio.run(polls()) == [200] * 6
+        time.sleep(1.2)  # both workers have written their counts
         text = _scrape(port)
         assert _value(text, "hanabi_waiters") == 0
         assert _value(text, 'hanabi_actions_total{by="person"}') == 1

@@ -71,6 +71,13 @@ def post_worker_init(worker: Any) -> None:
     gc.set_threshold(20_000, 20, 100)
 
 
+def worker_exit(server: Any, worker: Any) -> None:
+    """In the worker, as it exits: write the requests it counted since the last flush."""
+    from . import metrics
+
+    metrics.flush()
+
+
 def child_exit(server: Any, worker: Any) -> None:
     """A worker is gone: its live gauges (hanabi_waiters) no longer count."""
     from prometheus_client import multiprocess
