@@ -22,6 +22,7 @@ import redis
 from api_helpers import API
 from process_helpers import Http, _stop, _wait_healthy
 
+from hanabi.client.api import Client
 from hanabi.server.redis_process import free_port
 from hanabi.server.serving import gunicorn_command
 
@@ -134,6 +135,7 @@ def test_metrics_add_up_over_two_worker_processes(
     try:
         assert not (multiproc_dir / "counter_1.db").exists()
         port = server.port
+        assert Client(f"http://127.0.0.1:{port}").ready() is True  # the library's call
         http = Http(port)
         games = [_started(http, f"m{i}") for i in range(2)]
         http("POST", "/games", {"name": "lonely"})  # a lobby

@@ -89,7 +89,8 @@ def install(app: Flask, *, count: bool, access_log: bool) -> None:
         started = g.get("started") or time.perf_counter()
         method, status = request.method, response.status_code
         timed = not held()
-        fields = request_line_fields(rid, method, route) if access_log else None
+        logged = access_log and log.isEnabledFor(logging.INFO)
+        fields = request_line_fields(rid, method, route) if logged else None
 
         def done() -> None:
             seconds = time.perf_counter() - started
