@@ -86,6 +86,28 @@ def test_the_request_log_is_one_json_line_per_request_with_id_route_and_game(
     assert table.tokens[0] not in text and "Bearer" not in text and '"hands"' not in text
 
 
+def test_a_log_line_never_quotes_a_query_string_or_an_exception_message() -> None:
+    formatter = JsonFormatter()
+    record = logging.LogRecord(
+        "gunicorn.error", logging.ERROR, __file__, 1, "Error handling request %s",
+        ("/api/v1/games/abc/stream?ticket=secret-ticket-1",), None,
+    )  # fmt: skip
+    line = json.loads(formatter.format(record))
+    assert line["message"] == "Error handling request /api/v1/games/abc/stream?…"
+    try:
+        raise ValueError(" ".join(["a card:", "red", "3"]))  # the stack shows this line
+    except ValueError:
+        import sys
+
+        record = logging.LogRecord(
+            "hanabi.server", logging.ERROR, __file__, 1, "unhandled %s", ("ValueError",),
+            sys.exc_info(),
+        )  # fmt: skip
+    line = json.loads(formatter.format(record))
+    assert line["exc_type"] == "ValueError" and "raise ValueError" in line["stack"]
+    assert "red 3" not in json.dumps(line)
+
+
 def test_the_request_log_can_be_turned_off(
     redis_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:

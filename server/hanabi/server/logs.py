@@ -17,6 +17,7 @@ app factory leaves logging alone, so the Flask test client and embedding program
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import time
 import traceback
@@ -29,6 +30,9 @@ from flask import g, has_request_context, request
 REQUEST_LOGGER = "hanabi.requests"
 #: View arguments that may be logged (ids; never anything a route could take as a secret).
 LOGGED_ARGS = ("game_id", "seat")
+#: A query string in a URL that a message quotes (gunicorn's "Error handling request
+#: /api/v1/games/x/stream?ticket=..."): cut out, since a stream ticket travels in one.
+QUERY = re.compile(r"\?[^\s\"']*")
 
 
 def request_fields() -> dict[str, Any]:
@@ -61,7 +65,7 @@ class JsonFormatter(logging.Formatter):
             "time": f"{stamp}.{int(seconds % 1 * 1000):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": QUERY.sub("?…", record.getMessage()),
             "pid": record.process,
         }
         fields = getattr(record, "fields", None)
