@@ -15,6 +15,7 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 # operationId -> (library method, HTTP method, path, query parameters it may send)
 CALLS = {
     "getHealth": ("health", "get", "/api/v1/health", set()),
+    "getReady": ("ready", "get", "/api/v1/ready", set()),
     "listVariants": ("variants", "get", "/api/v1/variants", set()),
     "listGames": ("list_games", "get", "/api/v1/games", {"status", "limit", "cursor"}),
     "createGame": ("create_game", "post", "/api/v1/games", set()),

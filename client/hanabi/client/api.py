@@ -231,6 +231,13 @@ class Client:
         """``{"status": "ok"}`` when the server and its Redis answer."""
         return self._request("GET", "/health").json()
 
+    def ready(self) -> bool:
+        """Whether this server takes new clients now: its Redis answers and it is not
+        shutting down (``GET /ready``; a 503 ``draining`` or ``storage_unavailable`` is
+        False, asked once: a readiness answer is about this moment)."""
+        response = self._request("GET", "/ready", idempotent=False, allow=(503,))
+        return response.status_code == 200
+
     def variants(self) -> list[dict[str, Any]]:
         """Every variant the server offers (suits, clue colours, clue ranks, max score)."""
         data = self._request("GET", "/variants").json()

@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--access-log", action=argparse.BooleanOptionalAction,
         default=os.environ.get("HANABI_ACCESS_LOG", "1") not in ("0", "off", "false"),
-        help="one line per request on stdout (HANABI_ACCESS_LOG=0: off)",
+        help="one JSON line per request on stdout (HANABI_ACCESS_LOG=off: none)",
     )  # fmt: skip
     args = parser.parse_args(argv)
 

@@ -17,8 +17,8 @@ from flask_restx import Namespace, Resource
 
 from hanabi.game import VARIANTS
 
+from . import metrics, tickets
 from . import schemas as s
-from . import tickets
 from .games import Outcome, Service, hash_token, not_found
 from .http import (
     bearer_token,
@@ -113,10 +113,38 @@ class Health(Resource):
         errors=(503,),
     )
     def get(self) -> Response:
-        try:
-            service().store.ping()
-        except redis.exceptions.RedisError:
-            raise ApiError(503, "storage_unavailable", "Game storage does not answer.") from None
+        ping_storage()
+        return json_response({"status": "ok"})
+
+
+def ping_storage() -> None:
+    try:
+        service().store.ping()
+    except redis.exceptions.RedisError:
+        metrics.redis_error("request")
+        raise ApiError(503, "storage_unavailable", "Game storage does not answer.") from None
+
+
+@system.route("/ready")
+class Ready(Resource):
+    @operation(
+        id="getReady",
+        summary="Whether this node takes new clients: storage answers and it is not draining",
+        description=(
+            "For load balancers; GET /health is the liveness check. 503 `draining` from the "
+            "moment the process got SIGTERM until it exits (HANABI_DRAIN_S), 503 "
+            "`storage_unavailable` while Redis does not answer."
+        ),
+        responses={200: (s.HealthSchema, "Ready")},
+        errors=(503,),
+    )
+    def get(self) -> Response:
+        if service().changes.draining:
+            raise ApiError(
+                503, "draining", "This server is shutting down; use another one.",
+                headers={"Retry-After": "5"},
+            )  # fmt: skip
+        ping_storage()
         return json_response({"status": "ok"})
 
 
@@ -364,6 +392,8 @@ class Actions(Resource):
         svc = service()
         body = load_body(lambda data: schema(s.action_request_schema(data)))
         outcome = svc.act(game_id, bearer_token(), body)
+        if not outcome.replayed:
+            metrics.action("person")
         return _action_result(svc, outcome, 200 if outcome.replayed else 201)
 
 
@@ -531,6 +561,7 @@ class Terminate(Resource):
     def post(self, game_id: str) -> Response:
         svc = service()
         outcome = svc.terminate(game_id, bearer_token())
+        metrics.action("person")
         return _action_result(svc, outcome, 200)
 
 

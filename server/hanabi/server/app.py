@@ -10,10 +10,10 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import gunicorn_errors, problems, ratelimits
+from . import drain, gunicorn_errors, metrics, observe, problems, ratelimits
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
-from .config import load_config
+from .config import enabled, load_config
 from .games import Service
 from .http import refuse_non_json
 from .spec import TITLE
@@ -53,9 +53,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         settings, service.store.redis, service.store.cluster
     )
     # Bot turns are played by threads in every process (see hanabi.server.bots).
-    app.extensions["hanabi_bots"] = start_worker(
+    app.extensions["hanabi_bots"] = bots = start_worker(
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )
+    # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
+    counted = metrics.install(app, service.store)
+    observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
+    drain.attach(app, service, bots)
 
     api = ProblemApi(prefix=PREFIX, doc=False, title=TITLE, version="1.0", catch_all_404s=True)
     api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json
@@ -66,8 +70,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     CORS(
         app,
         resources={PREFIX + "/*": {"origins": origins or []}},
-        expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"],
+        expose_headers=["ETag", "Location", "X-Request-ID"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-None-Match",
+            "Last-Event-ID",
+            "X-Request-ID",
+        ],
         methods=["GET", "POST", "DELETE", "OPTIONS"],
         max_age=600,
     )

@@ -33,6 +33,7 @@ import redis
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
+from . import metrics
 from .games import Service, bot_due, decode_action
 from .problems import ApiError
 from .serving import offload
@@ -86,6 +87,7 @@ def play_due_turn(service: Service, game_id: str) -> bool:
     for attempt in (action, fallback_action(game)):
         try:
             service.act(game_id, None, request_body(record.turn, attempt), as_seat=seat)
+            metrics.action("bot")
             return True
         except ApiError as exc:
             if exc.code in ("stale_turn", "game_over", "game_not_found", "game_not_started"):
@@ -154,6 +156,7 @@ class BotWorker:
                 if not self.run_due():
                     wakes.wait(POLL)
             except redis.exceptions.RedisError as exc:
+                metrics.redis_error("bots")
                 log.warning("bot worker lost Redis (%s); retrying", type(exc).__name__)
                 if wakes is not None:
                     wakes.close()

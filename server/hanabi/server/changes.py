@@ -31,6 +31,7 @@ from typing import Any
 
 import redis
 
+from . import metrics
 from .store import channel, game_of_channel
 
 log = logging.getLogger("hanabi.server")
@@ -63,6 +64,9 @@ class _Game:
         """Record ``version`` (None: unknown, re-read it) and wake every waiter at once."""
         if version is None or self.latest is None or version > self.latest:
             self.latest = version
+        self.wake_up()
+
+    def wake_up(self) -> None:
         wake, self.wake = self.wake, threading.Event()
         wake.set()
 
@@ -93,6 +97,7 @@ class ChangeHub:
         self._todo: deque[tuple[str, str]] = deque()  # ("subscribe" | "unsubscribe", id)
         self._pid: int | None = None
         self.waiting = 0  # waiters held right now, for limits and metrics
+        self.draining = False  # the process is stopping: waits return at once (drain())
 
     # -- waiting ---------------------------------------------------------------------
 
@@ -103,6 +108,8 @@ class ChangeHub:
         is gone). ``version`` is one the caller read from the store: any change committed
         after that read wakes this call.
         """
+        if self.draining:
+            return version
         deadline = time.monotonic() + timeout
         game = self._enter(game_id)
         try:
@@ -125,7 +132,7 @@ class ChangeHub:
                 if latest > version:
                     return latest
                 remaining = deadline - time.monotonic()
-                if remaining <= 0:
+                if remaining <= 0 or self.draining:
                     return version
                 wake.wait(remaining)
                 wake = game.wake
@@ -149,6 +156,7 @@ class ChangeHub:
             if self.waiting >= self.limit:
                 raise Busy
             self.waiting += 1
+            metrics.set_waiters(self.waiting)
         released = False
 
         def release() -> None:
@@ -157,6 +165,7 @@ class ChangeHub:
                 if not released:
                     released = True
                     self.waiting -= 1
+                    metrics.set_waiters(self.waiting)
 
         return release
 
@@ -183,6 +192,15 @@ class ChangeHub:
             games = list(self._games.values())
         for game in games:
             game.announce(None)
+
+    def drain(self) -> None:
+        """The process is stopping: every held wait returns now (as a timeout: the version
+        it knows) and every later one at once (see :mod:`hanabi.server.drain`)."""
+        self.draining = True
+        with self._lock:
+            games = list(self._games.values())
+        for game in games:
+            game.wake_up()
 
     # -- the listener ----------------------------------------------------------------
 
@@ -215,6 +233,7 @@ class ChangeHub:
                 self.wake_all()  # anything may have changed while we were away
                 self._serve(subscriber)
             except Exception as exc:  # keep listening whatever happens
+                metrics.redis_error("changes")
                 log.warning("change listener lost Redis (%s); reconnecting", type(exc).__name__)
                 time.sleep(0.5)
             finally:

@@ -97,6 +97,10 @@ def to_response(exc: BaseException) -> Response:
             413: "The request body is too large.",
         }.get(status, exc.description or "")
         return problem(status, code, detail, headers=headers)
+    if isinstance(exc, redis.exceptions.RedisError):
+        from . import metrics
+
+        metrics.redis_error("request")
     if isinstance(exc, redis.exceptions.RedisError) and isinstance(
         exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
     ):

@@ -40,7 +40,11 @@ def gunicorn_command(
     log_level: str = "info",
     app: str = "hanabi.server:create_app()",
 ) -> list[str]:
-    """The command line that serves ``app`` (a gunicorn app spec) on ``bind``."""
+    """The command line that serves ``app`` (a gunicorn app spec) on ``bind``.
+
+    ``access_log``: the app's JSON request log on stdout (``HANABI_ACCESS_LOG``), which
+    replaces gunicorn's access log. The graceful timeout is ``HANABI_DRAIN_S``, from the
+    environment (:mod:`hanabi.server.gunicorn_conf`)."""
     command = [
         sys.executable, "-m", "gunicorn",
         "--bind", bind,
@@ -48,7 +52,6 @@ def gunicorn_command(
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--timeout", "60",
-        "--graceful-timeout", "5",
         "--keep-alive", "75",
         "--backlog", "4096",
         "--log-level", log_level,
@@ -58,8 +61,7 @@ def gunicorn_command(
         # master would load redis and ssl before the gevent worker patches them.
         "--config", str(Path(__file__).with_name("gunicorn_conf.py")),
     ]  # fmt: skip
-    if access_log:
-        command += ["--access-logfile", "-"]
+    command += ["--env", f"HANABI_ACCESS_LOG={'on' if access_log else 'off'}"]
     return [*command, app]
 
 

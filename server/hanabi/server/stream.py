@@ -27,6 +27,7 @@ game: its events up to that version and the view of that version.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -58,6 +59,12 @@ def message(data: bytes, event: str | None = None, seq: int | None = None) -> by
 
 def end(reason: str) -> bytes:
     return message(orjson.dumps({"reason": reason}), "end")
+
+
+def draining() -> bytes:
+    """The last words of a stream whose server is stopping: reconnect (to another node) in
+    1-5 s, spread out so that thousands of browsers do not all come back at once."""
+    return b": server draining\nretry: %d\n\n" % random.randint(1000, 5000)
 
 
 class GameStream:
@@ -123,6 +130,9 @@ class GameStream:
                     found = self._next(record.id, record.version, stop_at)
                 if found is None:
                     return  # the stream's time is up: the client resumes
+                if found == "draining":
+                    yield draining()
+                    return
                 if isinstance(found, bytes):
                     yield found
                     return
@@ -148,12 +158,15 @@ class GameStream:
 
     def _next(self, game_id: str, version: int, stop_at: float) -> Any:
         """The game's next version as a Record; "quiet" after a keep-alive period; None
-        when the stream's time is up; the closing message if the game is gone."""
+        when the stream's time is up; "draining" when the server stops; the closing
+        message if the game is gone."""
         remaining = stop_at - time.monotonic()
         if remaining <= 0:
             return None
         newest = self.service.wait_for_change(game_id, version, min(self.keepalive, remaining))
         if newest == version:
+            if self.service.changes.draining:
+                return "draining"
             return "quiet" if time.monotonic() < stop_at else None
         raw = None if newest is None else self.service.load_raw(game_id, newest)
         if raw is None:

@@ -1,0 +1,105 @@
+"""Logs as one JSON object per line, for machines first (and ``jq`` for people).
+
+Every line has ``time`` (UTC, ISO 8601, milliseconds), ``level``, ``logger``, ``message`` and
+``pid``; a line written while a request is handled also has its ``request_id``, ``route`` and
+``game_id`` (if the route names a game). The request log (logger ``hanabi.requests``, see
+:mod:`hanabi.server.observe`) adds ``method``, ``status``, ``duration_ms`` and ``remote``.
+
+What never goes into a line: request or response bodies, query strings (a stream ticket
+travels in one), headers (``Authorization``), tokens, passwords, cards. Code logs ids and
+type names only, and an exception is logged as its type and its stack frames, without its
+message (a message could in principle quote game state).
+
+:func:`configure` is called by the gunicorn hooks (:mod:`hanabi.server.gunicorn_conf`): the
+app factory leaves logging alone, so the Flask test client and embedding programs keep theirs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+import traceback
+from typing import Any
+
+import orjson
+from flask import g, has_request_context, request
+
+#: The request log's logger: one INFO line per answered request.
+REQUEST_LOGGER = "hanabi.requests"
+#: View arguments that may be logged (ids; never anything a route could take as a secret).
+LOGGED_ARGS = ("game_id", "seat")
+#: A query string in a URL that a message quotes (gunicorn's "Error handling request
+#: /api/v1/games/x/stream?ticket=..."): cut out, since a stream ticket travels in one.
+QUERY = re.compile(r"\?[^\s\"']*")
+
+
+def request_fields() -> dict[str, Any]:
+    """request_id, route and the logged ids of the request being handled, if any."""
+    if not has_request_context():
+        return {}
+    fields: dict[str, Any] = {}
+    rid = g.get("request_id")
+    if rid is not None:
+        fields["request_id"] = rid
+    rule = request.url_rule
+    if rule is not None:
+        from .observe import route_of
+
+        fields["route"] = route_of(rule.rule)
+    for name in LOGGED_ARGS:
+        value = (request.view_args or {}).get(name)
+        if value is not None:
+            fields[name] = value
+    return fields
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record (see the module docstring for the fields)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        seconds = record.created
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+        line: dict[str, Any] = {
+            "time": f"{stamp}.{int(seconds % 1 * 1000):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": QUERY.sub("?…", record.getMessage()),
+            "pid": record.process,
+        }
+        fields = getattr(record, "fields", None)
+        if fields is None:
+            fields = request_fields()
+        line.update(fields)
+        if record.exc_info and record.exc_info[0] is not None:
+            kind, _, tb = record.exc_info
+            line["exc_type"] = kind.__name__
+            line["stack"] = "".join(traceback.format_tb(tb))
+        return orjson.dumps(line, default=str).decode()
+
+
+def _handler(stream: Any) -> logging.Handler:
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    handler.set_name("hanabi-json")
+    return handler
+
+
+def configure(level: str = "info", loggers: tuple[str, ...] = ("gunicorn.error",)) -> None:
+    """Send this process's logs as JSON lines: the request log to stdout, everything else
+    (the app's ``hanabi.*`` loggers and ``loggers``, e.g. gunicorn's) to stderr."""
+    formatter = JsonFormatter()
+    for name in loggers:
+        for handler in logging.getLogger(name).handlers:
+            handler.setFormatter(formatter)
+    app_log = logging.getLogger("hanabi")
+    if not any(h.get_name() == "hanabi-json" for h in app_log.handlers):
+        app_log.addHandler(_handler(sys.stderr))
+    app_log.setLevel(level.upper())
+    app_log.propagate = False
+    requests_log = logging.getLogger(REQUEST_LOGGER)
+    if not any(h.get_name() == "hanabi-json" for h in requests_log.handlers):
+        requests_log.addHandler(_handler(sys.stdout))
+    requests_log.setLevel(logging.INFO)
+    requests_log.propagate = False

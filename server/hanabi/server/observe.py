@@ -1,0 +1,108 @@
+"""Every request observed once: its id, its line in the request log, its metrics.
+
+``X-Request-ID``: a request that brings a sane one (1-128 characters of letters, digits and
+``-_.:@/+=``) keeps it, so a load balancer's or client's id follows the request through the
+logs; any other gets a new one (32 hex digits). Every response carries it: problem
+responses, 304s and event streams too.
+
+A response is observed when the app has it ready; an event stream when it closes, so its
+line says how long it was open. The log line names the route (the URL rule, never the path
+or its query string) and the ids in it, never a body or a header (see
+:mod:`hanabi.server.logs`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+
+from . import metrics
+from .logs import LOGGED_ARGS, REQUEST_LOGGER
+
+HEADER = "X-Request-ID"
+SANE_ID = re.compile(r"[A-Za-z0-9\-_.:@/+=]{1,128}")
+UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched (a 404)
+_ROUTES: dict[str, str] = {}
+
+
+def route_of(rule: str) -> str:
+    """A URL rule as openapi.yaml names its path: ``/api/v1/games/{game_id}``."""
+    route = _ROUTES.get(rule)
+    if route is None:
+        route = _ROUTES[rule] = re.sub(r"<(?:[^:<>]+:)?(\w+)>", r"{\1}", rule)
+    return route
+
+
+log = logging.getLogger(REQUEST_LOGGER)
+
+
+def request_id() -> str:
+    """This request's id: the client's if sane, else a new one (kept in ``g``)."""
+    rid = g.get("request_id")
+    if rid is None:
+        given = request.headers.get(HEADER)
+        rid = given if given is not None and SANE_ID.fullmatch(given) else uuid.uuid4().hex
+        g.request_id = rid
+    return rid
+
+
+def held() -> bool:
+    """Whether this request waits for changes (a long-poll or a stream): its time is the
+    client's wait, not the server's work."""
+    if request.path.endswith("/stream"):
+        return True
+    wait = request.args.get("wait") if request.query_string else None
+    return wait not in (None, "", "0")
+
+
+def request_line_fields(rid: str, method: str, route: str) -> dict[str, object]:
+    fields: dict[str, object] = {"request_id": rid, "method": method, "route": route}
+    for name in LOGGED_ARGS:
+        value = (request.view_args or {}).get(name)
+        if value is not None:
+            fields[name] = value
+    fields["remote"] = request.remote_addr
+    return fields
+
+
+def install(app: Flask, *, count: bool, access_log: bool) -> None:
+    """Give every request of ``app`` an id; ``count`` it in the metrics, ``access_log``: log
+    one line per request."""
+
+    @app.before_request
+    def start() -> None:
+        g.started = time.perf_counter()
+        request_id()
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        rid = request_id()
+        response.headers[HEADER] = rid
+        if not (count or access_log):
+            return response
+        rule = request.url_rule
+        route = route_of(rule.rule) if rule is not None else UNMATCHED
+        started = g.get("started") or time.perf_counter()
+        method, status = request.method, response.status_code
+        timed = not held()
+        logged = access_log and log.isEnabledFor(logging.INFO)
+        fields = request_line_fields(rid, method, route) if logged else None
+
+        def done() -> None:
+            seconds = time.perf_counter() - started
+            if count:
+                metrics.observe_request(route, method, status, seconds if timed else None)
+            if fields is not None:
+                fields["status"] = status
+                fields["duration_ms"] = round(seconds * 1000, 3)
+                log.info("%s %s %s", method, route, status, extra={"fields": fields})
+
+        if response.is_streamed:
+            response.call_on_close(done)
+        else:
+            done()
+        return response
