@@ -11,6 +11,7 @@ from flask_restx import Api
 from flask_restx.apidoc import apidoc
 
 from . import problems
+from .account_setup import init_accounts
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
 from .config import load_config
@@ -44,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     }
     service = Service(Store(settings["REDIS_URL"], ttls), settings)
     app.extensions["hanabi"] = service
+    init_accounts(app, service)  # accounts, and settling finished games (a sweeper thread)
     # Bot turns are played by threads in every process (see hanabi.server.bots).
     app.extensions["hanabi_bots"] = start_worker(
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
@@ -60,7 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         resources={PREFIX + "/*": {"origins": origins or []}},
         expose_headers=["ETag", "Location"],
         allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"],
-        methods=["GET", "POST", "DELETE", "OPTIONS"],
+        methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
         max_age=600,
     )
     problems.install(app)

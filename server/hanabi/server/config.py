@@ -25,6 +25,15 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it
+    "HANABI_ARGON2_TIME": (3, int),  # argon2id passes (argon2-cffi's default)
+    "HANABI_ARGON2_MEMORY": (65536, int),  # argon2id memory, KiB (64 MiB)
+    "HANABI_ARGON2_PARALLELISM": (4, int),  # argon2id lanes
+    "HANABI_SESSION_DAYS": (30, int),  # a session ends this long after its last use
+    "HANABI_LOGIN_WINDOW": (300, int),  # seconds failed logins are counted over
+    "HANABI_LOGIN_FAILS_USER": (5, int),  # failed logins per username per window, then 429
+    "HANABI_LOGIN_FAILS_ADDR": (20, int),  # failed logins per address per window, then 429
+    "HANABI_RATING_K": (20.0, float),  # the Elo K-factor of rated games
+    "HANABI_SETTLE_SWEEP": (5.0, float),  # seconds between sweeps for unsettled games; 0: none
 }
 
 

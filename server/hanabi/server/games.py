@@ -40,6 +40,8 @@ from hanabi.game import (
 )
 from hanabi.game.views import redact_event
 
+from . import rated
+from .accounts import PRINCIPAL_PREFIX, Account
 from .cache import LRU, SingleFlight
 from .changes import Busy, ChangeHub
 from .problems import ApiError
@@ -86,6 +88,11 @@ def not_found(game_id: str) -> ApiError:
     return ApiError(404, "game_not_found", f"There is no game {game_id!r} (or it expired).")
 
 
+def no_name() -> ApiError:
+    """A seat needs a player: an account's credential, or a guest's name."""
+    return ApiError(401, "name_required", "Send a name to play as a guest, or log in.")
+
+
 def encode_action(seat: int, action: Action) -> str:
     """A compact action-log entry for archives: ``<seat>:<code>``."""
     if action.type == "play":
@@ -115,6 +122,18 @@ def decode_action(entry: str) -> tuple[int, Action]:
             return seat, Action.clue(int(target), color=value)
         return seat, Action.clue(int(target), rank=int(value))
     return seat, Action.terminate(seat)
+
+
+class Hooks:
+    """What other parts of the service do around a commit (no-ops here): settling games
+    with accounts seated (:mod:`hanabi.server.settle`) replaces them."""
+
+    def starting(self, record: Record) -> None:
+        """Before the commit that deals ``record``."""
+
+    def finished(self, record: Record) -> Record | None:
+        """After the commit that ended ``record``: the record as it stands after (or None)."""
+        return None
 
 
 @dataclass
@@ -150,6 +169,7 @@ class Service:
         self.views = LRU(config["HANABI_CACHE_SIZE"])
         self.finished = LRU(256)
         self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
+        self.hooks = Hooks()
 
     # -- auth --------------------------------------------------------------------------
 
@@ -161,10 +181,14 @@ class Service:
     @staticmethod
     def seat_by_hash(players: list[Player], hashed: str) -> int:
         """The seat whose token hashes to ``hashed`` (403 if none), compared in constant
-        time."""
+        time. A seat bound to an account also answers to the account's principal (see
+        :data:`hanabi.server.accounts.PRINCIPAL_PREFIX`)."""
         found = None
         for seat, player in enumerate(players):
-            if player.token is not None and hmac.compare_digest(player.token, hashed):
+            if (player.token is not None and hmac.compare_digest(player.token, hashed)) or (
+                player.account is not None
+                and hmac.compare_digest(hash_token(PRINCIPAL_PREFIX + player.account), hashed)
+            ):
                 found = seat
         if found is None:
             raise ApiError(403, "not_a_player", "This token holds no seat in this game.")
@@ -280,12 +304,15 @@ class Service:
             status=record.status,
             version=record.version,
             variant=record.variant,
-            options=dict(record.options),
+            options={**record.options, "rated": record.rated},
             max_players=record.max_players,
             players=self.players(record),
             host=record.host,
             you=seat,
         )
+        changes = (record.result or {}).get("rating_changes")
+        if changes is not None and out.get("result") is not None:
+            out["result"] = {**out["result"], "rating_changes": changes}
         return out
 
     @staticmethod
@@ -348,6 +375,8 @@ class Service:
                 record, trusted = self.load(game_id), True
                 continue
             record.updated = now_ms()
+            if old_status == "lobby" and record.status == "playing":
+                self.hooks.starting(record)
             delete = not record.players
             bot = "0" if delete or not bot_due(record) else "2" if by_bot else "1"
             try:
@@ -370,6 +399,8 @@ class Service:
                 self.records.pop(game_id)
             else:
                 self.records.put(game_id, (version, players, blob))
+            if old_status != "finished" and record.status == "finished":
+                outcome.record = self.hooks.finished(record) or record
             if delete or record.status != old_status:
                 self.store.index(record, old_status, delete=delete)
             return outcome
@@ -422,8 +453,14 @@ class Service:
         """Names are compared and shown without surrounding spaces (the schema checked the rest)."""
         return name.strip()
 
-    def create(self, body: dict[str, Any]) -> Outcome:
-        name = self.check_name(body["name"])
+    def create(self, body: dict[str, Any], account: Account | None = None) -> Outcome:
+        """Open a table; with ``account`` its seat 0 is bound to it under its username."""
+        is_rated = bool(body["options"].pop("rated", False))
+        if is_rated:
+            rated.check_create(body, account)
+        name = self.check_name(account.username if account else body.get("name", ""))
+        if not name:
+            raise no_name()
         variant_id = body["variant"]  # the schema allows only known variants
         options = Options(**body["options"]).to_dict()
         seed = body.get("seed") or secrets.token_hex(8)
@@ -447,7 +484,8 @@ class Service:
                 host=0,
                 created=now,
                 updated=now,
-                players=[Player(name, None, hash_token(token))],
+                players=[Player(name, None, hash_token(token), account and account.id)],
+                rated=is_rated,
             )
             joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:
@@ -481,13 +519,16 @@ class Service:
         if any(p.name.casefold() == name.casefold() for p in record.players):
             raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
 
-    def join(self, game_id: str, name: str) -> Outcome:
-        name = self.check_name(name)
+    def join(self, game_id: str, name: str | None, account: Account | None = None) -> Outcome:
+        name = self.check_name(account.username if account else name or "")
+        if not name:
+            raise no_name()
         token = new_token()
 
         def change(record: Record) -> Outcome:
+            rated.check_join(record, account)
             self._seatable(record, name)
-            record.players.append(Player(name, None, hash_token(token)))
+            record.players.append(Player(name, None, hash_token(token), account and account.id))
             seat = len(record.players) - 1
             event = self._note(record, {"type": "join", "seat": seat, "name": name, "bot": None})
             return Outcome(record, seat, [event], token=token)
@@ -506,6 +547,7 @@ class Service:
 
         def change(record: Record) -> Outcome:
             host = self.require_host(record, token)
+            rated.check_bot(record)
             seat = len(record.players)
             bot_name = chosen or self._bot_name(record, strategy, seat)
             self._seatable(record, bot_name)
@@ -569,6 +611,7 @@ class Service:
                 event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
                 notes.append(self._note(record, {**event, "host": record.host}))
                 seat = None
+            rated.check_start(record)
             try:
                 game = Game(self.setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway

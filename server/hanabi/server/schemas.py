@@ -41,9 +41,9 @@ class FullMatch(validate.Regexp):
         return value
 
 
-def _text(limit: int, what: str) -> fields.String:
+def _text(limit: int, what: str, required: bool = True) -> fields.String:
     return fields.String(
-        required=True,
+        required=required,
         validate=[
             validate.Length(1, limit),
             validate.Regexp(
@@ -105,11 +105,25 @@ class HealthSchema(Schema):
 class OptionsSchema(Schema):
     empty_clues = fields.Boolean(load_default=False)
     strikeout_keeps_score = fields.Boolean(load_default=False)
+    rated = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "A rated game (RULES.md): created and joined with an account's "
+            "credential only; no seed, deck, bot seats or bot accounts; 55-card variants "
+            "are refused (variant_not_rated)."
+        },
+    )
 
 
 class GameOptionsSchema(Schema):
     empty_clues = fields.Boolean(required=True)
     strikeout_keeps_score = fields.Boolean(required=True)
+    rated = fields.Boolean(required=True)
+
+
+class RatingChangeSchema(Schema):
+    before = fields.Float(required=True)
+    after = fields.Float(required=True)
 
 
 class PlayerSchema(Schema):
@@ -123,6 +137,11 @@ class ResultSchema(Schema):
         required=True, validate=validate.OneOf(("perfect", "deck_out", "strikeout", "terminated"))
     )
     score = _int(required=True)
+    rating_changes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingChangeSchema),
+        metadata={"description": "A rated game, once its ratings are applied: seat -> change."},
+    )
 
 
 class ActionSchema(Schema):
@@ -313,7 +332,7 @@ class DeckCardSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    name = _text(NAME_MAX, "name")
+    name = _text(NAME_MAX, "name", required=False)  # a guest's; an account's is its username
     variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
@@ -326,7 +345,7 @@ class CreateGameSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = _text(NAME_MAX, "name")
+    name = _text(NAME_MAX, "name", required=False)  # a guest's; an account's is its username
 
 
 class BotSeatSchema(Schema):

@@ -7,6 +7,8 @@ Per game, all keys share the hash tag ``{game:<id>}`` so one game lives in one C
 ``{game:<id>}:a``  list, the action log while the game is on: one JSON entry per turn,
                    ``{"s": seat, "a": action, "e": [first event index, event count]}``.
 ``{game:<id>}:e``  list, the event log while the game is on (public, unredacted; chat too).
+``{game:<id>}:settle``  the plan that settles a finished game with accounts seated
+                   (:mod:`hanabi.server.settle`).
 
 The state blob of a lobby or live game is JSON holding the settings, the engine's snapshot
 and a compact copy of the action log and chat lines, so a read is one round trip and no
@@ -136,9 +138,11 @@ class Player:
     name: str
     bot: str | None = None
     token: str | None = None  # hash of the bearer token; None for a bot seat
+    account: str | None = None  # the account id the seat is bound to (its credential acts)
 
     def to_row(self) -> list[Any]:
-        return [self.name, self.bot, self.token]
+        row = [self.name, self.bot, self.token]
+        return row if self.account is None else [*row, self.account]
 
 
 @dataclass
@@ -169,9 +173,11 @@ class Record:
     snap: dict[str, Any] | None = None
     acts: list[str] | None = None
     chat: list[list[Any]] | None = None
+    rated: bool = False  # a rated game (accounts only; see hanabi.server.settle)
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
-             "updated", "turn", "events", "score", "result", "snap", "acts", "chat")  # fmt: skip
+             "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
+             "rated")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}
