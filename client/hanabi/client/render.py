@@ -184,7 +184,16 @@ class TableRenderer:
         reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
         fireworks = view.get("fireworks") or {}
         top = 5 * len(fireworks) if fireworks else 25
-        return Text(f"Game over ({reason}): final score {result.get('score')}/{top}", style="bold")
+        text = Text(f"Game over ({reason}): final score {result.get('score')}/{top}", style="bold")
+        changes = result.get("rating_changes") or {}
+        names = player_names(view)
+        for seat, change in sorted(changes.items(), key=lambda item: int(item[0])):
+            name = names[int(seat)] if int(seat) < len(names) else f"seat {seat}"
+            delta = change["after"] - change["before"]
+            text.append(
+                f"\n  {name}: rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
+            )
+        return text
 
     def turn_line(self, view: Mapping[str, Any]) -> Text:
         if view.get("result"):
