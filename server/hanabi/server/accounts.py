@@ -29,6 +29,8 @@ import hmac
 import re
 import secrets
 import string
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +39,7 @@ import orjson
 import redis
 
 from .problems import ApiError
+from .serving import offload
 from .store import now_ms
 
 SESSION_PREFIX = "hs."
@@ -89,6 +92,9 @@ class Accounts:
         )
         # Verified when the username is unknown, so that costs what a wrong password does.
         self.dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        # At most this many hashes at once per process (each takes memory_cost KiB): a
+        # login flood queues here, then gets 503, instead of exhausting memory.
+        self.hashing = threading.BoundedSemaphore(config["HANABI_HASH_CONCURRENCY"])
         self.session_ms = config["HANABI_SESSION_DAYS"] * DAY_MS
         self.fail_window = config["HANABI_LOGIN_WINDOW"]
         self.fail_user = config["HANABI_LOGIN_FAILS_USER"]
@@ -102,7 +108,7 @@ class Accounts:
                 400, "invalid_username", "A username is 3-20 letters, digits, '_' or '-'."
             )
         check_password(password)
-        pw = self.hasher.hash(password)
+        pw = self.slow(self.hasher.hash, password)
         account_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(16))
         if not self.redis.set(user_key(username), account_id, nx=True):
             raise ApiError(409, "username_taken", f"The username {username!r} is taken.")
@@ -157,7 +163,7 @@ class Accounts:
         """Set a new password; every session but ``keep`` (a session token hash) ends."""
         self._verify(account.username, old, address)
         check_password(new)
-        self.redis.hset(akey(account.id, "a"), "pw", self.hasher.hash(new))
+        self.redis.hset(akey(account.id, "a"), "pw", self.slow(self.hasher.hash, new))
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
         self._end_sessions(account.id, [h for h in sessions if h != keep])
 
@@ -239,13 +245,8 @@ class Accounts:
             )
         account_id = self.by_name(username) if USERNAME.match(username) else None
         stored = None if account_id is None else self.redis.hget(akey(account_id, "a"), "pw")
-        try:
-            self.hasher.verify(self.dummy if stored is None else stored.decode(), password)
-            ok = stored is not None
-        except argon2.exceptions.VerificationError:
-            ok = False
-        except argon2.exceptions.InvalidHashError:  # pragma: no cover - a corrupt hash
-            ok = False
+        ok = self.slow(self._check, self.dummy if stored is None else stored.decode(), password)
+        ok = ok and stored is not None
         if not ok or account_id is None or stored is None:
             pipe = self.redis.pipeline(transaction=False)
             for key in (name_key, addr_key):
@@ -255,8 +256,29 @@ class Accounts:
             raise invalid_credentials()
         self.redis.delete(name_key)
         if self.hasher.check_needs_rehash(stored.decode()):
-            self.redis.hset(akey(account_id, "a"), "pw", self.hasher.hash(password))
+            self.redis.hset(akey(account_id, "a"), "pw", self.slow(self.hasher.hash, password))
         return account_id
+
+    def _check(self, stored: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(stored, password)
+        except (argon2.exceptions.VerificationError, argon2.exceptions.InvalidHashError):
+            return False
+
+    def slow(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a password hash or check: in an OS thread under gevent (the event loop keeps
+        serving), at most ``HANABI_HASH_CONCURRENCY`` at once; 503 after 5 s of queueing."""
+        if not self.hashing.acquire(timeout=5):
+            raise ApiError(
+                503,
+                "login_busy",
+                "Too many logins at once; retry in a moment.",
+                headers={"Retry-After": "2"},
+            )
+        try:
+            return offload(fn, *args)
+        finally:
+            self.hashing.release()
 
     # -- API keys ----------------------------------------------------------------------
 

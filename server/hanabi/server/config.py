@@ -28,6 +28,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_ARGON2_TIME": (3, int),  # argon2id passes (argon2-cffi's default)
     "HANABI_ARGON2_MEMORY": (65536, int),  # argon2id memory, KiB (64 MiB)
     "HANABI_ARGON2_PARALLELISM": (4, int),  # argon2id lanes
+    "HANABI_HASH_CONCURRENCY": (2, int),  # password hashes at once per process (memory bound)
     "HANABI_SESSION_DAYS": (30, int),  # a session ends this long after its last use
     "HANABI_LOGIN_WINDOW": (300, int),  # seconds failed logins are counted over
     "HANABI_LOGIN_FAILS_USER": (5, int),  # failed logins per username per window, then 429
