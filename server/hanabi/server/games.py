@@ -304,7 +304,7 @@ class Service:
             status=record.status,
             version=record.version,
             variant=record.variant,
-            options={**record.options, "rated": record.rated},
+            options={**record.options, "rated": True} if record.rated else dict(record.options),
             max_players=record.max_players,
             players=self.players(record),
             host=record.host,

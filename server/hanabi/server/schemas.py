@@ -118,7 +118,7 @@ class OptionsSchema(Schema):
 class GameOptionsSchema(Schema):
     empty_clues = fields.Boolean(required=True)
     strikeout_keeps_score = fields.Boolean(required=True)
-    rated = fields.Boolean(required=True)
+    rated = fields.Boolean(metadata={"description": "Present (true) for a rated game only."})
 
 
 class RatingChangeSchema(Schema):
