@@ -110,8 +110,8 @@ class Accounts:
         check_password(password)
         pw = self.slow(self.hasher.hash, password)
         account_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(16))
-        if not self.redis.set(user_key(username), account_id, nx=True):
-            raise ApiError(409, "username_taken", f"The username {username!r} is taken.")
+        # The account first, then the name: a process that dies in between leaves an
+        # account nobody can name (harmless), never a name taken by no account.
         self.redis.hset(
             akey(account_id, "a"),
             mapping={
@@ -123,6 +123,9 @@ class Accounts:
                 "rated_games": 0,
             },
         )
+        if not self.redis.set(user_key(username), account_id, nx=True):
+            self.redis.delete(akey(account_id, "a"))
+            raise ApiError(409, "username_taken", f"The username {username!r} is taken.")
         return Account(account_id, username, bot)
 
     def get(self, account_id: str) -> dict[str, Any] | None:
@@ -207,8 +210,12 @@ class Accounts:
     def _end_sessions(self, account_id: str, hashes: list[str]) -> None:
         if not hashes:
             return
-        self.redis.hdel(akey(account_id, "s"), *hashes)
-        self.redis.delete(*("hanabi:session:" + h for h in hashes))
+        # One key per DEL: the global session keys sit in different Cluster slots.
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(akey(account_id, "s"), *hashes)
+        for hashed in hashes:
+            pipe.delete("hanabi:session:" + hashed)
+        pipe.execute()
 
     def _prune_sessions(self, account_id: str) -> None:
         """Forget expired sessions, and the oldest past :data:`MAX_SESSIONS`."""
