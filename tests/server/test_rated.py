@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 import pytest
-from account_helpers import account_table, profile, session
+from account_helpers import account_table, profile, session, username
 from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_table
 from flask import Flask
 from flask.testing import FlaskClient
@@ -318,3 +318,58 @@ def test_the_sweeper_leaves_games_still_on(aclient: FlaskClient, unsettled: Any)
     unsettled.sweep()
     assert unsettled.redis.zscore(PENDING, table.id) is None
     assert set(table.view(None)["result"]["rating_changes"]) == {"0", "1"}
+
+
+def test_statistics_of_a_played_game(aclient: FlaskClient) -> None:
+    """Two accounts play an unrated, known deal by always playing their first card: the
+    statistics follow the result (score kept at a strikeout by the option)."""
+    ann, ann_token = session(aclient)
+    bob, bob_token = session(aclient)
+    suits = ("red", "yellow", "green", "blue", "white")
+    copies = (3, 2, 2, 2, 1)
+    deck = [
+        {"suit": s, "rank": r} for s in suits for r in range(1, 6) for _ in range(copies[r - 1])
+    ]
+    body = {"deck": deck, "options": {"strikeout_keeps_score": True}}
+    created = aclient.post(f"{API}/games", json=body, headers=bearer(ann_token)).get_json()
+    aclient.post(f"{API}/games/{created['id']}/players", json={}, headers=bearer(bob_token))
+    table = Table(aclient, created["id"], [ann_token, bob_token])
+    view = table.start()
+    while view["result"] is None:
+        seat = view["current_seat"]
+        mine = table.view(seat)
+        card = mine["hands"][seat][0]["order"]
+        response = table.act(seat, mine["turn"], type="play", card=card)
+        assert response.status_code == 201, response.get_json()
+        view = response.get_json()["game"]
+    result = view["result"]
+    assert result["score"] > 0 and "rating_changes" not in result
+    for name in (ann, bob):
+        stats = profile(aclient, name)["stats"]["no_variant"]
+        assert stats["games"] == 1 and stats["best"] == {"2": result["score"]}
+        assert stats["average"] == result["score"]
+        assert stats["strikeout_rate"] == (1.0 if result["reason"] == "strikeout" else 0.0)
+        assert stats["rated_games"] == 0 and stats["rating_change"] == 0
+
+
+def test_unknown_names_are_checked_against_a_hash_too(
+    accounts_app: Flask, aclient: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong password and an unknown user cost the same: one argon2 check each."""
+    registry = accounts_app.extensions["hanabi_accounts"]
+    checked: list[str] = []
+    real = registry._check
+
+    def counting(stored: str, password: str) -> bool:
+        checked.append(stored)
+        return real(stored, password)
+
+    monkeypatch.setattr(registry, "_check", counting)
+    name = username()
+    aclient.post(f"{API}/accounts", json={"username": name, "password": "right password"})
+    for user in (name, username()):
+        body = {"username": user, "password": "wrong password"}
+        env = {"REMOTE_ADDR": "10.9.0.1"}
+        assert aclient.post(f"{API}/sessions", json=body, environ_base=env).status_code == 401
+    assert len(checked) == 2 and checked[1] == registry.dummy
+    assert checked[0].startswith("$argon2id$") and checked[0] != registry.dummy
