@@ -10,7 +10,7 @@ from . import account_schemas as a
 from . import ratings, stats
 from .api import operation, schema
 from .credentials import accounts, current_session, require_account
-from .http import bearer_token, json_response, load_body, load_query
+from .http import json_response, load_body, load_query
 from .problems import ApiError
 
 
@@ -233,4 +233,3 @@ class RatingModel(Resource):
 
 
 ACCOUNT_NAMESPACES = (account_ns, session_ns, player_ns, model_ns)
-__all__ = ["ACCOUNT_NAMESPACES", "bearer_token"]

@@ -32,6 +32,7 @@ import string
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import argon2
@@ -379,6 +380,4 @@ def revoked() -> ApiError:
 
 
 def iso(ms: int) -> str:
-    from datetime import UTC, datetime
-
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat().replace("+00:00", "Z")

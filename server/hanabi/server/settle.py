@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -34,7 +33,7 @@ import orjson
 from hanabi.game import get_variant
 
 from . import ratings
-from .accounts import akey
+from .accounts import akey, iso
 from .store import Conflict, Gone, Record, Store, now_ms
 
 log = logging.getLogger(__name__)
@@ -88,10 +87,6 @@ return text
 
 def plan_key(game_id: str) -> str:
     return "{game:" + game_id + "}:settle"
-
-
-def iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat().replace("+00:00", "Z")
 
 
 def is_rated(record: Record) -> bool:
