@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -373,3 +374,20 @@ def test_unknown_names_are_checked_against_a_hash_too(
         assert aclient.post(f"{API}/sessions", json=body, environ_base=env).status_code == 401
     assert len(checked) == 2 and checked[1] == registry.dummy
     assert checked[0].startswith("$argon2id$") and checked[0] != registry.dummy
+
+
+def test_the_sweeper_thread_settles_on_its_own(aclient: FlaskClient, unsettled: Any) -> None:
+    from hanabi.server.settle import Sweeper
+
+    table, names = finished_unsettled(aclient, 2)
+    unsettled.redis.zadd(PENDING, {table.id: 0})
+    sweeper = Sweeper(unsettled, 0.05).start()
+    try:
+        deadline = time.monotonic() + 10
+        while unsettled.redis.zscore(PENDING, table.id) is not None:
+            assert time.monotonic() < deadline, "the sweeper did not settle the game"
+            time.sleep(0.05)
+    finally:
+        sweeper.stop.set()
+        sweeper.thread.join(5)
+    assert_applied_once(aclient, table, names)
