@@ -32,6 +32,18 @@ CALLS = {
     "terminateGame": ("terminate", "post", "/api/v1/games/{game_id}/terminate", set()),
     "exportGame": ("export", "get", "/api/v1/games/{game_id}/export", set()),
     "replayGame": ("replay", "get", "/api/v1/games/{game_id}/replay", {"turn"}),
+    "register": ("register", "post", "/api/v1/accounts", set()),
+    "getMe": ("me", "get", "/api/v1/accounts/me", set()),
+    "changePassword": ("change_password", "patch", "/api/v1/accounts/me", set()),
+    "deleteMe": ("delete_account", "delete", "/api/v1/accounts/me", set()),
+    "createApiKey": ("create_api_key", "post", "/api/v1/accounts/me/keys", set()),
+    "listApiKeys": ("api_keys", "get", "/api/v1/accounts/me/keys", set()),
+    "deleteApiKey": ("delete_api_key", "delete", "/api/v1/accounts/me/keys/{key_id}", set()),
+    "login": ("login", "post", "/api/v1/sessions", set()),
+    "logout": ("logout", "delete", "/api/v1/sessions/current", set()),
+    "getProfile": ("profile", "get", "/api/v1/players/{username}", set()),
+    "getHistory": ("history", "get", "/api/v1/players/{username}/games", {"limit", "cursor"}),
+    "getRatingModel": ("rating_model", "get", "/api/v1/rating-model", set()),
 }
 NOT_FOR_PLAYERS = {"getOpenApi"}
 

@@ -27,3 +27,18 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def table(client: FlaskClient) -> Table:
     return make_table(client, 3, seed="fixture")
+
+
+@pytest.fixture(scope="session")
+def accounts_app(redis_url: str) -> Iterator[Flask]:
+    """The app with cheap password hashing and no sweeper thread (tests sweep themselves)."""
+    from account_helpers import FAST
+
+    app = create_app({"REDIS_URL": redis_url, **FAST})
+    app.testing = True
+    yield app
+
+
+@pytest.fixture
+def aclient(accounts_app: Flask) -> FlaskClient:
+    return accounts_app.test_client()

@@ -28,6 +28,8 @@ from typing import Any
 import requests
 from urllib3.exceptions import NewConnectionError
 
+from .accounts import AccountCalls
+
 __all__ = [
     "DEFAULT_SERVER",
     "ActResult",
@@ -195,7 +197,7 @@ class StreamUnavailable(ApiError):
         super().__init__("stream_unavailable", 0, detail)
 
 
-class Client:
+class Client(AccountCalls):
     """A connection to one Hanabi server.
 
     ``token`` is used for every call that does not pass its own; most programs either

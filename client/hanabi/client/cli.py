@@ -21,6 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from . import account_cli
 from .api import DEFAULT_SERVER, ApiError, Client
 from .narrate import player_names
 from .pacing import DEFAULT_PACE
@@ -136,12 +137,16 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.deck:
         deck, variant, players = read_deck(args.deck, client)
     options = None
-    if args.empty_clues or args.strikeout_keeps_score:
+    if args.empty_clues or args.strikeout_keeps_score or args.rated:
         options = {
             "empty_clues": args.empty_clues,
             "strikeout_keeps_score": args.strikeout_keeps_score,
         }
-    name = args.name or default_name()
+    if args.rated:
+        if not args.me:
+            raise Fail("A rated game needs an account: hanabi-client login USERNAME")
+        options["rated"] = True
+    name = args.me or args.name or default_name()
     seat = client.create_game(
         name,
         variant=args.variant or variant,
@@ -257,7 +262,7 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
                 Text(f"Welcome back, {saved.name}: resuming your seat at {game_id}.", style="bold")
             )
         return sit(client, console, args, game_id, saved.token, store_seat=saved)
-    name = args.name or default_name()
+    name = args.me or args.name or default_name()
     try:
         seat = client.join(game_id, name)
     except ApiError as exc:
@@ -349,8 +354,8 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
 
     store = TokenStore()
     game_id = args.id
-    defaulted = args.name is None
-    name = args.name or f"{strategy}-bot"
+    defaulted = args.name is None and not args.me
+    name = args.me or args.name or f"{strategy}-bot"
     # Resume only the seat saved under this bot's own name, never a person's seat.
     saved = still_seated(client, store, store.find(client.server, game_id, name))
     resumed = saved is not None
@@ -570,6 +575,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
     )
+    p.add_argument("--rated", action="store_true", help="a rated game (log in first)")
+    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
     p.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between redraws"
     )
@@ -585,6 +592,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
     )
+    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
     p.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between redraws"
     )
@@ -602,6 +610,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--name",
         help="the bot's name at the table, and the seat it resumes (default: STRATEGY-bot)",
+    )
+    p.add_argument(
+        "--api-key",
+        metavar="KEY",
+        help="play as the account of this API key (default: $HANABI_API_KEY; else a guest)",
     )
     p.set_defaults(run=cmd_bot)
 
@@ -637,6 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", parents=[common], help="the variants the server offers")
     p.set_defaults(run=cmd_variants)
+    account_cli.add_commands(sub, common)
     return parser
 
 
@@ -658,6 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = make_console(args)
     client = Client(args.server)
     try:
+        args.me = account_cli.use_account(args, client)
         return args.run(args, client, console)
     except ApiError as exc:
         if args.json:
@@ -665,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"hanabi-client: {exc.detail}", file=sys.stderr)
         return 1
-    except Fail as exc:
+    except (Fail, account_cli.AccountFail) as exc:
         if args.json:
             dump({"error": {"code": "client_error", "status": None, "detail": str(exc)}})
         else:

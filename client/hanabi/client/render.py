@@ -190,7 +190,16 @@ class TableRenderer:
         return line
 
     def result(self, view: Mapping[str, Any]) -> Text:
-        return Text(game_over_line(view, self.info), style="bold")
+        text = Text(game_over_line(view, self.info), style="bold")
+        changes = (view.get("result") or {}).get("rating_changes") or {}
+        names = player_names(view)
+        for seat, change in sorted(changes.items(), key=lambda item: int(item[0])):
+            name = names[int(seat)] if int(seat) < len(names) else f"seat {seat}"
+            delta = change["after"] - change["before"]
+            text.append(
+                f"\n  {name}: rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
+            )
+        return text
 
     def turn_line(self, view: Mapping[str, Any]) -> Text:
         if view.get("result"):

@@ -19,6 +19,7 @@ from hanabi.game import VARIANTS
 
 from . import metrics, tickets
 from . import schemas as s
+from .credentials import current_account
 from .games import Outcome, Service, hash_token, not_found
 from .http import (
     bearer_token,
@@ -185,15 +186,23 @@ class Games(Resource):
         id="createGame",
         summary="Open a table; the creator is the host at seat 0",
         body=s.CreateGameSchema,
+        auth="optional",
+        description=(
+            "With an account's credential (session token or API key) seat 0 is bound to the "
+            "account: its name is the username (any `name` is ignored) and the credential "
+            "acts for the seat as well as the seat token. A guest sends a `name` (401 "
+            "name_required without one). `options.rated` needs an account (see the rating "
+            "model)."
+        ),
         responses={201: (s.SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 413, 429),
+        errors=(400, 401, 403, 413, 429),
     )
     def post(self) -> Response:
         svc = service()
         body = load_body(schema(s.CreateGameSchema))
         hit_per_address("create")
-        outcome = svc.create(body)
+        outcome = svc.create(body, current_account())
         record = outcome.record
         data = {"id": record.id, "seat": 0, "token": outcome.token, "game": svc.render(record, 0)}
         return json_response(data, 201, {"Location": game_url(record.id)})
@@ -277,15 +286,21 @@ class Players(Resource):
         id="joinGame",
         summary="Take the next free seat of a table that has not started",
         body=s.JoinSchema,
+        auth="optional",
+        description=(
+            "Like a create: an account's credential binds the seat to the account; a guest "
+            "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
+            "bot_account)."
+        ),
         responses={201: (s.SeatGrantSchema, "The seat and its token")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 404, 409, 413, 429),
+        errors=(400, 401, 403, 404, 409, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         body = load_body(schema(s.JoinSchema))
         hit_per_address("join")
-        outcome = svc.join(game_id, body["name"])
+        outcome = svc.join(game_id, body.get("name"), current_account())
         record = outcome.record
         data = {
             "id": record.id,
@@ -596,4 +611,6 @@ class Replay(Resource):
         return json_response(svc.replay(svc.load(game_id), q.get("turn")))
 
 
-NAMESPACES = (system, games)
+from .account_api import ACCOUNT_NAMESPACES  # noqa: E402 - it uses operation() above
+
+NAMESPACES = (system, games, *ACCOUNT_NAMESPACES)

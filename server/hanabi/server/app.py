@@ -11,6 +11,7 @@ from flask_restx import Api
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from . import drain, gunicorn_errors, metrics, observe, problems, ratelimits
+from .account_setup import init_accounts
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
 from .config import enabled, load_config
@@ -52,6 +53,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["hanabi_limits"] = ratelimits.from_config(
         settings, service.store.redis, service.store.cluster
     )
+    init_accounts(app, service)  # accounts, and settling finished games (a sweeper thread)
     # Bot turns are played by threads in every process (see hanabi.server.bots).
     app.extensions["hanabi_bots"] = bots = start_worker(
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
@@ -78,7 +80,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             "Last-Event-ID",
             "X-Request-ID",
         ],
-        methods=["GET", "POST", "DELETE", "OPTIONS"],
+        methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
         max_age=600,
     )
     problems.install(app)

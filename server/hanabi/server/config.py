@@ -26,6 +26,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMIT_CREATE": ("20/minute", str),  # games created per address
     "HANABI_LIMIT_JOIN": ("60/minute", str),  # seats taken (joins, bots) per address
     "HANABI_LIMIT_TICKET": ("120/minute", str),  # stream tickets per address
+    "HANABI_LIMIT_REGISTER": ("20/hour", str),  # accounts created per address
     "HANABI_LIMIT_CHAT_SEAT": ("20/minute", str),  # chat lines per seat
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
@@ -41,6 +42,16 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_METRICS_TOKEN": ("", str),  # if set, GET /metrics wants "Authorization: Bearer <it>"
     "HANABI_ACCESS_LOG": ("on", str),  # on | off: one JSON log line per request (observe.py)
     "HANABI_DRAIN_S": (10.0, float),  # seconds a SIGTERM'd process drains before it exits
+    "HANABI_ARGON2_TIME": (3, int),  # argon2id passes (argon2-cffi's default)
+    "HANABI_ARGON2_MEMORY": (65536, int),  # argon2id memory, KiB (64 MiB)
+    "HANABI_ARGON2_PARALLELISM": (4, int),  # argon2id lanes
+    "HANABI_HASH_CONCURRENCY": (2, int),  # password hashes at once per process (memory bound)
+    "HANABI_SESSION_DAYS": (30, int),  # a session ends this long after its last use
+    "HANABI_LOGIN_WINDOW": (300, int),  # seconds failed logins are counted over
+    "HANABI_LOGIN_FAILS_USER": (5, int),  # failed logins per username per window, then 429
+    "HANABI_LOGIN_FAILS_ADDR": (20, int),  # failed logins per address per window, then 429
+    "HANABI_RATING_K": (20.0, float),  # the Elo K-factor of rated games
+    "HANABI_SETTLE_SWEEP": (5.0, float),  # seconds between sweeps for unsettled games; 0: none
 }
 
 

@@ -21,10 +21,11 @@ from .archive import Finished, decode_action, encode_action, setup_of
 from .lobby import Lobby
 from .play import Play
 from .seats import bot_due, hash_token, new_game_id, not_found
-from .writes import Outcome
+from .writes import Hooks, Outcome
 
 __all__ = [
     "Finished",
+    "Hooks",
     "Outcome",
     "Service",
     "bot_due",

@@ -19,9 +19,11 @@ def bearer_token() -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 200:
+    if scheme.lower() != "bearer" or not token or len(token) > 200 or ":" in token:
         raise ApiError(401, "invalid_auth", "Use 'Authorization: Bearer <token>'.")
-    return token
+    from .credentials import principal  # an account's credential acts for its seats
+
+    return principal(token)
 
 
 #: Methods whose body this API reads (PUT and PATCH too, should a route ever take them).

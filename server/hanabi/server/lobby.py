@@ -12,6 +12,8 @@ from typing import Any
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import Game, Options, Setup, SetupError
 
+from . import rated
+from .accounts import Account
 from .archive import setup_of
 from .problems import ApiError
 from .seats import (
@@ -21,6 +23,7 @@ from .seats import (
     hash_token,
     new_game_id,
     new_token,
+    no_name,
     require_host,
     require_seat,
     seatable,
@@ -29,9 +32,22 @@ from .store import Conflict, Player, Record, now_ms
 from .writes import Outcome, WriteLoop
 
 
+def player_name(account: Account | None, name: str | None) -> str:
+    """The name a new seat plays under: the account's username, else the guest's name
+    (401 ``name_required`` with neither)."""
+    chosen = account.username if account is not None else name
+    if not chosen:
+        raise no_name()
+    return chosen
+
+
 class Lobby(WriteLoop):
-    def create(self, body: dict[str, Any]) -> Outcome:
-        name = check_name(body["name"])
+    def create(self, body: dict[str, Any], account: Account | None = None) -> Outcome:
+        """Open a table; with ``account`` its seat 0 is bound to it under its username."""
+        is_rated = bool(body["options"].pop("rated", False))
+        if is_rated:
+            rated.check_create(body, account)
+        name = check_name(player_name(account, body.get("name")))
         variant_id = body["variant"]  # the schema allows only known variants
         options = Options(**body["options"]).to_dict()
         seed = body.get("seed") or secrets.token_hex(8)
@@ -55,8 +71,9 @@ class Lobby(WriteLoop):
                 host=0,
                 created=now,
                 updated=now,
-                players=[Player(name, None, hash_token(token))],
+                players=[Player(name, None, hash_token(token), account and account.id)],
                 custom_deal=body.get("seed") is not None or deck is not None,
+                rated=is_rated,
             )
             joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:
@@ -68,13 +85,15 @@ class Lobby(WriteLoop):
             return Outcome(record, 0, token=token)
         raise ApiError(503, "busy", "Could not allocate a game id; try again.")
 
-    def join(self, game_id: str, name: str) -> Outcome:
-        name = check_name(name)
+    def join(self, game_id: str, name: str | None, account: Account | None = None) -> Outcome:
+        """Take the next seat; with ``account`` it is bound to it under its username."""
+        name = check_name(player_name(account, name))
         token = new_token()
 
         def change(record: Record) -> Outcome:
+            rated.check_join(record, account)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
-            record.players.append(Player(name, None, hash_token(token)))
+            record.players.append(Player(name, None, hash_token(token), account and account.id))
             seat = len(record.players) - 1
             event = self._note(record, {"type": "join", "seat": seat, "name": name, "bot": None})
             return Outcome(record, seat, [event], token=token)
@@ -93,6 +112,7 @@ class Lobby(WriteLoop):
 
         def change(record: Record) -> Outcome:
             host = require_host(record, token)
+            rated.check_bot(record)
             seat = len(record.players)
             name = chosen or bot_name(record, strategy, seat)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
@@ -146,6 +166,7 @@ class Lobby(WriteLoop):
                 event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
                 notes.append(self._note(record, {**event, "host": record.host}))
                 seat = None
+            rated.check_start(record)
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway

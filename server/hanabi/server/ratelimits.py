@@ -40,6 +40,7 @@ RATES: dict[str, tuple[str, str]] = {
     "create": ("HANABI_LIMIT_CREATE", "address"),
     "join": ("HANABI_LIMIT_JOIN", "address"),
     "ticket": ("HANABI_LIMIT_TICKET", "address"),
+    "register": ("HANABI_LIMIT_REGISTER", "address"),
     "chat_seat": ("HANABI_LIMIT_CHAT_SEAT", "seat"),
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
 }

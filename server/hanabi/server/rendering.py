@@ -7,13 +7,12 @@ and adds the table's own keys.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
 
 from .seats import all_bots
-from .store import Record
+from .store import Record, iso
 
 
 def lobby_view(record: Record) -> dict[str, Any]:
@@ -60,13 +59,16 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         status=record.status,
         version=record.version,
         variant=record.variant,
-        options=dict(record.options),
+        options={**record.options, "rated": True} if record.rated else dict(record.options),
         max_players=record.max_players,
         players=players(record),
         host=record.host,
         you=seat,
         custom_deal=record.custom_deal,
     )
+    changes = (record.result or {}).get("rating_changes")
+    if changes is not None and out.get("result") is not None:
+        out["result"] = {**out["result"], "rating_changes": changes}
     return out
 
 
@@ -76,10 +78,6 @@ def players(record: Record) -> list[dict[str, Any]]:
 
 def etag(version: int, seat: int | None) -> str:
     return f'"{version}.{"s" if seat is None else seat}"'
-
-
-def iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat().replace("+00:00", "Z")
 
 
 def summary(record: Record) -> dict[str, Any]:

@@ -55,9 +55,11 @@ class FullMatch(validate.Regexp):
         return value
 
 
-def _text(limit: int, what: str, pattern: str = TEXT_PATTERN) -> fields.String:
+def _text(
+    limit: int, what: str, pattern: str = TEXT_PATTERN, required: bool = True
+) -> fields.String:
     return fields.String(
-        required=True,
+        required=required,
         validate=[
             validate.Length(1, limit),
             validate.Regexp(
@@ -138,11 +140,25 @@ class HealthSchema(Schema):
 class OptionsSchema(Schema):
     empty_clues = JsonBoolean(load_default=False)
     strikeout_keeps_score = JsonBoolean(load_default=False)
+    rated = JsonBoolean(
+        load_default=False,
+        metadata={
+            "description": "A rated game (docs/rules.md): created and joined with an "
+            "account's credential only; no seed, deck, bot seats or bot accounts; 55-card "
+            "variants are refused (variant_not_rated)."
+        },
+    )
 
 
 class GameOptionsSchema(Schema):
     empty_clues = JsonBoolean(required=True)
     strikeout_keeps_score = JsonBoolean(required=True)
+    rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
+
+
+class RatingChangeSchema(Schema):
+    before = fields.Float(required=True)
+    after = fields.Float(required=True)
 
 
 class PlayerSchema(Schema):
@@ -156,6 +172,11 @@ class ResultSchema(Schema):
         required=True, validate=validate.OneOf(("perfect", "deck_out", "strikeout", "terminated"))
     )
     score = _int(required=True)
+    rating_changes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingChangeSchema),
+        metadata={"description": "A rated game, once its ratings are applied: seat -> change."},
+    )
 
 
 class ActionSchema(Schema):
@@ -348,7 +369,7 @@ class DeckCardSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    name = _text(NAME_MAX, "name", NAME_PATTERN)
+    name = _text(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
     variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
     max_players = _int(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
@@ -361,7 +382,7 @@ class CreateGameSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = _text(NAME_MAX, "name", NAME_PATTERN)
+    name = _text(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
 
 
 class BotSeatSchema(Schema):

@@ -13,6 +13,7 @@ import hmac
 import secrets
 import unicodedata
 
+from .accounts import PRINCIPAL_PREFIX
 from .problems import ApiError
 from .schemas import NAME_MAX
 from .slots import new_game_id
@@ -34,6 +35,11 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
+
+
+def no_name() -> ApiError:
+    """A seat needs a player: an account's credential, or a guest's name."""
+    return ApiError(401, "name_required", "Send a name to play as a guest, or log in.")
 
 
 def not_found(game_id: str) -> ApiError:
@@ -63,10 +69,14 @@ def seat_of(players: list[Player], token: str | None) -> int | None:
 
 def seat_by_hash(players: list[Player], hashed: str) -> int:
     """The seat whose token hashes to ``hashed`` (403 if none), compared in constant time
-    (a stream ticket stands for a token's hash)."""
+    (a stream ticket stands for a token's hash). A seat bound to an account also answers to
+    the account's principal (see :data:`hanabi.server.accounts.PRINCIPAL_PREFIX`)."""
     found = None
     for seat, player in enumerate(players):
-        if player.token is not None and hmac.compare_digest(player.token, hashed):
+        if (player.token is not None and hmac.compare_digest(player.token, hashed)) or (
+            player.account is not None
+            and hmac.compare_digest(hash_token(PRINCIPAL_PREFIX + player.account), hashed)
+        ):
             found = seat
     if found is None:
         raise ApiError(403, "not_a_player", "This token holds no seat in this game.")

@@ -7,6 +7,8 @@ Per game, all keys share the hash tag ``{game:<id>}`` so one game lives in one C
 ``{game:<id>}:a``  list, the action log while the game is on: one JSON entry per turn,
                    ``{"s": seat, "a": action, "e": [first event index, event count]}``.
 ``{game:<id>}:e``  list, the event log while the game is on (public, unredacted; chat too).
+``{game:<id>}:settle``  the plan that settles a finished game with accounts seated
+                   (:mod:`hanabi.server.settle`).
 
 The state blob of a lobby or live game is JSON holding the settings, the engine's snapshot
 and a compact copy of the action log, so a read is one round trip and no replay; its size
@@ -51,6 +53,7 @@ import logging
 import time
 import zlib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -160,14 +163,22 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def iso(ms: int) -> str:
+    """RFC 3339 UTC, always with milliseconds, so that timestamps sort as strings too."""
+    stamp = datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
+
+
 @dataclass
 class Player:
     name: str
     bot: str | None = None
     token: str | None = None  # hash of the bearer token; None for a bot seat
+    account: str | None = None  # the account id the seat is bound to (its credential acts)
 
     def to_row(self) -> list[Any]:
-        return [self.name, self.bot, self.token]
+        row = [self.name, self.bot, self.token]
+        return row if self.account is None else [*row, self.account]
 
 
 @dataclass
@@ -202,10 +213,11 @@ class Record:
     chat: list[list[Any]] | None = None
     chats: int = 0
     custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
+    rated: bool = False  # a rated game (accounts only; see hanabi.server.settle)
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
-             "chats", "custom_deal")  # fmt: skip
+             "chats", "custom_deal", "rated")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}

@@ -40,7 +40,21 @@ class Outcome:
     log: list[dict[str, Any]] = field(default_factory=list)  # action-log entries to append
 
 
+class Hooks:
+    """What other parts of the service do around a commit (no-ops here): settling games
+    with accounts seated (:mod:`hanabi.server.settle`) replaces them."""
+
+    def starting(self, record: Record) -> None:
+        """Before the commit that deals ``record``."""
+
+    def finished(self, record: Record) -> Record | None:
+        """After the commit that ended ``record``: the record as it stands after (or None)."""
+        return None
+
+
 class WriteLoop(Reads):
+    hooks: Hooks = Hooks()  # replaced per service by hanabi.server.account_setup
+
     def _write(
         self, game_id: str, change: Callable[[Record], Outcome], *, by_bot: bool = False
     ) -> Outcome:
@@ -73,6 +87,8 @@ class WriteLoop(Reads):
                 record, trusted = self.load(game_id), True
                 continue
             record.updated = now_ms()
+            if old_status == "lobby" and record.status == "playing":
+                self.hooks.starting(record)
             delete = not record.players
             bot = "0" if delete or not bot_due(record) else "2" if by_bot else "1"
             try:
@@ -97,6 +113,8 @@ class WriteLoop(Reads):
                 self.records.put(game_id, (version, players, blob))
             if delete or record.status != old_status:
                 self.store.index(record, old_status, delete=delete)
+            if old_status != "finished" and record.status == "finished":
+                outcome.record = self.hooks.finished(record) or record
             return outcome
         raise ApiError(503, "busy", "The game is too busy right now; try again.")
 

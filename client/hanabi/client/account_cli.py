@@ -1,0 +1,197 @@
+"""``hanabi-client`` account commands: register, login, logout, whoami, profile, history;
+and which credential the game commands use (the logged-in session unless ``--guest``).
+
+Passwords are read from the terminal without echo, or from ``$HANABI_PASSWORD`` (for
+scripts). ``login`` saves the session token in the config directory, readable by the user
+only (:class:`hanabi.client.accounts.SessionStore`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from .accounts import SavedSession, SessionStore
+from .api import ApiError, Client
+
+#: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
+AS_ACCOUNT = ("create", "join", "logout", "whoami", "profile", "history")
+
+
+class AccountFail(Exception):
+    """A one-line reason for the user (the CLI prints it and exits 1)."""
+
+
+def use_account(args: argparse.Namespace, client: Client) -> str | None:
+    """Give ``client`` the credential this command acts with; the username, if any.
+
+    ``bot``: its API key (``--api-key`` or ``$HANABI_API_KEY``). Commands of
+    :data:`AS_ACCOUNT`: the saved session, unless ``--guest``."""
+    if args.command == "bot":
+        key = getattr(args, "api_key", None) or os.environ.get("HANABI_API_KEY")
+        if key:
+            client.token = key
+            return client.me()["username"]
+        return None
+    if args.command not in AS_ACCOUNT or getattr(args, "guest", False):
+        return None
+    saved = SessionStore().load(client.server)
+    if saved is None:
+        return None
+    client.token = saved.token
+    return saved.username
+
+
+def password(prompt: str = "Password: ", confirm: bool = False) -> str:
+    from_env = os.environ.get("HANABI_PASSWORD")
+    if from_env:
+        return from_env
+    first = getpass.getpass(prompt)
+    if confirm and sys.stdin.isatty() and getpass.getpass("Again: ") != first:
+        raise AccountFail("The passwords differ.")
+    return first
+
+
+def emit(args: argparse.Namespace, data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def cmd_register(args: argparse.Namespace, client: Client, console: Console) -> int:
+    account = client.register(args.username, password(confirm=True), bot=args.bot)
+    if args.json:
+        emit(args, account)
+        return 0
+    kind = "bot account" if account["bot"] else "account"
+    console.print(Text(f"Created the {kind} {account['username']}.", style="bold"))
+    console.print(f"Log in with: hanabi-client login {account['username']}")
+    return 0
+
+
+def cmd_login(args: argparse.Namespace, client: Client, console: Console) -> int:
+    session = client.login(args.username, password())
+    saved = SavedSession(client.server, args.username, session["token"], session["expires"])
+    SessionStore().save(saved)
+    if args.json:
+        emit(args, {"username": args.username, "expires": session["expires"]})
+        return 0
+    console.print(Text(f"Logged in as {args.username}.", style="bold"))
+    console.print("create and join now seat you under your account (--guest: without).")
+    return 0
+
+
+def cmd_logout(args: argparse.Namespace, client: Client, console: Console) -> int:
+    store = SessionStore()
+    if store.load(client.server) is None:
+        raise AccountFail("You are not logged in.")
+    try:
+        client.logout()
+    except ApiError as exc:
+        if exc.status != 401:  # already ended on the server: forget it all the same
+            raise
+    store.forget(client.server)
+    if args.json:
+        emit(args, {"logged_out": True})
+    else:
+        console.print("Logged out.")
+    return 0
+
+
+def logged_in(client: Client) -> None:
+    if not client.token:
+        raise AccountFail("You are not logged in: hanabi-client login USERNAME")
+
+
+def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> int:
+    logged_in(client)
+    me = client.me()
+    if args.json:
+        emit(args, me)
+        return 0
+    bot = " (bot account)" if me["bot"] else ""
+    console.print(f"{me['username']}{bot}: rating {me['rating']:.1f}, {me['rated_games']} rated")
+    return 0
+
+
+def who(args: argparse.Namespace, username: str | None) -> str:
+    name = args.name or username
+    if not name:
+        raise AccountFail("Whose? Give a NAME, or log in.")
+    return name
+
+
+def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> int:
+    body = client.profile(who(args, args.me))
+    if args.json:
+        emit(args, body)
+        return 0
+    console.print(
+        Text(
+            f"{body['username']}: rating {body['rating']:.1f} ({body['rated_games']} rated games)",
+            style="bold",
+        )
+    )
+    if not body["stats"]:
+        console.print("No finished games yet.")
+    for variant, stats in body["stats"].items():
+        best = ", ".join(f"{n}p {score}" for n, score in stats["best"].items()) or "-"
+        average = "-" if stats["average"] is None else f"{stats['average']:.2f}"
+        console.print(
+            f"  {variant}: {stats['games']} games, best {best}, average {average}, "
+            f"strikeouts {stats['strikeout_rate'] * 100:.0f}%, {stats['rated_games']} rated "
+            f"({stats['rating_change']:+.1f})"
+        )
+    return 0
+
+
+def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> int:
+    name = who(args, args.me)
+    page = client.history(name, limit=args.limit)
+    if args.json:
+        emit(args, page)
+        return 0
+    if not page["games"]:
+        console.print(f"{name} has no finished games yet.")
+    for game in page["games"]:
+        change = game.get("rating_change")
+        rating = ""
+        if change:
+            delta = change["after"] - change["before"]
+            rating = f"  rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
+        console.print(
+            f"{game['ended'][:16].replace('T', ' ')}  {game['id']}  {game['variant']}  "
+            f"{', '.join(game['players'])}  score {game['score']} ({game['reason']}){rating}"
+        )
+    return 0
+
+
+def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("register", parents=[common], help="create an account")
+    p.add_argument("username")
+    p.add_argument("--bot", action="store_true", help="an account a program plays (never rated)")
+    p.set_defaults(run=cmd_register)
+
+    p = sub.add_parser("login", parents=[common], help="log in (saves the session token)")
+    p.add_argument("username")
+    p.set_defaults(run=cmd_login)
+
+    p = sub.add_parser("logout", parents=[common], help="end the saved session")
+    p.set_defaults(run=cmd_logout)
+
+    p = sub.add_parser("whoami", parents=[common], help="the account you are logged in as")
+    p.set_defaults(run=cmd_whoami)
+
+    p = sub.add_parser("profile", parents=[common], help="a player's rating and statistics")
+    p.add_argument("name", nargs="?", metavar="NAME", help="default: you")
+    p.set_defaults(run=cmd_profile)
+
+    p = sub.add_parser("history", parents=[common], help="a player's finished games")
+    p.add_argument("name", nargs="?", metavar="NAME", help="default: you")
+    p.add_argument("--limit", type=int, default=20)
+    p.set_defaults(run=cmd_history)

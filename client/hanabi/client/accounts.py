@@ -1,0 +1,122 @@
+"""Account calls of the client library (mixed into :class:`hanabi.client.api.Client`), and
+the session token saved by ``hanabi-client login``.
+
+A session token or an API key goes where a seat token goes (``Client(url, token=...)``):
+creating or joining a game with it binds the seat to the account, and it then acts for
+that seat too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .tokens import _slug, config_dir
+
+if TYPE_CHECKING:
+    import requests
+
+
+class AccountCalls:
+    """Accounts, sessions, API keys, profiles and the rating model."""
+
+    token: str | None
+
+    def _request(self, method: str, path: str, **kw: Any) -> requests.Response:
+        raise NotImplementedError  # pragma: no cover - Client provides it
+
+    def register(self, username: str, password: str, *, bot: bool = False) -> dict[str, Any]:
+        """Create an account (then :meth:`login`)."""
+        body = {"username": username, "password": password, "bot": bot}
+        return self._request("POST", "/accounts", json=body, idempotent=False).json()
+
+    def login(self, username: str, password: str, *, use: bool = True) -> dict[str, Any]:
+        """A new session ``{"token", "expires"}``; ``use``: this client sends it from now."""
+        body = {"username": username, "password": password}
+        data = self._request("POST", "/sessions", json=body, idempotent=False).json()
+        if use:
+            self.token = data["token"]
+        return data
+
+    def logout(self, *, token: str | None = None) -> None:
+        self._request("DELETE", "/sessions/current", token=token)
+        if token is None or token == self.token:
+            self.token = None
+
+    def me(self, *, token: str | None = None) -> dict[str, Any]:
+        return self._request("GET", "/accounts/me", token=token).json()
+
+    def change_password(self, old: str, new: str) -> None:
+        body = {"old_password": old, "password": new}
+        self._request("PATCH", "/accounts/me", json=body, idempotent=False)
+
+    def delete_account(self, password: str) -> None:
+        self._request("DELETE", "/accounts/me", json={"password": password}, idempotent=False)
+        self.token = None
+
+    def create_api_key(self, name: str) -> dict[str, Any]:
+        """A new API key ``{"id", "name", "created", "key"}``: the secret is shown once."""
+        return self._request(
+            "POST", "/accounts/me/keys", json={"name": name}, idempotent=False
+        ).json()
+
+    def api_keys(self) -> list[dict[str, Any]]:
+        return self._request("GET", "/accounts/me/keys").json()["keys"]
+
+    def delete_api_key(self, key_id: str) -> None:
+        self._request("DELETE", f"/accounts/me/keys/{key_id}")
+
+    def profile(self, username: str) -> dict[str, Any]:
+        """A player's public profile: rating, rated games and statistics per variant."""
+        return self._request("GET", f"/players/{username}").json()
+
+    def history(
+        self, username: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """A page of a player's finished games, newest first: ``{"games", "next_cursor"}``."""
+        params = {"limit": limit, "cursor": cursor}
+        return self._request("GET", f"/players/{username}/games", params=params).json()
+
+    def rating_model(self) -> dict[str, Any]:
+        return self._request("GET", "/rating-model").json()
+
+
+@dataclass(frozen=True)
+class SavedSession:
+    server: str
+    username: str
+    token: str
+    expires: str
+
+
+class SessionStore:
+    """The session token of ``hanabi-client login``, one file per server, mode 0600:
+    ``<config>/hanabi-client/sessions/<server>.json``."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = (root or config_dir()) / "sessions"
+
+    def path(self, server: str) -> Path:
+        return self.root / (_slug(server) + ".json")
+
+    def save(self, saved: SavedSession) -> Path:
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = self.path(saved.server)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(asdict(saved), fh)
+        os.replace(tmp, path)
+        return path
+
+    def load(self, server: str) -> SavedSession | None:
+        try:
+            return SavedSession(**json.loads(self.path(server).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def forget(self, server: str) -> None:
+        self.path(server).unlink(missing_ok=True)

@@ -1,0 +1,237 @@
+"""The HTTP resources of accounts, sessions, API keys, public profiles and the rating
+model (see :mod:`hanabi.server.accounts`, :mod:`hanabi.server.settle`)."""
+
+from __future__ import annotations
+
+from flask import Response, current_app, request
+from flask_restx import Namespace, Resource
+
+from . import account_schemas as a
+from . import ratings, stats
+from .api import operation, schema
+from .credentials import accounts, current_session, require_account
+from .http import json_response, load_body, load_query
+from .problems import ApiError
+
+
+def address() -> str:
+    """The client's address: the connection's, or X-Forwarded-For's behind a proxy named in
+    HANABI_TRUSTED_PROXIES (see :mod:`hanabi.server.ratelimits`)."""
+    return current_app.extensions["hanabi_limits"].address()
+
+
+LOGIN_ERRORS = (400, 401, 413, 429)
+
+# -- accounts ---------------------------------------------------------------------------
+
+account_ns = Namespace("accounts", description="Accounts and their API keys", path="/accounts")
+
+
+@account_ns.route("")
+class AccountsResource(Resource):
+    @operation(
+        id="register",
+        summary="Create an account",
+        body=a.RegisterSchema,
+        responses={201: (a.AccountSchema, "The account (log in to get a session)")},
+        errors=(400, 409, 413, 429),
+    )
+    def post(self) -> Response:
+        body = load_body(schema(a.RegisterSchema))
+        current_app.extensions["hanabi_limits"].hit("register", address())
+        registry = accounts()
+        account = registry.register(body["username"], body["password"], body["bot"])
+        return json_response(registry.me(account), 201)
+
+
+@account_ns.route("/me")
+class Me(Resource):
+    @operation(
+        id="getMe",
+        summary="The account the credential belongs to",
+        auth="required",
+        responses={200: (a.AccountSchema, "The account")},
+        errors=(401,),
+    )
+    def get(self) -> Response:
+        return json_response(accounts().me(require_account()))
+
+    @operation(
+        id="changePassword",
+        summary="Change the password (the old one required); every other session ends",
+        body=a.PasswordChangeSchema,
+        auth="required",
+        responses={204: (None, "Changed")},
+        errors=(400, 401, 413, 429),
+    )
+    def patch(self) -> Response:
+        account = require_account()
+        body = load_body(schema(a.PasswordChangeSchema))
+        accounts().change_password(
+            account, body["old_password"], body["password"], address(), current_session()
+        )
+        return Response(status=204)
+
+    @operation(
+        id="deleteMe",
+        summary="Delete the account with its sessions, keys, profile and statistics",
+        description=(
+            "The password is required. Finished games keep the seat's name as it was "
+            "played; the username is free again."
+        ),
+        body=a.PasswordSchema,
+        auth="required",
+        responses={204: (None, "Deleted")},
+        errors=(400, 401, 413, 429),
+    )
+    def delete(self) -> Response:
+        account = require_account()
+        body = load_body(schema(a.PasswordSchema))
+        accounts().delete(account, body["password"], address())
+        return Response(status=204)
+
+
+@account_ns.route("/me/keys")
+class Keys(Resource):
+    @operation(
+        id="createApiKey",
+        summary="A new API key for a program (the secret is shown once)",
+        body=a.KeyRequestSchema,
+        auth="required",
+        responses={201: (a.NewKeySchema, "The key")},
+        errors=(400, 401, 409, 413),
+    )
+    def post(self) -> Response:
+        account = require_account()
+        body = load_body(schema(a.KeyRequestSchema))
+        return json_response(accounts().create_key(account, body["name"]), 201)
+
+    @operation(
+        id="listApiKeys",
+        summary="The account's API keys, without their secrets",
+        auth="required",
+        responses={200: (a.KeyListSchema, "The keys")},
+        errors=(401,),
+    )
+    def get(self) -> Response:
+        return json_response({"keys": accounts().list_keys(require_account())})
+
+
+@account_ns.route("/me/keys/<string:key_id>")
+@account_ns.param("key_id", "The key's id")
+class KeyResource(Resource):
+    @operation(
+        id="deleteApiKey",
+        summary="Revoke an API key",
+        auth="required",
+        responses={204: (None, "Revoked")},
+        errors=(401, 404),
+    )
+    def delete(self, key_id: str) -> Response:
+        accounts().delete_key(require_account(), key_id)
+        return Response(status=204)
+
+
+# -- sessions ---------------------------------------------------------------------------
+
+session_ns = Namespace("sessions", description="Logging in and out", path="/sessions")
+
+
+@session_ns.route("")
+class Sessions(Resource):
+    @operation(
+        id="login",
+        summary="Log in: a session token",
+        description=(
+            "A wrong password and an unknown username get the same 401. Failed logins are "
+            "counted per username and per address: past the limit, 429 with Retry-After."
+        ),
+        body=a.LoginSchema,
+        responses={201: (a.SessionSchema, "The session")},
+        errors=LOGIN_ERRORS,
+    )
+    def post(self) -> Response:
+        body = load_body(schema(a.LoginSchema))
+        return json_response(accounts().login(body["username"], body["password"], address()), 201)
+
+
+@session_ns.route("/current")
+class CurrentSession(Resource):
+    @operation(
+        id="logout",
+        summary="Log out: the bearer's session ends",
+        auth="required",
+        responses={204: (None, "Ended")},
+        errors=(401,),
+    )
+    def delete(self) -> Response:
+        require_account()
+        if current_session() is None:
+            raise ApiError(400, "not_a_session", "This credential is an API key; delete it.")
+        token = request.headers["Authorization"].split(None, 1)[1].strip()
+        accounts().logout(token)
+        return Response(status=204)
+
+
+# -- public profiles --------------------------------------------------------------------
+
+player_ns = Namespace("players", description="Public profiles and histories", path="/players")
+
+
+def account_id_of(username: str) -> str:
+    account_id = accounts().by_name(username)
+    if account_id is None or accounts().public(account_id) is None:
+        raise ApiError(404, "player_not_found", f"There is no player {username!r}.")
+    return account_id
+
+
+@player_ns.route("/<string:username>")
+@player_ns.param("username", "The account's username")
+class Profile(Resource):
+    @operation(
+        id="getProfile",
+        summary="A player's public profile: rating and statistics per variant",
+        responses={200: (a.ProfileSchema, "The profile")},
+        errors=(404,),
+    )
+    def get(self, username: str) -> Response:
+        account_id = account_id_of(username)
+        public = accounts().public(account_id)
+        assert public is not None
+        return json_response(stats.profile(accounts().redis, account_id, public))
+
+
+@player_ns.route("/<string:username>/games")
+@player_ns.param("username", "The account's username")
+class History(Resource):
+    @operation(
+        id="getHistory",
+        summary="A player's finished games, newest first, a page at a time",
+        query=a.HistoryQuery,
+        responses={200: (a.HistoryPageSchema, "A page of games")},
+        errors=(400, 404),
+    )
+    def get(self, username: str) -> Response:
+        q = load_query(schema(a.HistoryQuery))
+        account_id = account_id_of(username)
+        page = stats.history(accounts().redis, account_id, q["limit"], q.get("cursor"))
+        return json_response(page)
+
+
+# -- the rating model -------------------------------------------------------------------
+
+model_ns = Namespace("rating", description="The rating model", path="/rating-model")
+
+
+@model_ns.route("")
+class RatingModel(Resource):
+    @operation(
+        id="getRatingModel",
+        summary="The rating model: start, K and hanabot's rating per variant and score",
+        responses={200: (a.RatingModelSchema, "The model")},
+    )
+    def get(self) -> Response:
+        return json_response(ratings.model(current_app.config["HANABI_RATING_K"]))
+
+
+ACCOUNT_NAMESPACES = (account_ns, session_ns, player_ns, model_ns)

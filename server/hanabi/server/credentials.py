@@ -1,0 +1,53 @@
+"""The request's credential: a seat token, or an account's session token or API key.
+
+An account credential is resolved once per request (kept on ``flask.g``) and stands in the
+game service for the account's *principal* (``acct:<id>``), which a seat bound to the
+account answers to like its own token (:meth:`hanabi.server.games.Service.seat_by_hash`).
+"""
+
+from __future__ import annotations
+
+from flask import current_app, g
+
+from .accounts import Account, Accounts
+from .problems import ApiError
+
+
+def accounts() -> Accounts:
+    return current_app.extensions["hanabi_accounts"]
+
+
+def principal(token: str) -> str:
+    """What the game service matches seats against for ``token`` (resolved once per
+    request)."""
+    if g.get("hanabi_token") == token:
+        return g.hanabi_principal
+    resolved = accounts().resolve(token)
+    g.hanabi_principal = token if resolved is None else resolved[0].principal
+    if resolved is not None:
+        g.hanabi_account, g.hanabi_session = resolved
+    g.hanabi_token = token
+    return g.hanabi_principal
+
+
+def current_account() -> Account | None:
+    """The account whose credential the request bears, None for none (or a seat token)."""
+    from .http import bearer_token
+
+    bearer_token()
+    return g.get("hanabi_account")
+
+
+def require_account() -> Account:
+    account = current_account()
+    if account is None:
+        raise ApiError(
+            401, "account_required", "Send an account's session token or API key as Bearer."
+        )
+    return account
+
+
+def current_session() -> str | None:
+    """The hash of the session token the request bears (None for an API key)."""
+    current_account()
+    return g.get("hanabi_session")

@@ -1,0 +1,73 @@
+"""The rating model of docs/rules.md ("Rated games"): pure arithmetic, no I/O.
+
+A rated game is a draw between the team (rated as its members' average) and a virtual
+opponent, *hanabot*, whose rating depends on the variant's maximum score and the score
+reached. Every member's rating moves by ``K * (0.5 - E)`` with
+``E = 1 / (1 + 10 ** ((R_hanabot - R_team) / 400))``, except that a perfect score never
+loses rating.
+
+The hanabot table (one source of truth, served by ``GET /api/v1/rating-model``):
+
+- the threshold ``T`` is ``3 * max // 5 + 3``: 18 for a maximum of 25, 21 for 30 (the
+  rules' figures) and 24 for 35 (``black_powder``), on the same scale;
+- below ``T`` (a strikeout and a termination count as 0) hanabot is rated 1000;
+- from ``T`` to the maximum it rises in equal steps from 1400 to 1800, rounded to whole
+  points: ``round(1400 + 400 * (score - T) / (max - T))``.
+
+So in a 25-point variant a team rated 1500 gains from 20 points up (hanabot 1514 there:
++0.40) and loses about 9 points for a score under 18 (see the README's worked example).
+"""
+
+from __future__ import annotations
+
+from hanabi.game import VARIANTS, Variant
+
+START = 1500.0
+DEFAULT_K = 20.0
+BELOW = 1000
+LOW = 1400
+HIGH = 1800
+#: Variants with a single-card sixth suit (55 cards): never rated (docs/rules.md).
+UNRATED_CARD_COUNT = 55
+
+
+def threshold(max_score: int) -> int:
+    """The lowest score that meets hanabot above 1000: 18 for 25, 21 for 30, 24 for 35."""
+    return 3 * max_score // 5 + 3
+
+
+def hanabot(max_score: int, score: int) -> int:
+    """Hanabot's rating for ``score`` in a variant whose maximum is ``max_score``."""
+    low = threshold(max_score)
+    if score < low:
+        return BELOW
+    return round(LOW + (HIGH - LOW) * (score - low) / (max_score - low))
+
+
+def is_rated_variant(variant: Variant) -> bool:
+    return variant.card_count != UNRATED_CARD_COUNT
+
+
+def expected(team: float, opponent: float) -> float:
+    """The team's expected result against ``opponent`` (Elo)."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - team) / 400.0))
+
+
+def change(ratings: list[float], max_score: int, score: int, k: float = DEFAULT_K) -> float:
+    """The change of every member's rating: a draw of the team (its average) against
+    hanabot at ``score``; never negative for a perfect score."""
+    team = sum(ratings) / len(ratings)
+    delta = k * (0.5 - expected(team, hanabot(max_score, score)))
+    if score >= max_score:
+        delta = max(delta, 0.0)
+    return delta
+
+
+def model(k: float) -> dict[str, object]:
+    """The whole model as ``GET /api/v1/rating-model`` serves it."""
+    variants: dict[str, object] = {}
+    for variant in VARIANTS.values():
+        rated = is_rated_variant(variant)
+        table = [hanabot(variant.max_score, s) for s in range(variant.max_score + 1)]
+        variants[variant.id] = {"rated": rated, "hanabot": table if rated else []}
+    return {"start": START, "k": k, "variants": variants}

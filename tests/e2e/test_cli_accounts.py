@@ -1,0 +1,131 @@
+"""Accounts through the CLI and the library against a live server: register, login (the
+session saved 0600), whoami, a rated game, profile and history, a bot on an API key,
+logout."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import stat
+import subprocess
+import time
+
+from e2e_support import client_command, client_env
+
+from hanabi.client.accounts import SessionStore
+from hanabi.client.api import ApiError, Client
+
+PASSWORD = "a long enough password"
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*client_command(), *args], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def name(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(4)}"
+
+
+def test_accounts_and_a_rated_game_from_the_cli(live_server, tmp_path):
+    ann, bob = name("ann"), name("bob")
+    env_ann = client_env(live_server.url, tmp_path / "ann", HANABI_PASSWORD=PASSWORD)
+    env_bob = client_env(live_server.url, tmp_path / "bob", HANABI_PASSWORD=PASSWORD)
+    for who, env in ((ann, env_ann), (bob, env_bob)):
+        made = run(["register", who], env)
+        assert made.returncode == 0, made.stderr
+        assert f"Created the account {who}." in made.stdout
+        logged = run(["login", who], env)
+        assert logged.returncode == 0, logged.stderr
+    session_file = tmp_path / "ann" / "config" / "hanabi-client" / "sessions"
+    saved = next(session_file.glob("*.json"))
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    assert run(["whoami"], env_ann).stdout.startswith(f"{ann}: rating 1500.0, 0 rated")
+
+    wrong = run(["login", ann], {**env_ann, "HANABI_PASSWORD": "not the password"})
+    assert wrong.returncode == 1 and "Unknown username or wrong password" in wrong.stderr
+
+    created = run(["create", "--rated", "--detach", "--json", "--players", "2"], env_ann)
+    assert created.returncode == 0, created.stderr
+    body = json.loads(created.stdout)
+    game_id = body["id"]
+    assert body["game"]["options"]["rated"] is True
+    assert body["game"]["players"][0]["name"] == ann
+
+    # Bob takes the second seat with the library and his saved session; Ann's session
+    # (not her seat token) starts the game; Bob ends it.
+    bob_store = SessionStore(tmp_path / "bob" / "config" / "hanabi-client")
+    bob_api = Client(live_server.url, token=bob_store.load(live_server.url).token)
+    assert bob_api.join(game_id, "ignored").seat == 1
+    ann_api = Client(live_server.url, token=json.loads(saved.read_text())["token"])
+    ann_api.start(game_id)
+    over = bob_api.terminate(game_id)
+    changes = over["result"]["rating_changes"]
+    assert changes["0"]["before"] == 1500 and round(changes["0"]["after"], 2) == 1491.06
+
+    profile = run(["profile"], env_ann)
+    assert profile.returncode == 0, profile.stderr
+    assert f"{ann}: rating 1491.1 (1 rated games)" in profile.stdout
+    assert "no_variant: 1 games, best 2p 0" in profile.stdout
+    history = run(["history", bob, "--json"], env_ann)
+    games = json.loads(history.stdout)["games"]
+    assert [g["id"] for g in games] == [game_id]
+    assert games[0]["players"] == [ann, bob] and games[0]["reason"] == "terminated"
+
+    assert run(["logout"], env_ann).returncode == 0
+    assert not saved.exists()
+    gone = run(["whoami"], env_ann)
+    assert gone.returncode == 1 and "not logged in" in gone.stderr
+    try:
+        ann_api.me()
+        raise AssertionError("the session still works after logout")
+    except ApiError as exc:
+        assert exc.status == 401
+
+
+def test_a_bot_plays_as_its_account_with_an_api_key(live_server, tmp_path):
+    robo = name("robo")
+    api = Client(live_server.url)
+    api.register(robo, PASSWORD, bot=True)
+    api.login(robo, PASSWORD)
+    key = api.create_api_key("e2e")
+    assert [k["name"] for k in api.api_keys()] == ["e2e"]
+    host = Client(live_server.url).create_game("host", max_players=2)
+    env = client_env(live_server.url, tmp_path, HANABI_API_KEY=key["key"])
+    proc = subprocess.Popen(
+        [*client_command(), "bot", host.game_id, "--json"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        players: list = []
+        while time.monotonic() < deadline and len(players) < 2:
+            players = api.game(host.game_id, token=host.token)["players"]
+            time.sleep(0.1)
+        assert [p["name"] for p in players] == ["host", robo]
+        # The account's key acts for the bot's seat.
+        assert Client(live_server.url, token=key["key"]).game(host.game_id)["you"] == 1
+        api.start(host.game_id, token=host.token)
+        api.terminate(host.game_id, token=host.token)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, out + err
+        assert json.loads(out.splitlines()[0])["name"] == robo
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    # The bot account's statistics count the game; never rated.
+    profile = api.profile(robo)
+    assert profile["bot"] is True and profile["rated_games"] == 0
+    assert profile["stats"]["no_variant"]["games"] == 1
+    api.delete_api_key(key["id"])
+    try:
+        Client(live_server.url, token=key["key"]).me()
+        raise AssertionError("a revoked key still works")
+    except ApiError as exc:
+        assert exc.code == "invalid_api_key"
