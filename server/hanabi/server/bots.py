@@ -76,8 +76,9 @@ def play_due_turn(service: Service, game_id: str) -> bool:
     strategy = record.players[seat].bot
     assert strategy is not None
     game = live_game_with_log(service, record)
+    table = [p.bot for p in record.players]  # who sits with it: hat plays hat only with hat
     try:
-        action = choose_action(strategy, game, seat)
+        action = choose_action(strategy, game, seat, table)
     except Exception:
         log.exception("bot %s failed in game %s at turn %s", strategy, game_id, record.turn)
         action = fallback_action(game)

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import (
     MAX_CLUE_TOKENS,
     Action,
@@ -497,7 +497,7 @@ class Service:
         it (:mod:`hanabi.server.bots`)."""
         strategy = strategy or DEFAULT_STRATEGY
         if strategy not in STRATEGIES:  # the schema checked; be safe anyway
-            raise ApiError(400, "unknown_strategy", f"Strategies: {', '.join(STRATEGIES)}.")
+            raise ApiError(400, "unknown_strategy", f"Strategies: {descriptions()}.")
         chosen = None if name is None else self.check_name(name)
 
         def change(record: Record) -> Outcome:
