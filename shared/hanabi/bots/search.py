@@ -129,9 +129,14 @@ class SearchBot(ConventionsBot):
         hand = obs.hands[obs.me]
         late = obs.deck_size <= 2 or obs.turns_left is not None
         for order in hand:
-            if self.knowledge(order) & obs.playable and (
-                late or obs.clued[order] or order in self.committed
+            if (
+                self.knowledge(order) & obs.playable
+                and (late or obs.clued[order] or order in self.committed)
+                and self.may_play(order)
+                and (obs.strikes < 2 or self.certain(order))
             ):
+                # Only plays the conventions bot's own checks allow: the rollouts
+                # believe its reading, so they cannot judge a doubtful one.
                 out.append(Action.play(order))
         if obs.clue_tokens < MAX_CLUE_TOKENS:
             out.append(Action.discard(self._discard_choice(hand)))
@@ -235,7 +240,11 @@ class SearchBot(ConventionsBot):
         told = obs.told
         order_by = sorted(mine, key=lambda o: (told[o] & self.inf[o]).bit_count())
         for order in order_by:
-            c = self._draw(pool, told[order] & self.knowledge(order), rng)
+            giver = self.read_from.get(order)
+            if giver is not None and self.misled[giver] >= self.TRUST_AFTER:
+                c = None  # a reading from a seat that misled lately: the clues alone
+            else:
+                c = self._draw(pool, told[order] & self.knowledge(order), rng)
             if c is None:
                 c = self._draw(pool, told[order], rng)
             if c is None:
