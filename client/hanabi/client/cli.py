@@ -474,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="the bots' strategy: conventions (the default; plays with people and any bots), "
         "hat (only with other hat bots; next to anyone else it plays conventions), search "
-        "(conventions plus a search of each move; strongest at 2 players)",
+        "(conventions plus a late-game search of its moves; a little stronger, slower)",
     )
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
@@ -508,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="the bot's strategy, from hanabi.bots: conventions (the default; plays with "
         "anyone), hat (only with other hat bots: the server's; other API bots count as "
-        "people), search (conventions plus a search of each move)",
+        "people), search (conventions plus a late-game search of its moves)",
     )
     p.add_argument(
         "--name",

@@ -32,7 +32,7 @@ In the lobby:
   start watch          deal and watch: you give up your seat (host; e.g. bots only)
   bot [STRATEGY] [NAME]  seat a bot the server plays (host; e.g. bot, bot hat, bot hat robo):
                        conventions plays with anyone, hat only with other hat bots,
-                       search is conventions with a search of each move
+                       search is conventions with a late-game search
   leave                give up your seat
 To end a game early for everyone: terminate now"""
 

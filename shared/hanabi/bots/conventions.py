@@ -45,8 +45,12 @@ read its clues and give it clues it understands:
   that leaves the next player all clued with nothing known to play.
 * **Duplicates.** Good touch only rules out cards already played when the clue was
   given; at two players a clued card that is likely a copy played since is played only
-  when there is nothing better to do, and with two strikes one that may be is not
-  played at all.
+  when there is nothing better to do; on the last strike (or with one down, once a
+  clue at the table proved misleading) one that may be is not played while a safe move
+  exists.
+* **Trust, but check** (:mod:`.trust`). Readings are checked against strikes and
+  against who gave the clue: a seat whose clues led to a misplay is doubted, and no
+  blind play is made at two strikes.
 * **No risky blind plays.** A card is played only when everything its holder knows
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.

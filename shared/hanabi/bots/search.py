@@ -56,8 +56,8 @@ class SearchBot(ConventionsBot):
 
     name = "search"
     description = (
-        "conventions plus a search of every move (sampled rollouts); plays with people "
-        "and any bots, strongest at 2 players, up to half a second a move"
+        "conventions plus a search of its moves in the last 20 cards of the deck (sampled "
+        "rollouts); plays with people and any bots, a little stronger, up to 0.5 s a move"
     )
 
     SAMPLES = int(_env_float("HANABI_SEARCH_SAMPLES", 32))
