@@ -8,6 +8,7 @@ from hanabi.bots import STRATEGIES, play_game
 from hanabi.game import VARIANTS, Options, Setup
 
 SEEDS_PER_TABLE = 4
+SEARCH_SEEDS = 1  # search plays each move ~100 rollouts deep: one game per table size
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -15,7 +16,7 @@ SEEDS_PER_TABLE = 4
 def test_plays_every_variant_legally(strategy: str, variant: str) -> None:
     # play_game applies every bot action through the engine, which refuses illegal ones.
     for players in (2, 3, 4, 5, 6):
-        for i in range(SEEDS_PER_TABLE):
+        for i in range(SEARCH_SEEDS if strategy == "search" else SEEDS_PER_TABLE):
             game = play_game(Setup.create(variant, players, seed=f"legal-{i}"), strategy)
             assert game.is_over
             assert game.result["reason"] in ("perfect", "deck_out", "strikeout")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from e2e_support import FaultProxy
 
+from hanabi.bots import STRATEGIES, descriptions
 from hanabi.client.api import ApiError, BotSeat, Client, Unreachable
 
 
@@ -49,8 +50,10 @@ def test_add_bot_refusals(api):
     unknown = refusal(api.add_bot, gid, "nosuch", token=host.token)
     assert unknown.status == 400
     assert (unknown.code, unknown.status) == ("validation_error", 400)
-    # The server's sentence lists the strategies it has.
-    assert unknown.problem["errors"]["strategy"] == ["Must be one of: conventions, hat."]
+    # The server's sentence lists the strategies it has, and what each expects.
+    listed = f"Must be one of: {', '.join(STRATEGIES)} ({descriptions()})."
+    assert unknown.problem["errors"]["strategy"] == [listed]
+    assert "hat: only with other hat bots" in listed
     full = refusal(api.add_bot, gid, token=host.token)
     assert (full.code, full.status) == ("game_full", 409)
     assert refusal(api.add_bot, "no-such-game", token=host.token).status == 404

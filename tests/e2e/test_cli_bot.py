@@ -139,15 +139,17 @@ def play_as_human(api: Client, gid: str, token: str, stop_at: int | None = None)
             api.act(gid, view["turn"], human_move(view), token=token)
 
 
-def assert_bot_decided(api: Client, gid: str, strategy: str, seat: int) -> int:
-    """Every move of ``seat`` is what ``strategy`` chooses from the engine's game at that
-    point; how many moves it made."""
+def assert_bot_decided(
+    api: Client, gid: str, strategy: str, seat: int, table: list[str | None] | None = None
+) -> int:
+    """Every move of ``seat`` is what ``strategy`` chooses (at ``table``) from the engine's
+    game at that point; how many moves it made."""
     played = import_game(api.export(gid))
     game = Game(played.setup)
     moves = 0
     for action in played.actions:
         if game.current == seat:
-            assert choose_action(strategy, game, seat) == action, game.turn
+            assert choose_action(strategy, game, seat, table) == action, game.turn
             moves += 1
         game.apply(action)
     return moves
@@ -175,7 +177,9 @@ def test_a_person_and_a_bot_process(live_server, tmp_path):
     assert "Waiting for the host to start the game." in out
     assert f"final score {view['result']['score']}/25" in out
 
-    moves = assert_bot_decided(api, gid, "hat", 1)
+    # A hat bot next to a person plays the conventions, which a person can read.
+    moves = assert_bot_decided(api, gid, "hat", 1, [None, "hat"])
+    assert assert_bot_decided(api, gid, "conventions", 1) == moves
     assert moves == len([line for line in out.splitlines() if line.startswith("turn ")])
 
 

@@ -73,10 +73,13 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
         game_id = alice.expect(r"Created game (\S+) ").group(1)
         alice.expect_exact("lobby> ")
         alice.send("bot nosuch")
-        alice.expect_exact(
-            "The server refused: The request body is not valid: "
-            "strategy: Must be one of: conventions, hat.\r\nlobby> "
+        # The refusal lists the strategies, each with what it expects of its table.
+        alice.expect(
+            r"The server refused: The request body is not valid:\s+strategy: Must be one of:"
+            r"\s+conventions,\s+hat,\s+search\s+\(conventions: "
         )
+        alice.expect_exact("only with other hat bots")
+        alice.expect_exact("lobby> ")
         alice.send("start watch")
         alice.expect_exact("The server refused: A game needs at least 2 players.\r\nlobby> ")
         bob = Terminal(["join", game_id, "--name", "bob"], env)
@@ -114,5 +117,6 @@ def test_create_with_bots_refused_leaves_no_table(live_server, tmp_path):
     term.expect_exact("The new table is gone.")
     assert term.end() == 1
     term = Terminal(["create", "--name", "alice", "--bots", "1", "--bot-strategy", "x"], env)
-    term.expect_exact("strategy: Must be one of: conventions, hat. The new table is gone.")
+    term.expect(r"strategy: Must be one of:\s+conventions,\s+hat,\s+search\s+\(")
+    term.expect_exact("The new table is gone.")
     assert term.end() == 1

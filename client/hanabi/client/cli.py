@@ -570,7 +570,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bot-strategy",
         metavar="S",
-        help="the bots' strategy (the server's default: conventions; hat for all-bot tables)",
+        help="the bots' strategy: conventions (the default; plays with people and any bots), "
+        "hat (only with other hat bots; next to anyone else it plays conventions), search "
+        "(conventions plus a late-game search of its moves; a little stronger, slower)",
     )
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
@@ -605,7 +607,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--strategy",
         metavar="S",
-        help="the bot's strategy, from hanabi.bots (default: conventions; hat for all-bot tables)",
+        help="the bot's strategy, from hanabi.bots: conventions (the default; plays with "
+        "anyone), hat (only with other hat bots: the server's; other API bots count as "
+        "people), search (conventions plus a late-game search of its moves)",
     )
     p.add_argument(
         "--name",

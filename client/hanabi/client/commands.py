@@ -32,7 +32,9 @@ In the lobby:
   start                deal the cards (host)
   start watch [SECS]   deal and watch: you give up your seat (host; e.g. bots only),
                        one move every SECS seconds (default 1; space pauses, n steps)
-  bot [STRATEGY] [NAME]  seat a bot the server plays (host; e.g. bot, bot hat, bot hat robo)
+  bot [STRATEGY] [NAME]  seat a bot the server plays (host; e.g. bot, bot hat, bot hat robo):
+                       conventions plays with anyone, hat only with other hat bots,
+                       search is conventions with a late-game search
   leave                give up your seat
 To end a game early for everyone: terminate now"""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import Game, Options, Setup, SetupError
 
 from . import rated
@@ -107,7 +107,7 @@ class Lobby(WriteLoop):
         it (:mod:`hanabi.server.bots`)."""
         strategy = strategy or DEFAULT_STRATEGY
         if strategy not in STRATEGIES:  # the schema checked; be safe anyway
-            raise ApiError(400, "unknown_strategy", f"Strategies: {', '.join(STRATEGIES)}.")
+            raise ApiError(400, "unknown_strategy", f"Strategies: {descriptions()}.")
         chosen = None if name is None else check_name(name)
 
         def change(record: Record) -> Outcome:

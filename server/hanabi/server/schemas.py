@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 
 STATUSES = ("lobby", "playing", "finished")
@@ -388,8 +388,10 @@ class JoinSchema(Schema):
 class BotSeatSchema(Schema):
     strategy = fields.String(
         load_default=DEFAULT_STRATEGY,
-        validate=validate.OneOf(tuple(STRATEGIES)),
-        metadata={"description": f"A bot strategy; default {DEFAULT_STRATEGY}."},
+        validate=validate.OneOf(
+            tuple(STRATEGIES), error=f"Must be one of: {{choices}} ({descriptions()})."
+        ),
+        metadata={"description": f"A bot strategy; default {DEFAULT_STRATEGY}. {descriptions()}."},
     )
     name = fields.String(
         validate=[

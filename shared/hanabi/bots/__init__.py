@@ -8,11 +8,17 @@ Entry points:
 * ``STRATEGIES`` / ``get_strategy(name)`` / ``make_bot(strategy, variant, players, seat)``:
   stateful per-seat bots (``bot.observe(events)``, ``bot.act() -> Action``) for fast
   incremental play;
-* ``play_game(setup, strategies) -> Game``: self-play;
-* ``choose_action(strategy, game, seat) -> Action``: one decision for a stateless server,
-  rebuilt from the game's log as the seat saw it;
+* ``describe(name)`` / ``descriptions()``: what a strategy expects of its table, in a line;
+* ``playing(strategy, seat, table)``: the strategy a seat really plays at a table (a hat
+  bot plays hat only when every other seat is a hat bot, else conventions);
+* ``play_game(setup, strategies) -> Game``: self-play, or a mixed table of bots;
+  ``run_game(setup, bots)`` plays ready-made bot objects;
+* ``choose_action(strategy, game, seat, table=None) -> Action``: one decision for a
+  stateless server, rebuilt from the game's log as the seat saw it; ``table`` lists each
+  seat's strategy (None for a person);
 * ``choose_action_from_view(strategy, view, events) -> dict``: one decision for an API
-  client, from its JSON seat view and the redacted event log;
+  client, from its JSON seat view (whose ``players[].bot`` tell the table) and the
+  redacted event log;
 * ``bot_from_events(strategy, variant, players, seat, events)``: a bot that has watched a
   (seat-redacted) event log, to keep playing incrementally.
 
@@ -26,20 +32,37 @@ from .play import (
     choose_action,
     choose_action_from_view,
     play_game,
+    run_game,
     seat_events,
+    view_table,
 )
-from .registry import DEFAULT_STRATEGY, STRATEGIES, get_strategy, make_bot
+from .registry import (
+    DEFAULT_STRATEGY,
+    STRATEGIES,
+    Table,
+    describe,
+    descriptions,
+    get_strategy,
+    make_bot,
+    playing,
+)
 
 __all__ = [
     "DEFAULT_STRATEGY",
     "STRATEGIES",
     "Bot",
     "Observation",
+    "Table",
     "bot_from_events",
     "choose_action",
     "choose_action_from_view",
+    "describe",
+    "descriptions",
     "get_strategy",
     "make_bot",
     "play_game",
+    "playing",
+    "run_game",
     "seat_events",
+    "view_table",
 ]

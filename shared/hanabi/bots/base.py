@@ -22,6 +22,11 @@ class Bot:
     """
 
     name: ClassVar[str] = "bot"
+    #: One line for people choosing a strategy (the lobby, the CLI, the API's errors).
+    description: ClassVar[str] = ""
+    #: A strategy that only works when every other seat plays it too (a private code,
+    #: like hat's) names the strategy it plays otherwise; see ``registry.playing``.
+    fallback: ClassVar[str | None] = None
 
     def __init__(
         self,

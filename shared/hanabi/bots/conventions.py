@@ -45,8 +45,12 @@ read its clues and give it clues it understands:
   that leaves the next player all clued with nothing known to play.
 * **Duplicates.** Good touch only rules out cards already played when the clue was
   given; at two players a clued card that is likely a copy played since is played only
-  when there is nothing better to do, and with two strikes one that may be is not
-  played at all.
+  when there is nothing better to do; on the last strike (or with one down, once a
+  clue at the table proved misleading) one that may be is not played while a safe move
+  exists.
+* **Trust, but check** (:mod:`.trust`). Readings are checked against strikes and
+  against who gave the clue: a seat whose clues led to a misplay is doubted, and no
+  blind play is made at two strikes.
 * **No risky blind plays.** A card is played only when everything its holder knows
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.
@@ -59,13 +63,19 @@ from typing import Any
 from hanabi.game import Action, Variant
 
 from .base import Bot
+from .finesse import Finesses
 from .observation import UNKNOWN
+from .trust import Trust
 
 
-class ConventionsBot(Bot):
+class ConventionsBot(Finesses, Trust, Bot):
     """Human-style conventions: play clues, save clues, chop discards (see module doc)."""
 
     name = "conventions"
+    description = (
+        "human-style conventions (chop, play and save clues, finesses); "
+        "the one to seat next to people"
+    )
 
     def __init__(
         self,
@@ -96,6 +106,8 @@ class ConventionsBot(Bot):
         # look at the new chop since: it may be a card the team must keep.
         self.unvetted: set[int] = set()
         self.clue_dead: dict[int, int] = {}  # order -> dead ids when first clued
+        self.read_from: dict[int, int] = {}  # order -> seat whose clue gave its reading
+        self.misled = [0.0] * num_players  # lately, misplays read from each seat's clues
 
     # -- watching the game ------------------------------------------------------------
 
@@ -111,6 +123,8 @@ class ConventionsBot(Bot):
                     chop = obs.chop(event["target"])
                     if chop is not None and chop in event["touched"]:
                         self.unvetted.add(event["target"])
+            if kind in ("play", "discard", "misplay"):
+                self.check_outcome(event)
             if self.finesses and kind in ("clue", "play", "discard", "misplay"):
                 self._track_finesses(event)
             if kind == "clue":
@@ -130,153 +144,13 @@ class ConventionsBot(Bot):
                         self.clue_dead[order] = obs.dead
                 for order, m in out:
                     inf[order] = m
+                self.note_reading(event["seat"], event["touched"])
                 if found:
                     self._add_finesses(found)
                 self._delayed = None
             obs.handle(event)
         obs.end_turn()
         self._delayed = None
-
-    # -- finesses -------------------------------------------------------------------------
-
-    def _add_finesses(self, found: list[list[Any]]) -> None:
-        me = self.obs.me
-        for rec in found:
-            self.finesses.append(rec)
-            for seat, order, x in rec[2]:
-                self.committed.add(order)
-                if seat == me and rec[4]:
-                    self.inf[order] = 1 << x
-
-    def _drop_finesse(self, rec: list[Any], failed: bool) -> None:
-        self.finesses.remove(rec)
-        obs = self.obs
-        inf = self.inf
-        if failed:
-            focus = rec[0]
-            left = inf[focus] & ~(1 << rec[1])
-            if left:
-                inf[focus] = left
-            for seat, order, _ in rec[2][rec[3] :]:
-                if seat == obs.me and not any(
-                    order == o for r in self.finesses for _, o, _ in r[2][r[3] :]
-                ):
-                    inf[order] = obs.told[order]
-        self.committed = {o for r in self.finesses for _, o, _ in r[2][r[3] :]}
-        self._delayed = None
-
-    def _track_finesses(self, event: dict[str, Any]) -> None:
-        """Advance finesses on blind plays; a finessed player who clues or discards
-        while their card is playable was not finessed (so the focus is not that id)."""
-        obs = self.obs
-        kind = event["type"]
-        actor = event["seat"]
-        card = event.get("card")
-        playable = obs.playable
-        for rec in list(self.finesses):
-            chain = rec[2]
-            seat, order, x = chain[rec[3]]
-            if card == order:
-                if kind == "play":
-                    rec[3] += 1
-                    if rec[3] == len(chain):
-                        self._drop_finesse(rec, False)
-                    continue
-                self._drop_finesse(rec, True)
-            elif card == rec[0]:
-                self._drop_finesse(rec, False)
-            elif seat == actor and kind != "play" and playable >> x & 1:
-                self._drop_finesse(rec, True)
-
-    def _slot(self, seat: int, used: set[int]) -> int | None:
-        """``seat``'s finesse position: its newest card no clue or finesse has claimed."""
-        clued = self.obs.clued
-        committed = self.committed
-        for order in self.obs.hands[seat]:
-            if not clued[order] and order not in committed and order not in used:
-                return order
-        return None
-
-    def _connect(self, f: int, giver: int, target: int) -> list[tuple[int, int, int]] | None:
-        """The blind plays that would make ``f`` playable, as everyone can work them out.
-
-        Each missing card must sit on exactly one finesse position among the players
-        other than the giver and the target (a seat that sees none takes it as its own),
-        and no clued card may be a candidate for it (that would be a prompt). None if no
-        one can read a finesse; ``[]`` if this seat cannot find one that others might
-        read (from the giver's seat: the clue would mislead).
-        """
-        obs = self.obs
-        s = f // 5
-        r = f % 5
-        delayed = self.delayed()
-        k = obs.fireworks[s]
-        while k + 1 < 5 and delayed >> (s * 5 + k + 1) & 1:
-            k += 1
-        if not delayed >> (s * 5 + k) & 1 or k >= r or r - k > self.MAX_CHAIN:
-            return None
-        me = obs.me
-        card = obs.card
-        clued = obs.clued
-        inf = self.inf
-        dead = obs.dead
-        claimed = 0
-        for rec in self.finesses:
-            for _, _, x in rec[2]:
-                claimed |= 1 << x
-        missing = 0
-        for i in range(k, r):
-            missing |= 1 << (s * 5 + i)
-        if missing & claimed:
-            return None
-        n = obs.num_players
-        prompts: dict[int, tuple[int, int, int]] = {}
-        committed = self.committed
-        for i in range(k, r):
-            x = s * 5 + i
-            bit = 1 << x
-            for off in range(1, n):
-                p = (giver + off) % n
-                for o in obs.hands[p]:
-                    if clued[o] and inf[o] & ~dead & bit and o not in committed:
-                        break
-                else:
-                    continue
-                # A prompt: the first clued card after the giver that could be it.
-                if not self.PROMPTS or p == target:
-                    return None
-                c = card[o]
-                if c != UNKNOWN and c != x:
-                    return [] if me == giver else None
-                prompts[x] = (p, o, x)
-                break
-        chain = []
-        used: set[int] = set()
-        for i in range(k, r):
-            x = s * 5 + i
-            found = prompts.get(x)
-            if found is not None:
-                chain.append(found)
-                continue
-            for off in range(1, n + 1):
-                p = (giver + off) % n
-                if p in (giver, target, me):
-                    continue
-                slot = self._slot(p, used)
-                if slot is not None and card[slot] == x:
-                    if found is not None:
-                        return []
-                    found = (p, slot, x)
-            if found is None:
-                if me in (giver, target):
-                    return []
-                slot = self._slot(me, used)
-                if slot is None:
-                    return None
-                found = (me, slot, x)
-            used.add(found[1])
-            chain.append(found)
-        return chain
 
     def delayed(self) -> int:
         """Card ids playable now or right after cards every player knows are queued."""
@@ -407,7 +281,8 @@ class ConventionsBot(Bot):
     BUSY_PEN = 0.05
     PROMPTS = True
     PROMPT_W = 0.8
-    DUP_P = 0.4  # two players only
+    DUP_P = 0.4  # a card that may be a copy played since is "risky" above this chance
+    DUP_P_MANY = 1.0  # ... at three players or more (with no strike on the board)
     FINAL_TARGETS = True
     END_DECK = 6
     END_LOW = 0.5
@@ -472,15 +347,19 @@ class ConventionsBot(Bot):
         dead = obs.dead
         plays = []
         risky: list[tuple[int, int]] = []
-        dup_p = self.DUP_P if obs.num_players == 2 else 1.0
-        if obs.strikes >= 2 and self.LAST_STRIKE:
-            dup_p = 0.0  # a copy played since would end the game
+        dup_p = self.DUP_P if obs.num_players == 2 else self.DUP_P_MANY
+        if obs.strikes >= (1 if any(self.misled) else 2) and self.LAST_STRIKE:
+            # A card that may be trash is not played on the last strike, nor with a
+            # strike down once some clue proved misleading (partners off-convention).
+            dup_p = 0.0
         trash = []
         exhausted = obs.seen_full
         committed = self.committed
         for order in hand:
             k = self.knowledge(order, exhausted)
             if not k & ~playable:
+                if not self.may_play(order):
+                    continue  # a reading its clues do not prove, from a doubtful source
                 if order in committed:
                     # A finessed card: play it now, so the table can read the finesse.
                     return obs.play(order, k)
@@ -505,7 +384,7 @@ class ConventionsBot(Bot):
             action, gain = self._best_clue(everything=tokens >= self.EVERYTHING_AT)
             if action is not None and (gain >= self.threshold(tokens) or obs.max_clues):
                 return action
-        if risky and obs.strikes < 2:
+        if risky and (dup_p > 0.0 or not self._safe_move_left(hand, trash)):
             return self._best_play(risky)
         if obs.turns_left is not None and obs.strikes < 2:
             guess = self._best_guess(hand)
@@ -546,6 +425,16 @@ class ConventionsBot(Bot):
         if action is not None:
             return action
         return Action.play(hand[-1])
+
+    def _safe_move_left(self, hand: list[int], trash: list[int]) -> bool:
+        """Whether this seat has a move that cannot strike or lose a card the team needs:
+        a clue, or a discard of a card it knows is useless or not a last copy."""
+        obs = self.obs
+        if obs.clue_tokens > 0:
+            return True
+        if obs.max_clues:
+            return False
+        return bool(trash) or bool(self.knowledge(self._discard_choice(hand)) & ~obs.critical)
 
     def _best_play(self, plays: list[tuple[int, int]]) -> Action:
         obs = self.obs

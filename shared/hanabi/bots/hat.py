@@ -83,6 +83,11 @@ class HatBot(Bot):
     """Hat-guessing information strategy (see module doc)."""
 
     name = "hat"
+    description = (
+        "only with other hat bots (a private code no person reads; seated with anyone "
+        "else it plays conventions)"
+    )
+    fallback = "conventions"
 
     def __init__(
         self,

@@ -15,7 +15,7 @@ from hanabi.game.views import redact_event
 
 from .base import Bot
 from .observation import split_turns
-from .registry import make_bot
+from .registry import Table, make_bot
 
 
 def seat_events(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
@@ -27,16 +27,23 @@ def play_game(setup: Setup, strategies: str | Sequence[str]) -> Game:
     """Play a whole game with one bot per seat (one strategy name, or one per seat).
 
     Bots are stateful and updated incrementally, so this is the fast path for
-    benchmarks; it returns the finished game.
+    benchmarks; it returns the finished game. Every bot knows the table (the list of
+    strategies), so a hat bot seated with conventions bots plays conventions.
     """
-    game = Game(setup)
-    n = game.num_players
+    n = len(setup.players)
     if isinstance(strategies, str):
         strategies = [strategies] * n
-    bots = [
-        make_bot(strategies[seat], setup.variant, n, seat, setup.options.to_dict())
-        for seat in range(n)
-    ]
+    table = list(strategies)
+    options = setup.options.to_dict()
+    bots = [make_bot(strategies[s], setup.variant, n, s, options, table) for s in range(n)]
+    return run_game(setup, bots)
+
+
+def run_game(setup: Setup, bots: Sequence[Bot]) -> Game:
+    """Play a whole game with ready-made bots (one per seat, in seat order), feeding each
+    its seat's events; returns the finished game. ``play_game`` builds the bots from
+    strategy names; benchmarks pass their own (e.g. partners that break conventions)."""
+    game = Game(setup)
     deal = game.deal_events()
     for seat, bot in enumerate(bots):
         bot.observe(seat_events(deal, seat))
@@ -55,25 +62,33 @@ def bot_from_events(
     seat: int,
     events: Iterable[dict[str, Any]],
     options: dict[str, Any] | None = None,
+    table: Table | None = None,
 ) -> Bot:
     """A bot of ``strategy`` for ``seat`` that has watched ``events``.
 
     ``events`` is the game's event log from the opening deal on, as ``seat`` may see it
     (draws of its own cards without suit and rank; unredacted events are redacted here).
+    ``table`` is who sits where (see :func:`~hanabi.bots.registry.playing`).
     """
-    bot = make_bot(strategy, variant, num_players, seat, options)
+    bot = make_bot(strategy, variant, num_players, seat, options, table)
     for batch in split_turns(events):
         bot.observe(seat_events(batch, seat))
     return bot
 
 
-def choose_action(strategy: str, game: Game, seat: int) -> Action:
+def choose_action(strategy: str, game: Game, seat: int, table: Table | None = None) -> Action:
     """The action ``strategy`` takes for ``seat`` in ``game`` (for a stateless server).
+
+    ``table`` says who sits where: per seat, a strategy name for a bot or None for a
+    person (the server knows it from its player records). A strategy that needs partners
+    of its own kind (hat) plays its fallback unless every other seat is one; without
+    ``table`` every seat is taken to play ``strategy``.
 
     Replays the game's action log from its setup and feeds the bot only what ``seat``
     may see; deterministic (the same game and seat always give the same action). Costs
-    one engine replay plus the bot's own bookkeeping: a few milliseconds for a full game.
-    Raises ValueError if the game is over or it is not ``seat``'s turn.
+    one engine replay plus the bot's own bookkeeping: a few milliseconds for a full game
+    (``search`` adds its per-move budget). Raises ValueError if the game is over or it
+    is not ``seat``'s turn.
     """
     if game.is_over:
         raise ValueError("the game is over")
@@ -81,7 +96,8 @@ def choose_action(strategy: str, game: Game, seat: int) -> Action:
         raise ValueError(f"it is seat {game.current}'s turn, not seat {seat}'s")
     setup = game.setup
     replay = Game(setup)
-    bot = make_bot(strategy, setup.variant, replay.num_players, seat, setup.options.to_dict())
+    options = setup.options.to_dict()
+    bot = make_bot(strategy, setup.variant, replay.num_players, seat, options, table)
     bot.observe(seat_events(replay.deal_events(), seat))
     for action in game.actions:
         events = replay.apply(action, None if action.type == "terminate" else replay.current)
@@ -101,6 +117,11 @@ def choose_action_from_view(
     log does not start with the opening deal's draws, they are rebuilt from the view and
     the later events (every dealt card is either still in a hand the seat sees, or was
     revealed when played or discarded). Raises ValueError if it is not the seat's turn.
+
+    The table is read from the view: the REST API lists ``players[].bot`` (a server bot's
+    strategy, None for everyone else, this seat included: an API client is a person to
+    the server), so a hat bot here plays hat only with server hat bots. An engine view
+    (player names only) does not tell, and every seat is then taken to play ``strategy``.
     """
     seat = view["you"]
     if seat is None:
@@ -111,12 +132,24 @@ def choose_action_from_view(
     events = [e for e in events if e.get("type") in EVENT_TYPES]  # not chat or lobby
     if not any(e.get("type") == "draw" and e.get("turn") == 0 for e in events[:1]):
         events = _rebuild_deal(view, events) + events
-    bot = bot_from_events(strategy, view["variant"], n, seat, events, view.get("options"))
+    table = view_table(view, strategy)
+    bot = bot_from_events(strategy, view["variant"], n, seat, events, view.get("options"), table)
     if bot.obs.turn != view["turn"]:
         raise ValueError(
             f"the event log covers {bot.obs.turn} turns but the view is at turn {view['turn']}"
         )
     return bot.act().to_dict()
+
+
+def view_table(view: dict[str, Any], strategy: str) -> list[str | None] | None:
+    """Who sits where, from a seat view's ``players`` (``{"bot": ...}`` entries); the
+    viewing seat plays ``strategy``. None when the view does not say (player names)."""
+    players = view["players"]
+    if not all(isinstance(p, dict) and "bot" in p for p in players):
+        return None
+    table: list[str | None] = [p["bot"] for p in players]
+    table[view["you"]] = strategy
+    return table
 
 
 def _rebuild_deal(view: dict[str, Any], events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

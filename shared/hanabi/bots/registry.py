@@ -1,18 +1,25 @@
-"""Strategies by name."""
+"""Strategies by name, and which one a seat really plays at a given table."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .base import Bot
 from .conventions import ConventionsBot
 from .hat import HatBot
+from .search import SearchBot
 
 STRATEGIES: dict[str, type[Bot]] = {
     ConventionsBot.name: ConventionsBot,
     HatBot.name: HatBot,
+    SearchBot.name: SearchBot,
 }
 DEFAULT_STRATEGY = "conventions"
+
+#: Who sits at a table, seat by seat: a strategy name for a bot, None for a person (or a
+#: program whose code nobody knows, e.g. another API client).
+Table = Sequence[str | None]
 
 
 def get_strategy(name: str) -> type[Bot]:
@@ -23,12 +30,44 @@ def get_strategy(name: str) -> type[Bot]:
         raise KeyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})") from None
 
 
+def describe(name: str) -> str:
+    """``"hat: only with other hat bots; ..."``: a strategy and what it expects."""
+    return f"{name}: {get_strategy(name).description}"
+
+
+def descriptions() -> str:
+    """Every strategy's one-line description, for help texts and error messages."""
+    return "; ".join(describe(name) for name in STRATEGIES)
+
+
+def playing(strategy: str, seat: int, table: Table | None) -> str:
+    """The strategy ``seat`` really plays at ``table`` when asked to play ``strategy``.
+
+    A strategy with a private code (``fallback`` set, like hat) only pays off when every
+    other seat reads that code: next to a person, or a bot of another strategy, its clues
+    would be read as something else and its partners' clues as hat sums (a table mixing
+    hat and conventions bots struck out in 90-100 % of games). There it plays its
+    ``fallback`` instead. ``table=None`` means the table is not known: every seat is
+    taken to play ``strategy`` (self-play, and callers from before tables were known).
+    """
+    cls = get_strategy(strategy)
+    if cls.fallback is None or table is None:
+        return strategy
+    if len(table) <= seat:
+        raise ValueError(f"a table of {len(table)} seats has no seat {seat}")
+    if all(who == strategy for s, who in enumerate(table) if s != seat):
+        return strategy
+    return cls.fallback
+
+
 def make_bot(
     strategy: str,
     variant: str,
     num_players: int,
     seat: int,
     options: dict[str, Any] | None = None,
+    table: Table | None = None,
 ) -> Bot:
-    """A fresh bot of ``strategy`` for ``seat``, before the deal."""
-    return get_strategy(strategy)(variant, num_players, seat, options)
+    """A fresh bot for ``seat``, before the deal: of ``strategy``, or of the strategy it
+    falls back to at this ``table`` (see :func:`playing`)."""
+    return get_strategy(playing(strategy, seat, table))(variant, num_players, seat, options)

@@ -1,0 +1,106 @@
+"""Trust, but check: how the conventions bot guards against partners who read or give
+clues differently (people, and bots of other codes).
+
+A mixin of :class:`~hanabi.bots.conventions.ConventionsBot`. The conventions read every
+clue as a play or a save; a partner who does not follow them (a person who half knows
+them, a random clue) makes that reading wrong. So the bot
+
+* remembers who gave the clue each card's reading comes from (``read_from``), and how
+  often that seat's clues have led to a misplay lately (``misled``: +1 for each misplay,
+  -1/3 for each successful play);
+* *fixes its picture* when a player shows that a reading was wrong: a misplay of a card
+  read from a seat's clue, or a player discarding a card that (by the reading) they
+  knew was playable. Every other card of that player read from the same seat's clues
+  then goes back to what the clues themselves say. The events are public and the rule
+  is the same for everyone, so every bot keeps the same public picture;
+* before it plays a card, *checks* the reading (:meth:`Trust.may_play`): with a strike
+  on the board it plays a reading from a seat that misled it lately only when the
+  clues alone prove the card playable, and with two strikes it plays a card no clue
+  touched (a finesse) only when that is certain too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Trust:
+    """Who gave which reading, how reliable their clues have been, and the checks."""
+
+    # Set by ConventionsBot.
+    obs: Any
+    inf: list[int]
+    read_from: dict[int, int]
+    misled: list[float]
+    finesses: list[list[Any]]
+    TRUST_AFTER = 1.0  # a seat's clues are doubted while ``misled`` is at least this
+    CREDIT = 1 / 3  # what one successful play from a seat's clue takes off ``misled``
+
+    def public(self, m: int, clued: bool) -> int:  # pragma: no cover - ConventionsBot's
+        raise NotImplementedError
+
+    def note_reading(self, giver: int, touched: Any) -> None:
+        """The cards ``touched`` by ``giver``'s clue take their reading from it."""
+        for order in touched:
+            self.read_from[order] = giver
+
+    def check_outcome(self, event: dict[str, Any]) -> None:
+        """Before the event is applied: learn from a play, misplay or discard whether
+        the readings of one seat's clues hold (see the module doc)."""
+        kind = event["type"]
+        order = event["card"]
+        giver = self.read_from.pop(order, None)
+        if giver is None:
+            giver = self.finesse_giver(order)
+        if giver is None:
+            if kind == "misplay" and self.obs.turns_left is None:
+                # A blind play no clue asked for: that player plays off-convention.
+                self.misled[event["seat"]] += 1.0
+            return
+        if kind == "play":
+            self.misled[giver] = max(0.0, self.misled[giver] - self.CREDIT)
+            return
+        obs = self.obs
+        if kind == "discard":
+            k = self.public(self.inf[order], True)
+            if not k or k & ~obs.playable:
+                return  # not a card they were told to play
+        elif self.inf[order] >> obs.ids[event["suit"], event["rank"]] & 1:
+            return  # the reading was right; the card was a copy played since
+        self.misled[giver] += 1.0
+        for other in obs.hands[event["seat"]]:
+            if other != order and self.read_from.get(other) == giver:
+                self.inf[other] = obs.told[other]
+
+    def finesse_giver(self, order: int) -> int | None:
+        """Who gave the clue that asks for a blind play of ``order`` (None: no finesse)."""
+        for rec in self.finesses:
+            if any(o == order for _, o, _ in rec[2]):
+                return self.read_from.get(rec[0])
+        return None
+
+    def certain(self, order: int) -> bool:
+        """Whether the clues alone (no convention) prove the card playable now."""
+        obs = self.obs
+        k = obs.told[order] & ~obs.seen_full
+        return bool(k) and not k & ~obs.playable
+
+    def may_play(self, order: int) -> bool:
+        """Whether the bot may act on its reading that its card ``order`` is playable.
+
+        The more strikes, the more it takes. None: any reading. One: a reading from a
+        seat whose clues have not misled it lately; a blind (finesse) play only while no
+        clue at the table has misled anyone. Two: never a blind play; a clued card only
+        from a seat that never misled, and only while no one has. A card whose clues
+        alone prove it playable is always played.
+        """
+        obs = self.obs
+        if obs.strikes == 0 or self.certain(order):
+            return True
+        doubt = any(self.misled)
+        if not obs.clued[order]:
+            return obs.strikes < 2 and not doubt
+        if obs.strikes >= 2 and doubt:
+            return False
+        giver = self.read_from.get(order)
+        return giver is None or self.misled[giver] < self.TRUST_AFTER

@@ -1,0 +1,114 @@
+"""Trust, but check: built positions where the conventions' reading of a clue must be
+checked against what the bot can see and count before it acts on it."""
+
+from __future__ import annotations
+
+from hanabi.bots import make_bot, seat_events
+from hanabi.bots.conventions import ConventionsBot
+from hanabi.game import Action, Game, Setup, get_variant
+
+SUITS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "w": "white"}
+
+
+def deck(*top: str) -> list[tuple[str, int]]:
+    """A full standard deck starting with ``top`` ("r1", "b2", ...), the rest in order."""
+    variant = get_variant("no_variant")
+    rest = [variant.card(c) for c in variant.deck()]
+    cards = []
+    for name in top:
+        card = (SUITS[name[0]], int(name[1]))
+        rest.remove(card)
+        cards.append(card)
+    return cards + rest
+
+
+def position(
+    top: list[str], actions: list[Action], seat: int, players: int = 2
+) -> tuple[Game, ConventionsBot]:
+    """The game after ``actions`` on a deck starting with ``top``, and a conventions bot
+    for ``seat`` that watched it (fed only what its seat may see)."""
+    setup = Setup.create("no_variant", players, seed="built", deck=deck(*top))
+    game = Game(setup)
+    bot = make_bot("conventions", "no_variant", players, seat)
+    assert isinstance(bot, ConventionsBot)
+    bot.observe(seat_events(game.deal_events(), seat))
+    for action in actions:
+        bot.observe(seat_events(game.apply(action), seat))
+    return game, bot
+
+
+# Seat 0 holds orders 0-4 (r1 b1 r2 y5 g4), seat 1 orders 5-9 (w4 b2 g3 y3 r3); the next
+# cards drawn are w1, w2, w3, g1 and g2 (the other red 2 stays out of sight).
+TOP = ["r1", "b1", "r2", "y5", "g4", "w4", "b2", "g3", "y3", "r3", "w1", "w2", "w3", "g1", "g2"]
+BEFORE = [
+    Action.play(0),  # r1
+    Action.clue(0, color="blue"),
+    Action.play(1),  # b1
+    Action.clue(0, color="red"),  # r2
+    Action.clue(1, rank=2),  # seat 1's b2 (order 6): "red 2 or blue 2, play it"
+    Action.clue(0, rank=5),
+    Action.play(2),  # r2: seat 1's 2 may now be the other red 2, which is trash
+    Action.clue(0, rank=4),
+]
+
+
+def test_a_card_that_may_be_trash_is_not_played_while_a_safe_move_exists() -> None:
+    # With no strike down the two-player bot takes a small risk (a third of the 2s it
+    # cannot see are red)...
+    game, bot = position(TOP, [*BEFORE, Action.discard(11)], seat=1)  # w2
+    k = bot.knowledge(6)
+    assert not k & ~bot.obs.playable  # by its reading, order 6 is the blue 2
+    assert bot._dup_risk(6, k) > 0  # ... but it may be the red 2 played since
+    assert bot.act() == Action.play(6)
+    # ... on the last strike it does not, while it can give a clue instead ...
+    last = [*BEFORE, Action.play(4), Action.clue(0, rank=1), Action.play(3)]  # g4, y5 misplayed
+    game, bot = position(TOP, last, seat=1)
+    assert game.strikes == 2 and game.clue_tokens > 0
+    assert bot.act().type == "clue"
+    # ... nor with one strike down once some clue at the table proved misleading.
+    game, bot = position(TOP, [*BEFORE, Action.play(4)], seat=1)
+    assert game.strikes == 1
+    assert bot.act() == Action.play(6)
+    bot.misled[0] = 1.0
+    assert bot.act().type == "clue"
+
+
+def test_no_blind_play_at_two_strikes() -> None:
+    _, bot = position(["r1"], [], seat=1, players=3)
+    obs = bot.obs
+    newest = obs.hands[1][0]
+    b1 = obs.ids["blue", 1]  # no blue card in sight
+    # A finesse (read from seat 0's clue on seat 2's blue 2) asks seat 1 for its newest card.
+    focus = obs.hands[2][0]
+    bot.read_from[focus] = 0
+    bot._add_finesses([[focus, obs.ids["blue", 2], [(1, newest, b1)], 0, True]])
+    assert bot.act() == Action.play(newest)  # the blind play, with no strike down
+    obs.strikes = 1
+    assert bot.act() == Action.play(newest)  # one strike: still, seat 0 never misled
+    obs.strikes = 2
+    assert bot.act() != Action.play(newest)  # two strikes: never a blind play
+    bot.inf[newest] = obs.told[newest] = 1 << b1  # unless the card is certain
+    assert bot.act() == Action.play(newest)
+
+
+# Seat 1 holds (oldest first) y3 g3 b1 w4 r4; it draws w3 next.
+TOP2 = ["g1", "g1", "g2", "g2", "g3", "y3", "g3", "b1", "w4", "r4", "w3"]
+
+
+def test_it_fixes_its_picture_when_a_reading_proves_wrong() -> None:
+    # Seat 0 clues red on seat 1's r4: by the conventions "the red 1, play it".
+    _, bot = position(TOP2, [Action.clue(1, color="red")], seat=1)
+    assert bot.act() == Action.play(9)  # a misplay: seat 0 did not mean what it read
+    game, bot = position(
+        TOP2, [Action.clue(1, color="red"), Action.play(9), Action.clue(1, color="blue")], seat=1
+    )
+    assert game.strikes == 1
+    assert bot.misled[0] == 1
+    k = bot.knowledge(7)
+    assert not k & ~bot.obs.playable  # read as "the blue 1, play it" ...
+    assert bot.act() != Action.play(7)  # ... but seat 0's clues misled it, and a strike is down
+    # A partner who saw the same misplay keeps the same public picture of the clue giver.
+    _, partner = position(
+        TOP2, [Action.clue(1, color="red"), Action.play(9), Action.clue(1, color="blue")], seat=0
+    )
+    assert partner.misled == bot.misled
