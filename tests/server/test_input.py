@@ -11,6 +11,7 @@ from api_helpers import API, Table, assert_problem, bearer, make_table
 from flask.testing import FlaskClient
 from process_helpers import _stop, gunicorn
 
+from hanabi.bots import STRATEGIES
 from hanabi.game import VARIANTS
 from hanabi.server.redis_process import free_port
 from hanabi.server.spec import spec_yaml
@@ -57,7 +58,7 @@ def test_spec_lists_allowed_values_and_a_distinct_title() -> None:
     suits = {s.id for v in VARIANTS.values() for s in v.suits}
     assert set(schemas["DeckCard"]["properties"]["suit"]["enum"]) == suits
     assert set(schemas["CreateGame"]["properties"]["variant"]["enum"]) == set(VARIANTS)
-    assert set(schemas["BotSeat"]["properties"]["strategy"]["enum"]) == {"conventions", "hat"}
+    assert set(schemas["BotSeat"]["properties"]["strategy"]["enum"]) == set(STRATEGIES)
     assert "enum" in schemas["ColorClueRequest"]["properties"]["color"]
     assert "enum" in schemas["RankClueRequest"]["properties"]["rank"]
     assert "enum" in schemas["PlayRequest"]["properties"]["firework"]
