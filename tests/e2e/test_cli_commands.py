@@ -28,6 +28,7 @@ def finished_game(url: str) -> str:
     api.start(host.game_id, token=host.token)
     newest = api.game(host.game_id, token=host.token)["hands"][0][0]["order"]
     api.play(host.game_id, 0, newest, token=host.token)
+    api.vote(host.game_id, token=host.token)
     api.terminate(host.game_id, token=bob.token)
     return host.game_id
 
@@ -200,7 +201,9 @@ def test_a_table_driven_through_json_lines(live_server, tmp_path):
         proc.stdin.write("p 1\n")
         proc.stdin.flush()
         assert next_of("view")["game"]["turn"] == 1
-        api.terminate(game_id, token=bob.token)
+        api.vote(game_id, token=bob.token)
+        proc.stdin.write("vote end\n")
+        proc.stdin.flush()
         result = next_of("result")
         assert result["result"] == {"reason": "terminated", "score": 0}
         assert proc.wait(10) == 0

@@ -58,7 +58,7 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(live_server, tmp_path):
             ("c alice r", "You cannot clue yourself."),
             ("clue bob purple", '"purple" is not a clue colour or rank.'),
             ("c 3 1", "There is no player 3: players are 1-2."),
-            ("terminate", 'This ends the game for everyone with score 0: type "terminate now".'),
+            ("terminate", 'This votes to end the game with score 0: type "terminate now".'),
             # Well-formed, but the rules say no: the server's own sentence.
             (
                 "d 1",
@@ -151,9 +151,10 @@ def test_a_server_that_goes_away_mid_game(own_server, tmp_path):
         bob.send("c alice r")
         table = alice.wait_turn(2, mine=True)
         assert "bob clued alice red, touching slots 1 and 5" in table
-        alice.send("terminate now")
+        alice.send("vote end")
+        bob.send("vote end")
         for player in (alice, bob):
-            player.expect_exact("Game over (a player ended it): final score 0/25")
+            player.expect_exact("Game over (ended by vote): final score 0/25")
             assert player.end() == 0
     finally:
         alice.kill()
@@ -204,6 +205,7 @@ def test_a_stale_turn_after_a_network_retry(live_server, proxy: FaultProxy, tmp_
             "clue",
         ]
         alice.send("terminate now")
+        bob.send("vote end")
         alice.expect_exact("final score 0/25")
     finally:
         proxy.release()

@@ -62,6 +62,17 @@ class Table:
             turn = self.view(seat)["turn"]
         return self.post("/actions", seat, {"turn": turn, **action})
 
+    def vote(self, seat: int, end: bool = True) -> Any:
+        return self.post("/votes", seat, {"end": end})
+
+    def end(self) -> dict[str, Any]:
+        """End the game by vote: seats vote in order until it is over; the last answer."""
+        for seat in range(len(self.tokens)):
+            body = self.vote(seat).get_json()
+            if body["game"]["status"] == "finished":
+                return body
+        raise AssertionError("the votes did not end the game")
+
     def start(self) -> dict[str, Any]:
         response = self.post("/start", 0)
         assert response.status_code == 200, response.get_json()

@@ -175,6 +175,7 @@ def test_a_finished_game_streams_everything_then_ends(client: FlaskClient) -> No
     stream = Stream(client, stream_url(table.id), bearer(table.tokens[0]))
     stream.until("view")
     assert table.post("/terminate", 1).status_code == 200
+    assert table.post("/terminate", 0).status_code == 200
     got = stream.until("end")
     assert [m[0] for m in got[-3:]] == ["game_over", "view", "end"]
     assert got[-1][2] == {"reason": "finished"}

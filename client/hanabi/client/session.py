@@ -559,8 +559,8 @@ class TableSession:
                 self.on_leave()
             self._say("You left the table.", code="left")
             return 0
-        if kind == "terminate":
-            self._show(self.client.terminate(self.game_id, token=self.token))
+        if kind == "vote":
+            self._show(self.client.vote(self.game_id, command.action["end"], token=self.token))
             return self._maybe_over()
         assert self.view is not None
         result = self.client.act(self.game_id, self.view["turn"], command.action, token=self.token)

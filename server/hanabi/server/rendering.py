@@ -14,6 +14,7 @@ from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator
 
 from .seats import all_bots
 from .store import Record
+from .votes import votes_view
 
 
 def lobby_view(record: Record) -> dict[str, Any]:
@@ -66,6 +67,7 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         host=record.host,
         you=seat,
         custom_deal=record.custom_deal,
+        votes=votes_view(record, seat),
     )
     return out
 

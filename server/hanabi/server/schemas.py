@@ -19,8 +19,9 @@ STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")
 EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
-    "terminate", "game_over", "chat", "join", "leave", "remove", "start",
+    "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote",
 )  # fmt: skip
+END_REASONS = ("perfect", "deck_out", "strikeout", "terminated", "timeout", "idle")
 MAX_WAIT = 30
 NAME_MAX = 24  # the service checks it again after NFKC normalisation (seats.check_name)
 CHAT_MAX = 300
@@ -153,7 +154,12 @@ class PlayerSchema(Schema):
 
 class ResultSchema(Schema):
     reason = fields.String(
-        required=True, validate=validate.OneOf(("perfect", "deck_out", "strikeout", "terminated"))
+        required=True,
+        validate=validate.OneOf(END_REASONS),
+        metadata={
+            "description": "perfect, deck_out, strikeout; terminated (by vote), timeout (a "
+            "seat's clock ran out), idle (nobody moved for options.idle_limit seconds)."
+        },
     )
     score = _int(required=True)
 
@@ -174,8 +180,11 @@ class EventSchema(Schema):
     clue {seat,target,color,rank,touched}, play {seat,card,suit,rank,firework},
     misplay {seat,card,suit,rank}, strike {strikes}, discard {seat,card,suit,rank,clue_tokens},
     clue_token {clue_tokens}, draw {seat,card,suit,rank} (suit/rank null where hidden from
-    the viewer), final_round {turns_left}, terminate {seat}, game_over {reason,score},
-    chat {seat,name,text}. Lobby events: join {seat,name,bot} (a person took a seat, or the
+    the viewer), final_round {turns_left}, terminate {seat,reason} (seat: the seat whose
+    clock ran out, or none when the table ended the game; reason: timeout or idle, absent
+    for terminated), game_over {reason,score}, chat {seat,name,text}, vote {end,votes,needed}
+    (someone voted to end the game, or took it back (end false); no seat: who voted is not
+    shown). Lobby events: join {seat,name,bot} (a person took a seat, or the
     host seated a bot: ``bot`` is its strategy), leave {seat,name,bot,host} (a player left;
     later seats moved up; ``host`` is the host's seat after it), remove {seat,name,bot,host}
     (the host freed a seat), start {} (the deal follows)."""
@@ -203,6 +212,9 @@ class EventSchema(Schema):
     text = fields.String()
     bot = fields.String(allow_none=True, metadata={"description": "join/leave/remove: strategy"})
     host = _int(metadata={"description": "leave/remove: the host's seat after it"})
+    end = JsonBoolean(metadata={"description": "vote: a vote to end (false: taken back)"})
+    votes = _int(metadata={"description": "vote: votes to end after this one"})
+    needed = _int(metadata={"description": "vote: votes that end the game"})
 
 
 # -- variants --------------------------------------------------------------------------
@@ -289,6 +301,20 @@ class ClueSchema(Schema):
     touched = fields.List(_int(), required=True)
 
 
+class VotesSchema(Schema):
+    end = _int(required=True, metadata={"description": "How many seats voted to end."})
+    needed = _int(
+        required=True,
+        metadata={"description": "Votes that end the game: half the seated people (bots "
+                  "don't vote), at least 2 (1 for a person alone with bots)."},
+    )  # fmt: skip
+    mine = fields.Boolean(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Whether the viewer voted; null for a spectator."},
+    )
+
+
 class GameViewSchema(Schema):
     """A game as one viewer (a seat, or a spectator) may see it."""
 
@@ -317,6 +343,7 @@ class GameViewSchema(Schema):
     turns_left = _nint()
     legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
+    votes = fields.Nested(VotesSchema, required=True)
 
 
 class GameSummarySchema(Schema):
@@ -475,6 +502,13 @@ class EventPageSchema(Schema):
     next = _nint(
         validate=validate.Range(0),
         metadata={"description": "The ?after= of the next page; null: this page is the last."},
+    )
+
+
+class VoteSchema(Schema):
+    end = JsonBoolean(
+        required=True,
+        metadata={"description": "true: vote to end the game; false: take the vote back."},
     )
 
 

@@ -202,10 +202,11 @@ class Record:
     chat: list[list[Any]] | None = None
     chats: int = 0
     custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
+    votes: list[int] = field(default_factory=list)  # seats that voted to end (votes.py)
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
-             "chats", "custom_deal")  # fmt: skip
+             "chats", "custom_deal", "votes")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}
