@@ -231,7 +231,7 @@ class GameResource(Resource):
                     etag = svc.etag(version, seat)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        body = svc.views.get((game_id, version, seat))
+        body = svc.cached_view(game_id, version, seat)
         if body is None:
             body = svc.rendered(Record.load(game_id, *raw), seat)
         response = json_response(

@@ -37,6 +37,9 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_MAX_LOBBY_EVENTS": (500, int),  # lobby events (joins, leaves) before 409 lobby_full
     "HANABI_EVENTS_PAGE": (200, int),  # events per page of GET /games/{id}/events by default
     "HANABI_EVENTS_PAGE_MAX": (1000, int),  # largest ?limit= of GET /games/{id}/events
+    "HANABI_IDLE_END": (1800, int),  # seconds without a move that end a game (0: no limit)
+    "HANABI_IDLE_MAX": (7 * DAY, int),  # longest options.idle_limit a game may ask for
+    "HANABI_TIMER_MIN_BASE": (10, int),  # shortest options.timer.base (tests may go to 1)
 }
 
 

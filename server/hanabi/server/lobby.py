@@ -13,6 +13,7 @@ from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import Game, Options, Setup, SetupError
 
 from .archive import setup_of
+from .clocks import timing_of
 from .problems import ApiError
 from .seats import (
     bot_name,
@@ -33,7 +34,9 @@ class Lobby(WriteLoop):
     def create(self, body: dict[str, Any]) -> Outcome:
         name = check_name(body["name"])
         variant_id = body["variant"]  # the schema allows only known variants
-        options = Options(**body["options"]).to_dict()
+        engine_options = dict(body["options"])
+        timing = timing_of(engine_options, self.config)  # takes the clock options out
+        options = Options(**engine_options).to_dict()
         seed = body.get("seed") or secrets.token_hex(8)
         deck = body.get("deck")
         deck_rows = None if deck is None else [[c["suit"], c["rank"]] for c in deck]
@@ -57,6 +60,7 @@ class Lobby(WriteLoop):
                 updated=now,
                 players=[Player(name, None, hash_token(token))],
                 custom_deal=body.get("seed") is not None or deck is not None,
+                timing=timing,
             )
             joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:

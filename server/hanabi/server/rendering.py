@@ -12,6 +12,7 @@ from typing import Any
 
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
 
+from .clocks import timing_options
 from .seats import all_bots
 from .store import Record
 from .votes import votes_view
@@ -61,7 +62,7 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         status=record.status,
         version=record.version,
         variant=record.variant,
-        options=dict(record.options),
+        options={**record.options, **timing_options(record)},
         max_players=record.max_players,
         players=players(record),
         host=record.host,

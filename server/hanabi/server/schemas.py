@@ -136,14 +136,43 @@ class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.Equal("ok"))
 
 
+class TimerSchema(Schema):
+    base = _int(
+        required=True,
+        validate=validate.Range(1, 3600),
+        metadata={"description": "Seconds on each seat's clock at the start (10 to 3600; "
+                  "a server may allow less, HANABI_TIMER_MIN_BASE)."},
+    )  # fmt: skip
+    per_turn = _int(
+        required=True,
+        validate=validate.Range(0, 300),
+        metadata={"description": "Seconds added to a seat's clock after each of its moves."},
+    )
+
+
+IDLE_LIMIT = (
+    "Seconds without a move after which a game in progress ends (reason idle, score 0): "
+    "at least 5, at most the server's HANABI_IDLE_MAX (7 days); by default HANABI_IDLE_END "
+    "(30 minutes). 0 in a view: no limit."
+)
+TIMER = (
+    "A timed game: each seat's clock runs only on its turns; at 0 the game ends (reason "
+    "timeout, score 0). Bots never time out. null: untimed."
+)
+
+
 class OptionsSchema(Schema):
     empty_clues = JsonBoolean(load_default=False)
     strikeout_keeps_score = JsonBoolean(load_default=False)
+    idle_limit = _int(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
+    timer = fields.Nested(TimerSchema, metadata={"description": TIMER})
 
 
 class GameOptionsSchema(Schema):
     empty_clues = JsonBoolean(required=True)
     strikeout_keeps_score = JsonBoolean(required=True)
+    idle_limit = _int(required=True, metadata={"description": IDLE_LIMIT})
+    timer = fields.Nested(TimerSchema, required=True, allow_none=True)
 
 
 class PlayerSchema(Schema):
@@ -344,6 +373,25 @@ class GameViewSchema(Schema):
     legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     votes = fields.Nested(VotesSchema, required=True)
+    clocks = fields.List(
+        fields.Float(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Seconds left on each seat's clock (by seat), the running "
+                  "one as of server_time; null for an untimed game or one not in progress."},
+    )  # fmt: skip
+    deadline = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When the game ends unless the seat to move moves: its "
+                  "clock runs out, or the idle limit passes (RFC 3339, UTC); null while a "
+                  "bot is to move or the game is not in progress."},
+    )  # fmt: skip
+    server_time = fields.DateTime(
+        required=True,
+        metadata={"description": "The server's time of this answer (count clocks down from "
+                  "it: the difference to deadline is what the seat to move has left)."},
+    )  # fmt: skip
 
 
 class GameSummarySchema(Schema):
