@@ -91,6 +91,7 @@ def test_timing_options_and_their_limits(client: FlaskClient) -> None:
         assert_problem(response, 400, code)
 
 
+@pytest.mark.single_redis
 def test_a_clock_runs_only_on_its_turn_and_gains_the_increment(timed_app: Flask) -> None:
     table = make_table(timed_app.test_client(), 2, options={"timer": {"base": 30, "per_turn": 5}})
     time.sleep(0.4)
@@ -105,6 +106,7 @@ def test_a_clock_runs_only_on_its_turn_and_gains_the_increment(timed_app: Flask)
     assert later["deadline"] == view["deadline"] and later["version"] == view["version"]
 
 
+@pytest.mark.single_redis
 def test_a_timed_game_ends_by_timeout_with_no_client_activity(
     timed_app: Flask, worker: BotWorker
 ) -> None:
@@ -137,6 +139,7 @@ def test_a_timed_game_ends_by_timeout_with_no_client_activity(
     assert_problem(table.act(0, 1, type="discard", card=0), 409, "game_over")
 
 
+@pytest.mark.single_redis
 def test_an_idle_game_ends(timed_app: Flask, worker: BotWorker) -> None:
     table = make_table(timed_app.test_client(), 3, options={"idle_limit": 5})
     assert move(table, 0).status_code == 201
@@ -148,6 +151,7 @@ def test_an_idle_game_ends(timed_app: Flask, worker: BotWorker) -> None:
     assert events[-2]["reason"] == "idle"
 
 
+@pytest.mark.single_redis
 def test_bots_never_time_out(timed_app: Flask, worker: BotWorker) -> None:
     client = timed_app.test_client()
     table = make_table(client, 1, start=False, options={"timer": {"base": 2, "per_turn": 1}})
@@ -169,6 +173,7 @@ def test_bots_never_time_out(timed_app: Flask, worker: BotWorker) -> None:
     assert view["clocks"][0] > 2  # the person's gained 1 s a move
 
 
+@pytest.mark.single_redis
 def test_a_deadline_missed_while_every_process_was_down(timed_app: Flask) -> None:
     """No worker runs (every process down) when the deadline passes: the first worker
     to start ends the game at once."""
@@ -185,6 +190,7 @@ def test_a_deadline_missed_while_every_process_was_down(timed_app: Flask) -> Non
     assert view["result"]["reason"] == "timeout"
 
 
+@pytest.mark.single_redis
 def test_a_move_in_time_wins_over_its_expiry(timed_app: Flask) -> None:
     service = timed_app.extensions["hanabi"]
     table = make_table(timed_app.test_client(), 2, options={"timer": {"base": 1, "per_turn": 0}})
@@ -200,6 +206,7 @@ def test_a_move_in_time_wins_over_its_expiry(timed_app: Flask) -> None:
     assert service.expire(table.id) is False  # once
 
 
+@pytest.mark.single_redis
 def test_a_move_after_the_deadline_loses(timed_app: Flask) -> None:
     service = timed_app.extensions["hanabi"]
     table = make_table(timed_app.test_client(), 2, options={"timer": {"base": 1, "per_turn": 0}})
@@ -210,6 +217,7 @@ def test_a_move_after_the_deadline_loses(timed_app: Flask) -> None:
     assert table.view(0)["result"]["reason"] == "timeout"
 
 
+@pytest.mark.single_redis
 @pytest.mark.parametrize("attempt", range(6))
 def test_a_move_racing_its_deadline_either_wins_never_both(timed_app: Flask, attempt: int) -> None:
     service = timed_app.extensions["hanabi"]

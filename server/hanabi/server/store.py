@@ -32,6 +32,12 @@ ends or deletes the game) removes it. A worker claims a game by moving its score
 lease (:data:`CLAIM_LUA`), and a claim whose worker died simply comes due again when the
 lease runs out (see :mod:`hanabi.server.bots`).
 
+Deadlines: ``{game:bots-<b>}:deadlines`` (beside the due set) holds the games of the
+bucket with a deadline (a clock that runs out, an idle limit), scored by it (ms, Redis
+time); the game's hash keeps ``ts``, ``left`` and ``dl``. The commit script keeps both (see
+:mod:`hanabi.server.clocks`) and workers claim them like bot turns
+(:mod:`hanabi.server.deadlines`).
+
 Changes are published on the game's own channel ``{game:<id>}:changes`` (in the game's
 slot): with ``SPUBLISH``, sharded pub/sub, where the server has it (Redis 7 and later), so
 on a Cluster a change reaches only the node that owns the game, else ``PUBLISH``.
