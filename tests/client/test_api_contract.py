@@ -29,6 +29,7 @@ CALLS = {
     "createStreamTicket": ("stream_ticket", "post", "/api/v1/games/{game_id}/tickets", set()),
     "listEvents": ("events", "get", "/api/v1/games/{game_id}/events", {"after"}),
     "chat": ("chat", "post", "/api/v1/games/{game_id}/chat", set()),
+    "vote": ("vote", "post", "/api/v1/games/{game_id}/votes", set()),
     "terminateGame": ("terminate", "post", "/api/v1/games/{game_id}/terminate", set()),
     "exportGame": ("export", "get", "/api/v1/games/{game_id}/export", set()),
     "replayGame": ("replay", "get", "/api/v1/games/{game_id}/replay", {"turn"}),
@@ -80,5 +81,5 @@ def test_each_call_matches_the_contract(spec):
 
 def test_a_table_offers_every_seat_call():
     for name in ("game", "poll", "watch", "add_bot", "start", "leave", "act", "play", "discard",
-                 "clue", "events", "chat", "terminate"):  # fmt: skip
+                 "clue", "events", "chat", "vote", "terminate"):  # fmt: skip
         assert callable(getattr(Table, name))

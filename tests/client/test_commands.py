@@ -64,6 +64,8 @@ def test_clues_by_name_number_colour_letter_or_rank(alice, line, action):
         ("chat", "Say what?"),
         ("help me", '"help" takes no arguments.'),
         ("terminate", 'type "terminate now"'),
+        ("vote", 'Type "vote end"'),
+        ("vote maybe", 'Type "vote end"'),
     ],
 )
 def test_bad_input_gets_a_one_line_reason(alice, line, reason):
@@ -93,7 +95,7 @@ def test_other_commands(alice):
     assert parse("say hi", view, info).kind == "chat"
     for word, kind in [("help", "help"), ("?", "help"), ("h", "help"), ("history", "history"),
                        ("q", "quit"), ("quit", "quit"), ("exit", "quit"), ("start", "start"),
-                       ("leave", "leave"), ("", "redraw"), ("terminate now", "terminate")]:  # fmt: skip
+                       ("leave", "leave"), ("", "redraw"), ("terminate now", "vote"), ("vote end", "vote")]:  # fmt: skip
         assert parse(word, view, info).kind == kind
     # Commands other than moves work without a view (before the first one arrives).
     assert parse("help", None, None).kind == "help"

@@ -36,11 +36,11 @@ def test_every_engine_event_in_words(make_table):
         "alice misplayed R1 from slot 5 (strike 1 of 3)",
         "bob discarded B2 from slot 2",
         "bob ended the game",
-        "Game over (a player ended it): score 0",
+        "Game over (ended by vote): score 0",
     ]
     # The table and the bot print the result on their own line: not among the recent moves.
     assert n.recent(2) == ["bob discarded B2 from slot 2", "bob ended the game"]
-    assert n.history()[-1] == "Game over (a player ended it): score 0"
+    assert n.history()[-1] == "Game over (ended by vote): score 0"
     assert len(n.history()) == len(lines)
 
 
@@ -84,3 +84,25 @@ def test_slots_text():
     assert slots_text([]) == "touching nothing"
     assert slots_text([2]) == "touching slot 2"
     assert slots_text([2, 4]) == "touching slots 2 and 4"
+
+
+def test_votes_and_the_table_ends_in_words():
+    n = narrator()
+    n.names = ["alice", "bob"]
+    assert n.feed(
+        [
+            {"type": "vote", "turn": 3, "end": True, "votes": 1, "needed": 2, "seq": 20},
+            {"type": "vote", "turn": 3, "end": False, "votes": 0, "needed": 2, "seq": 21},
+            {"type": "terminate", "turn": 3, "seq": 22},
+            {"type": "terminate", "turn": 3, "seat": 1, "reason": "timeout", "seq": 23},
+            {"type": "terminate", "turn": 3, "reason": "idle", "seq": 24},
+            {"type": "game_over", "turn": 3, "reason": "timeout", "score": 0, "seq": 25},
+        ]
+    ) == [
+        "Someone voted to end the game (1 of 2 needed)",
+        "A vote to end the game was taken back (0 of 2 needed)",
+        "The players voted to end the game",
+        "bob ran out of time",
+        "Nobody moved for too long: the server ended the game",
+        "Game over (a clock ran out): score 0",
+    ]

@@ -54,13 +54,14 @@ def test_accounts_and_a_rated_game_from_the_cli(live_server, tmp_path):
     assert body["game"]["players"][0]["name"] == ann
 
     # Bob takes the second seat with the library and his saved session; Ann's session
-    # (not her seat token) starts the game; Bob ends it.
+    # (not her seat token) starts the game; both vote to end it.
     bob_store = SessionStore(tmp_path / "bob" / "config" / "hanabi-client")
     bob_api = Client(live_server.url, token=bob_store.load(live_server.url).token)
     assert bob_api.join(game_id, "ignored").seat == 1
     ann_api = Client(live_server.url, token=json.loads(saved.read_text())["token"])
     ann_api.start(game_id)
-    over = bob_api.terminate(game_id)
+    bob_api.terminate(game_id)  # a vote: one of the two needed
+    over = ann_api.terminate(game_id)
     changes = over["result"]["rating_changes"]
     assert changes["0"]["before"] == 1500 and round(changes["0"]["after"], 2) == 1491.06
 
@@ -111,7 +112,9 @@ def test_a_bot_plays_as_its_account_with_an_api_key(live_server, tmp_path):
         # The account's key acts for the bot's seat.
         assert Client(live_server.url, token=key["key"]).game(host.game_id)["you"] == 1
         api.start(host.game_id, token=host.token)
+        # Ending takes both people's votes: the host's, and the bot account's (its key).
         api.terminate(host.game_id, token=host.token)
+        api.terminate(host.game_id, token=key["key"])
         out, err = proc.communicate(timeout=30)
         assert proc.returncode == 0, out + err
         assert json.loads(out.splitlines()[0])["name"] == robo

@@ -28,6 +28,7 @@ def finished_game(url: str) -> str:
     api.start(host.game_id, token=host.token)
     newest = api.game(host.game_id, token=host.token)["hands"][0][0]["order"]
     api.play(host.game_id, 0, newest, token=host.token)
+    api.vote(host.game_id, token=host.token)
     api.terminate(host.game_id, token=bob.token)
     return host.game_id
 
@@ -51,7 +52,14 @@ def test_create_detached_list_and_json(live_server, tmp_path):
 
     created = json.loads(run(["create", "--name", "yan", "--json", "--empty-clues"], env).stdout)
     assert created["seat"] == 0
-    assert created["game"]["options"] == {"empty_clues": True, "strikeout_keeps_score": False}
+    assert created["game"]["options"] == {
+        "empty_clues": True, "strikeout_keeps_score": False, "idle_limit": 1800, "timer": None
+    }  # fmt: skip
+    timed = run(["create", "--name", "tim", "--json", "--timer", "120+20", "--idle", "600"], env)
+    options = json.loads(timed.stdout)["game"]["options"]
+    assert options["timer"] == {"base": 120, "per_turn": 20} and options["idle_limit"] == 600
+    refused = run(["create", "--name", "tim", "--timer", "2m"], env)
+    assert refused.returncode == 2 and "BASE+INCREMENT" in refused.stderr
     other = run(["create", "--name", "yo", "--json", "--strikeout-keeps-score"], env).stdout
     assert json.loads(other)["game"]["options"]["strikeout_keeps_score"] is True
     assert created["join"] == f"hanabi-client join {created['id']} --name NAME"
@@ -200,7 +208,9 @@ def test_a_table_driven_through_json_lines(live_server, tmp_path):
         proc.stdin.write("p 1\n")
         proc.stdin.flush()
         assert next_of("view")["game"]["turn"] == 1
-        api.terminate(game_id, token=bob.token)
+        api.vote(game_id, token=bob.token)
+        proc.stdin.write("vote end\n")
+        proc.stdin.flush()
         result = next_of("result")
         assert result["result"] == {"reason": "terminated", "score": 0}
         assert proc.wait(10) == 0

@@ -121,6 +121,7 @@ def test_export_and_replay_commands_after_a_game(live_server, tmp_path):
     bob = api.join(host.game_id, "bob")
     api.start(host.game_id, token=host.token)
     api.clue(host.game_id, 0, 1, rank=2, token=host.token)
+    api.vote(host.game_id, token=host.token)
     api.terminate(host.game_id, token=bob.token)
     env = client_env(live_server.url, tmp_path)
 

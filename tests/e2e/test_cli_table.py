@@ -11,14 +11,21 @@ from hanabi.client.api import Client
 FIRSTS = [(s, r) for r in range(1, 6) for s in SUITS]
 
 
-def seat_two(server_url: str, tmp_path, *, alice_server: str | None = None):
+def seat_two(
+    server_url: str,
+    tmp_path,
+    *,
+    alice_server: str | None = None,
+    create: tuple[str, ...] = (),
+    term: str = "dumb",
+):
     """alice creates (through ``alice_server`` if given), bob joins, alice starts.
 
     Returns (game id, alice, bob), both at the prompt of turn 0.
     """
     deck = write_deck(tmp_path / "deck.json", full_deck(FIRSTS))
-    env = client_env(server_url, tmp_path)
-    args = ["create", "--name", "alice", "--players", "2", "--deck", str(deck)]
+    env = client_env(server_url, tmp_path, TERM=term)
+    args = ["create", "--name", "alice", "--players", "2", "--deck", str(deck), *create]
     if alice_server:
         args += ["--server", alice_server]
     alice = Terminal(args, env)
@@ -58,7 +65,7 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(live_server, tmp_path):
             ("c alice r", "You cannot clue yourself."),
             ("clue bob purple", '"purple" is not a clue colour or rank.'),
             ("c 3 1", "There is no player 3: players are 1-2."),
-            ("terminate", 'This ends the game for everyone with score 0: type "terminate now".'),
+            ("terminate", 'This votes to end the game with score 0: type "terminate now".'),
             # Well-formed, but the rules say no: the server's own sentence.
             (
                 "d 1",
@@ -151,9 +158,10 @@ def test_a_server_that_goes_away_mid_game(own_server, tmp_path):
         bob.send("c alice r")
         table = alice.wait_turn(2, mine=True)
         assert "bob clued alice red, touching slots 1 and 5" in table
-        alice.send("terminate now")
+        alice.send("vote end")
+        bob.send("vote end")
         for player in (alice, bob):
-            player.expect_exact("Game over (a player ended it): final score 0/25")
+            player.expect_exact("Game over (ended by vote): final score 0/25")
             assert player.end() == 0
     finally:
         alice.kill()
@@ -204,6 +212,7 @@ def test_a_stale_turn_after_a_network_retry(live_server, proxy: FaultProxy, tmp_
             "clue",
         ]
         alice.send("terminate now")
+        bob.send("vote end")
         alice.expect_exact("final score 0/25")
     finally:
         proxy.release()
@@ -265,4 +274,22 @@ def test_lobby_comings_and_goings(live_server, tmp_path):
         assert bob.end() == 1
         assert store.seats(live_server.url, game_id) == []
     finally:
+        bob.kill()
+
+
+def test_a_timed_table_counts_the_clock_down_and_both_vote_to_end(live_server, tmp_path):
+    """The clocks line under the score: the running clock counts down in place between
+    answers (no move is made); then both vote and the game ends by vote."""
+    _, alice, bob = seat_two(live_server.url, tmp_path, create=("--timer", "30+5"), term="xterm")
+    try:
+        alice.expect_exact("▶ alice 0:30")
+        bob.expect_exact("▶ alice 0:28", timeout=5)  # redrawn in place, nobody moved
+        alice.send("vote end")
+        alice.expect_exact("Someone voted to end the game (1 of 2 needed)")
+        bob.send("vote end")
+        for player in (alice, bob):
+            player.expect_exact("Game over (ended by vote): final score 0/25")
+            assert player.end() == 0
+    finally:
+        alice.kill()
         bob.kill()

@@ -61,7 +61,9 @@ def test_create_with_every_option(api):
     game = seat.game
     assert game["id"] == seat.game_id and game["status"] == "lobby" and game["host"] == 0
     assert game["variant"] == "rainbow" and game["max_players"] == 3
-    assert game["options"] == {"empty_clues": True, "strikeout_keeps_score": True}
+    assert game["options"] == {
+        "empty_clues": True, "strikeout_keeps_score": True, "idle_limit": 1800, "timer": None
+    }  # fmt: skip
     assert game["players"] == [{"seat": 0, "name": "alice", "bot": None}]
 
 
@@ -142,7 +144,8 @@ def test_seat_view_and_spectator_view(api):
     spectator = api.game(alice.game_id)
     assert spectator["you"] is None and not spectator["legal_actions"]
     assert all(c["suit"] is None for hand in spectator["hands"] for c in hand)
-    assert api.table(alice.game_id, alice.token).game() == mine
+    again = api.table(alice.game_id, alice.token).game()
+    assert {**again, "server_time": None} == {**mine, "server_time": None}  # each has its own
     assert code_of(api.game, "nope") == ("game_not_found", 404)
 
 
@@ -176,11 +179,11 @@ def view_action(api: Client, gid: str, seat: Seat) -> dict:
 def test_watch_yields_each_change_until_the_end(api):
     alice, bob = started(api)
     gid = alice.game_id
-    seen: list[int] = []
+    seen: list[tuple[int, int]] = []
 
     def watch() -> None:
         for view in api.table(gid).watch(wait=5):
-            seen.append(view["turn"])
+            seen.append((view["turn"], view["votes"]["end"]))
 
     watcher = threading.Thread(target=watch)
     watcher.start()
@@ -188,10 +191,11 @@ def test_watch_yields_each_change_until_the_end(api):
     for turn, seat in enumerate((alice, bob)):
         api.act(gid, turn, view_action(api, gid, seat), token=seat.token)
         time.sleep(0.3)
+    api.vote(gid, token=bob.token)
     api.terminate(gid, token=alice.token)
     watcher.join(10)
     assert not watcher.is_alive()
-    assert seen[0] == 0 and seen[-1] == 3 and seen == sorted(set(seen))
+    assert seen[0] == (0, 0) and seen[-1] == (3, 2) and seen == sorted(set(seen))
 
 
 # -- actions ---------------------------------------------------------------------------
@@ -290,6 +294,10 @@ def test_terminate_export_and_replay(api):
     assert code_of(api.export, gid) == ("game_not_finished", 409)
     assert code_of(api.replay, gid, 0) == ("game_not_finished", 409)
     api.clue(gid, 0, 1, rank=2, token=alice.token)
+    voted = api.vote(gid, token=alice.token)
+    assert voted["status"] == "playing" and voted["votes"] == {"end": 1, "needed": 2, "mine": True}
+    assert api.vote(gid, False, token=alice.token)["votes"]["end"] == 0
+    assert api.terminate(gid, token=alice.token)["votes"]["end"] == 1
     final = api.terminate(gid, token=bob.token)
     assert final["status"] == "finished" and final["result"] == {"reason": "terminated", "score": 0}
     assert code_of(api.terminate, gid, token=alice.token) == ("game_over", 409)

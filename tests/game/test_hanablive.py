@@ -301,3 +301,16 @@ def test_import_error_bad_wild_firework_value(kit):
     _error(doc)
     doc["actions"] = [{"type": 0, "target": 0, "value": 9}]
     _error(doc)
+
+
+@pytest.mark.parametrize(("reason", "value"), [("timeout", 3), ("idle", 6), (None, 4)])
+def test_end_reasons_map_to_hanablive_end_conditions(reason, value):
+    game = Game(Setup.create("no_variant", 2, seed="9"))
+    game.apply(Action.terminate(1 if reason == "timeout" else None, reason))
+    exported = export_game(game)
+    assert exported["actions"][-1] == {
+        "type": 4, "target": 1 if reason == "timeout" else 0, "value": value
+    }  # fmt: skip
+    imported = import_game(exported)
+    assert imported.actions[-1].reason == reason
+    assert imported.result == {"reason": reason or "terminated", "score": 0}

@@ -90,9 +90,14 @@ def test_unknown_seat(kit, game, target):
     refused(kit, game, Action.clue(target, rank=1), "unknown_seat")
 
 
-@pytest.mark.parametrize("seat", [2, -1, None, "0"])
+@pytest.mark.parametrize("seat", [2, -1, "0"])
 def test_unknown_seat_on_terminate(kit, game, seat):
     refused(kit, game, Action.terminate(seat), "unknown_seat")
+
+
+@pytest.mark.parametrize("reason", ["perfect", "deck_out", "bored", ""])
+def test_unknown_reason_on_terminate(kit, game, reason):
+    refused(kit, game, Action.terminate(0, reason or "none"), "unknown_reason")
 
 
 @pytest.mark.parametrize("color", ["purple", "rainbow", "multicolor", "black", "Red", "", 0])

@@ -267,3 +267,20 @@ def test_terminate_ends_the_game_with_score_zero_by_any_seat(kit):
     with pytest.raises(IllegalAction) as info:
         game.apply(Action.terminate(0))
     assert info.value.code == "game_over"
+
+
+@pytest.mark.parametrize("reason", ["timeout", "idle", "terminated"])
+def test_the_table_ends_a_game_for_a_reason(kit, reason):
+    """A vote, an idle game or a clock run out: the table ends it (no seat, or the seat
+    whose clock ran out), score 0, with that reason."""
+    game = kit.game("no_variant", 3, hands=["r1 r2 r3 r4 r5", "y1 y2 y3 y4 y5", "g1 g2 g3 g4 g5"])
+    game.apply(Action.play(0))
+    seat = 1 if reason == "timeout" else None
+    events = game.apply(Action.terminate(seat, reason))
+    head = {"type": "terminate", "turn": 1}
+    if seat is not None:
+        head["seat"] = seat
+    if reason != "terminated":
+        head["reason"] = reason
+    assert events == [head, {"type": "game_over", "turn": 1, "reason": reason, "score": 0}]
+    assert game.result == {"reason": reason, "score": 0}

@@ -30,6 +30,11 @@ def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
     return body
 
 
+def timeless(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without ``server_time`` (each answer has its own): for comparing views."""
+    return {k: v for k, v in view.items() if k != "server_time"}
+
+
 class Table:
     """A game driven through the API: its id and every seat's token."""
 
@@ -61,6 +66,18 @@ class Table:
         if turn is None:
             turn = self.view(seat)["turn"]
         return self.post("/actions", seat, {"turn": turn, **action})
+
+    def vote(self, seat: int, end: bool = True) -> Any:
+        return self.post("/votes", seat, {"end": end})
+
+    def end(self, first: int = 0) -> dict[str, Any]:
+        """End the game by vote: seats from ``first`` on vote in turn until it is over; the
+        answer (JSON) that ended it."""
+        for i in range(len(self.tokens)):
+            body = self.vote((first + i) % len(self.tokens)).get_json()
+            if body["game"]["status"] == "finished":
+                return body
+        raise AssertionError("the votes did not end the game")
 
     def start(self) -> dict[str, Any]:
         response = self.post("/start", 0)

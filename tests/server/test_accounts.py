@@ -196,7 +196,7 @@ def test_deleting_an_account(accounts_app: Flask, aclient: FlaskClient) -> None:
     _, other = session(aclient)
     key = aclient.post(f"{API}/accounts/me/keys", json={"name": "k"}, headers=bearer(token))
     table = account_table(aclient, [token, other])
-    table.post("/terminate", 1)
+    table.end(1)
     assert aclient.get(f"{API}/players/{name}").status_code == 200
     wrong = aclient.delete(
         f"{API}/accounts/me", json={"password": "nope nope"}, headers=bearer(token)

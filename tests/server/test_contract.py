@@ -76,7 +76,7 @@ def api_schema(redis_url: str) -> schemathesis.schemas.BaseSchema:
     app = create_app({"REDIS_URL": redis_url, "HANABI_STREAM_MAX": 0.3, "HANABI_KEEPALIVE": 0.1})
     table = make_table(app.test_client(), 3, seed="schemathesis")
     finished = make_table(app.test_client(), 2, seed="schemathesis-done")
-    finished.post("/terminate", 0)
+    finished.end()
     loaded = schemathesis.openapi.from_wsgi(f"{API}/openapi.yaml", app)
     loaded.game_ids = (table.id, finished.id)  # type: ignore[attr-defined]
     loaded.tokens = (table.tokens[0], table.tokens[1])  # type: ignore[attr-defined]

@@ -239,18 +239,19 @@ def test_export_and_replay_refused_while_on(table: Table, client: FlaskClient) -
 
 def test_terminate(table: Table, client: FlaskClient) -> None:
     assert_problem(table.post("/terminate", None), 401, "auth_required")
+    assert table.post("/terminate", 1).get_json()["game"]["status"] == "playing"  # 1 of 2
     response = table.post("/terminate", 2)
     assert response.status_code == 200
     body = response.get_json()
     assert_valid(s.ActionResultSchema, body)
     assert body["game"]["status"] == "finished"
     assert body["game"]["result"] == {"reason": "terminated", "score": 0}
-    assert [e["type"] for e in body["events"]] == ["terminate", "game_over"]
+    assert [e["type"] for e in body["events"]] == ["vote", "terminate", "game_over"]
     assert_problem(table.post("/terminate", 0), 409, "game_over")
     lobby = make_table(client, 2, start=False)
     assert_problem(lobby.post("/terminate", 0), 409, "game_not_started")
     doc = client.get(f"{table.url}/export").get_json()
-    assert doc["actions"] == [{"type": 4, "target": 2, "value": 4}]
+    assert doc["actions"] == [{"type": 4, "target": 0, "value": 4}]
 
 
 def test_retry_of_the_final_action(client: FlaskClient) -> None:
@@ -289,7 +290,7 @@ def test_finished_event_log_is_the_live_one(client: FlaskClient) -> None:
     table.act(0, 0, type="clue", target=1, rank=table.view(0)["hands"][1][0]["rank"])
     table.post("/chat", 0, {"text": "during the game"})
     live = client.get(f"{table.url}/events", headers=bearer(table.tokens[0])).get_json()["events"]
-    table.post("/terminate", 1)
+    table.end()
     final = client.get(f"{table.url}/events").get_json()["events"]
     assert [e["seq"] for e in final] == list(range(1, len(final) + 1))
     assert [e["type"] for e in final[:4]] == ["join", "join", "chat", "start"]
@@ -297,7 +298,7 @@ def test_finished_event_log_is_the_live_one(client: FlaskClient) -> None:
     for before, after in zip(live, final):
         if before["type"] != "draw" or before["suit"] is not None:
             assert before == after
-    assert [e["type"] for e in final[len(live) :]] == ["terminate", "game_over"]
+    assert [e["type"] for e in final[len(live) :]] == ["vote", "vote", "terminate", "game_over"]
 
 
 def _poll_in_thread(

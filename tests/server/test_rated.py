@@ -92,9 +92,7 @@ def test_rated_start_needs_two_accounts(aclient: FlaskClient) -> None:
 
 def test_a_rated_game_changes_every_rating_once(aclient: FlaskClient) -> None:
     table, names = rated_table(aclient, 3)
-    ended = table.post("/terminate", 2)
-    assert ended.status_code == 200
-    result = ended.get_json()["game"]["result"]
+    result = table.end(2)["game"]["result"]  # seats 2 and 0 vote: 2 of 3 people end it
     assert result["reason"] == "terminated" and result["score"] == 0
     changes = result["rating_changes"]
     assert set(changes) == {"0", "1", "2"}
@@ -121,10 +119,10 @@ def test_the_next_rated_game_starts_from_the_new_rating(aclient: FlaskClient) ->
     _, ann = session(aclient)
     _, bob = session(aclient)
     first = account_table(aclient, [ann, bob], rated=True)
-    first.post("/terminate", 0)
+    first.end(0)
     _, cat = session(aclient)
     second = account_table(aclient, [ann, cat], rated=True)
-    changes = second.post("/terminate", 1).get_json()["game"]["result"]["rating_changes"]
+    changes = second.end(1)["game"]["result"]["rating_changes"]
     team = ((1500 + LOSS) + 1500) / 2
     delta = ratings.change([team], 25, 0)
     assert changes["0"]["before"] == pytest.approx(1500 + LOSS)
@@ -136,7 +134,7 @@ def test_unrated_games_count_in_statistics_only(aclient: FlaskClient) -> None:
     name, ann = session(aclient)
     _, bob = session(aclient)
     table = account_table(aclient, [ann, bob])
-    result = table.post("/terminate", 0).get_json()["game"]["result"]
+    result = table.end(0)["game"]["result"]
     assert "rating_changes" not in result
     body = profile(aclient, name)
     assert body["rating"] == 1500 and body["rated_games"] == 0
@@ -149,7 +147,7 @@ def test_unrated_games_count_in_statistics_only(aclient: FlaskClient) -> None:
 
 def test_guest_games_are_untouched(aclient: FlaskClient) -> None:
     table = make_table(aclient, 2)
-    result = table.post("/terminate", 0).get_json()["game"]["result"]
+    result = table.end(0)["game"]["result"]
     assert result == {"reason": "terminated", "score": 0}
 
 
@@ -159,7 +157,7 @@ def test_history_pages_newest_first(aclient: FlaskClient) -> None:
     ids = []
     for _ in range(3):
         table = account_table(aclient, [ann, bob], rated=True)
-        table.post("/terminate", 0)
+        table.end(0)
         ids.append(table.id)
     first = aclient.get(f"{API}/players/{name}/games?limit=2").get_json()
     assert_valid(a.HistoryPageSchema, first)
@@ -202,7 +200,7 @@ def unsettled(accounts_app: Flask) -> Any:
 
 def finished_unsettled(client: FlaskClient, players: int = 3) -> tuple[Table, list[str]]:
     table, names = rated_table(client, players)
-    result = table.post("/terminate", 0).get_json()["game"]["result"]
+    result = table.end(0)["game"]["result"]
     assert "rating_changes" not in result
     return table, names
 
@@ -314,7 +312,7 @@ def test_the_sweeper_leaves_games_still_on(aclient: FlaskClient, unsettled: Any)
     unsettled.redis.zadd(PENDING, {table.id: 0})
     unsettled.sweep()
     assert unsettled.redis.zscore(PENDING, table.id) > 0  # looked at again later
-    table.post("/terminate", 0)
+    table.end(0)
     unsettled.redis.zadd(PENDING, {table.id: 0})
     unsettled.sweep()
     assert unsettled.redis.zscore(PENDING, table.id) is None

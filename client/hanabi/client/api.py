@@ -583,8 +583,16 @@ class Client(AccountCalls):
         )
         return response.json() if response.content else {}
 
+    def vote(self, game_id: str, end: bool = True, *, token: str | None = None) -> View:
+        """Vote to end the game (``end``), or take the vote back; the game ends (reason
+        ``terminated``, score 0) once half of the seated people voted. The view after it."""
+        data = self._request(
+            "POST", f"/games/{game_id}/votes", json={"end": end}, token=token
+        ).json()
+        return data.get("game", data) if isinstance(data, dict) else data
+
     def terminate(self, game_id: str, *, token: str | None = None) -> View:
-        """End the game for everyone (reason ``terminated``, score 0)."""
+        """A vote to end the game (the server's ``POST /terminate``); the view after it."""
         data = self._request("POST", f"/games/{game_id}/terminate", token=token).json()
         return data.get("game", data) if isinstance(data, dict) else data
 
@@ -723,6 +731,9 @@ class Table:
 
     def chat(self, text: str) -> dict[str, Any]:
         return self.client.chat(self.game_id, text, token=self.token)
+
+    def vote(self, end: bool = True) -> View:
+        return self.client.vote(self.game_id, end, token=self.token)
 
     def terminate(self) -> View:
         return self.client.terminate(self.game_id, token=self.token)

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from . import account_cli
 from .api import DEFAULT_SERVER, ApiError, Client
+from .clocks import parse_timer
 from .narrate import player_names
 from .pacing import DEFAULT_PACE
 from .render import CUSTOM_DEAL, TableRenderer
@@ -129,6 +130,13 @@ def dump(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
+def timer_arg(text: str) -> dict[str, int]:
+    try:
+        return parse_timer(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 # -- commands -------------------------------------------------------------------------
 
 
@@ -136,7 +144,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     deck = variant = players = None
     if args.deck:
         deck, variant, players = read_deck(args.deck, client)
-    options = None
+    options: dict[str, Any] | None = None
     if args.empty_clues or args.strikeout_keeps_score or args.rated:
         options = {
             "empty_clues": args.empty_clues,
@@ -146,6 +154,10 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         if not args.me:
             raise Fail("A rated game needs an account: hanabi-client login USERNAME")
         options["rated"] = True
+    if args.timer is not None:
+        options = {**(options or {}), "timer": args.timer}
+    if args.idle is not None:
+        options = {**(options or {}), "idle_limit": args.idle}
     name = args.me or args.name or default_name()
     seat = client.create_game(
         name,
@@ -561,6 +573,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
     )
     p.add_argument("--seed", help="shuffle seed (same seed, same deal)")
+    p.add_argument(
+        "--timer",
+        type=timer_arg,
+        metavar="BASE+INC",
+        help="a timed game: BASE seconds on each clock, +INC after each move (e.g. 120+20); "
+        "running out ends the game with score 0",
+    )
+    p.add_argument(
+        "--idle",
+        type=int,
+        metavar="SECS",
+        help="end the game if nobody moves for SECS seconds (default: the server's, 1800)",
+    )
     p.add_argument(
         "--bots",
         type=int,

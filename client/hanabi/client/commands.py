@@ -36,7 +36,8 @@ In the lobby:
                        conventions plays with anyone, hat only with other hat bots,
                        search is conventions with a late-game search
   leave                give up your seat
-To end a game early for everyone: terminate now"""
+To end a game early (score 0): vote end; it ends once half of the people seated voted
+(both of two). vote keep takes your vote back."""
 
 ALIASES = {
     "p": "play",
@@ -60,6 +61,7 @@ ALIASES = {
     "leave": "leave",
     "bot": "bot",
     "terminate": "terminate",
+    "vote": "vote",
     "": "redraw",
 }
 MOVES = ("play", "discard", "clue")
@@ -94,8 +96,15 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
         return Command("chat", text=text)
     if kind == "terminate":
         if [w.lower() for w in words[1:]] != ["now"]:
-            raise InputError('This ends the game for everyone with score 0: type "terminate now".')
-        return Command("terminate")
+            raise InputError('This votes to end the game with score 0: type "terminate now".')
+        return Command("vote", {"end": True})
+    if kind == "vote":
+        choice = [w.lower() for w in words[1:]]
+        if choice not in (["end"], ["keep"]):
+            raise InputError(
+                'Type "vote end" to vote to end the game, "vote keep" to take it back.'
+            )
+        return Command("vote", {"end": choice == ["end"]})
     if kind in ("start", "bot"):
         return _lobby(kind, line.strip())
     if kind not in MOVES:

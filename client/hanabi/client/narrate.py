@@ -16,7 +16,9 @@ REASONS = {
     "perfect": "a perfect game",
     "deck_out": "the deck ran out",
     "strikeout": "three strikes",
-    "terminated": "a player ended it",
+    "terminated": "ended by vote",
+    "timeout": "a clock ran out",
+    "idle": "nobody moved for too long",
 }
 
 
@@ -141,7 +143,12 @@ class Narrator:
             n = e.get("turns_left")
             return f"The deck is empty: final round, {n} turns left", False, False
         if kind == "terminate":
-            return f"{who} ended the game", False, False
+            return self._terminate(e, who), False, False
+        if kind == "vote":
+            votes = f"{e.get('votes')} of {e.get('needed')} needed"
+            if e.get("end"):
+                return f"Someone voted to end the game ({votes})", False, False
+            return f"A vote to end the game was taken back ({votes})", False, False
         if kind == "game_over":
             reason = REASONS.get(str(e.get("reason")), str(e.get("reason")))
             return f"Game over ({reason}): score {e.get('score')}", True, False
@@ -149,6 +156,17 @@ class Narrator:
             speaker = e.get("name") or who
             return f"<{speaker}> {e.get('text', '')}", False, False
         return self._lobby(kind, e)
+
+    @staticmethod
+    def _terminate(e: Mapping[str, Any], who: str) -> str:
+        reason = e.get("reason")
+        if reason == "timeout":
+            return f"{who} ran out of time"
+        if reason == "idle":
+            return "Nobody moved for too long: the server ended the game"
+        if e.get("seat") is None:
+            return "The players voted to end the game"
+        return f"{who} ended the game"
 
     def _lobby(self, kind: Any, e: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
         name = e.get("name") or self.name(e.get("seat"))

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from .clocks import clocks_line
 from .narrate import REASONS, player_names
 from .variants import VariantInfo
 
@@ -87,7 +88,9 @@ class TableRenderer:
 
     # -- blocks ---------------------------------------------------------------------
 
-    def header(self, view: Mapping[str, Any], game_id: str | None) -> list[Text]:
+    def header(
+        self, view: Mapping[str, Any], game_id: str | None, elapsed: float = 0.0
+    ) -> list[Text]:
         title = Text("Hanabi", style="bold")
         gid = game_id or view.get("id")
         if gid:
@@ -123,7 +126,8 @@ class TableRenderer:
         for suit, rank in fireworks.items():
             works.append(" ")
             works.append_text(self.card(suit, rank))
-        return [title, score, works]
+        clocks = clocks_line(view, player_names(view), elapsed)
+        return [title, score, works] if clocks is None else [title, score, clocks, works]
 
     def players(self, view: Mapping[str, Any]) -> list[Text]:
         """The lobby: who sits where."""
@@ -222,9 +226,11 @@ class TableRenderer:
         recent: Sequence[str] = (),
         game_id: str | None = None,
         join_hint: str | None = None,
+        elapsed: float = 0.0,
     ) -> Text:
-        """The whole table as one Text; ``recent`` are the last moves, in words."""
-        lines = self.header(view, game_id)
+        """The whole table as one Text; ``recent`` are the last moves, in words;
+        ``elapsed``: seconds since the view arrived (the running clock counts down)."""
+        lines = self.header(view, game_id, elapsed)
         status = view.get("status") or ("finished" if view.get("result") else "playing")
         if status == "lobby":
             lines += self.players(view)

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .api import ApiError, Client, StreamUnavailable, Unreachable
+from .clocks import clocks_line
 from .commands import HELP, Command, InputError, parse
 from .narrate import Narrator, player_names
 from .pacing import (
@@ -43,6 +44,7 @@ from .variants import VariantInfo, variant_info
 POLL_WAIT = 25  # seconds the server may hold a long-poll
 STREAM_QUIET = 25  # seconds without a byte (keep-alives come every 15) before a stream is dead
 RECENT = 6  # last moves shown under the table
+CLOCK_ROW = 3  # the table's line that shows the clocks (title, score, clocks, fireworks)
 RETRY_DELAYS = (0.5, 1, 2, 2, 3)  # seconds between reconnection attempts (last repeats)
 
 
@@ -89,6 +91,8 @@ class TableSession:
         self.last_seq = 0
         self.notice: Text | None = None
         self.stop = threading.Event()
+        self.view_at = time.monotonic()  # when self.view arrived: clocks count down from it
+        self.clock_drawn: str | None = None
         self.log: list[dict[str, Any]] = []  # the event log as far as fetched
         # Watching (no seat): frames one move at a time (see pacing.py); 0: as they come.
         self.pace = pace
@@ -204,6 +208,7 @@ class TableSession:
                     kind, payload, *rest = self.queue.get(timeout=max(wait, 0.02))
                 except queue.Empty:
                     kind, payload, rest = "tick", None, []
+                    self._tick_clocks()
                 if rest:  # a streamed view comes with the events that led to it
                     self.streamed.extend(rest[0])
                 outcome = self._handle(kind, payload)
@@ -396,6 +401,7 @@ class TableSession:
             return
         changed = view != self.view
         self.view = view
+        self.view_at = time.monotonic()
         if self.json_mode:
             if changed or force:
                 self._emit({"type": "view", "game": view})
@@ -415,6 +421,7 @@ class TableSession:
                 recent=recent,
                 game_id=self.game_id,
                 join_hint=self.join_hint,
+                elapsed=time.monotonic() - self.view_at,
             ),
             soft_wrap=True,
         )
@@ -423,6 +430,22 @@ class TableSession:
             self.notice = None
         if not view.get("result"):
             self._prompt()
+
+    def _tick_clocks(self) -> None:
+        """Count the running clock down on screen between answers: the clocks line (the
+        table's third, right under the score) is rewritten in place, the cursor and
+        whatever is being typed at the prompt left where they are."""
+        view = self.view
+        if self.json_mode or not self.clear or view is None or self.pacer is not None:
+            return
+        line = clocks_line(view, player_names(view), time.monotonic() - self.view_at)
+        if line is None or line.plain == self.clock_drawn:
+            return
+        self.clock_drawn = line.plain
+        self.console.file.write(f"\x1b7\x1b[{CLOCK_ROW};1H\x1b[2K")
+        self.console.print(line, end="", soft_wrap=True)
+        self.console.file.write("\x1b8")
+        self.console.file.flush()
 
     def _prompt(self) -> None:
         if self.json_mode or self.view is None or self.view.get("result"):
@@ -559,8 +582,8 @@ class TableSession:
                 self.on_leave()
             self._say("You left the table.", code="left")
             return 0
-        if kind == "terminate":
-            self._show(self.client.terminate(self.game_id, token=self.token))
+        if kind == "vote":
+            self._show(self.client.vote(self.game_id, command.action["end"], token=self.token))
             return self._maybe_over()
         assert self.view is not None
         result = self.client.act(self.game_id, self.view["turn"], command.action, token=self.token)

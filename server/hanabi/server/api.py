@@ -268,7 +268,7 @@ class GameResource(Resource):
                     etag = svc.etag(version, seat)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        body = svc.views.get((game_id, version, seat))
+        body = svc.cached_view(game_id, version, seat)
         if body is None:
             body = svc.rendered(Record.load(game_id, *raw), seat)
         response = json_response(
@@ -563,15 +563,43 @@ class Chat(Resource):
         return json_response({"event": event}, 201)
 
 
+VOTE_RULE = (
+    "The game ends (reason terminated, score 0) once at least half of the seated people "
+    "have voted to end it (both at a table of two; bots don't vote). Others see how many "
+    "voted, not who. A repeated vote changes nothing. 409 game_not_started, game_over."
+)
+
+
+@games.route("/<string:game_id>/votes")
+@games.param("game_id", "The game's id")
+class Votes(Resource):
+    @operation(
+        id="vote",
+        summary="Vote to end the game, or take the vote back",
+        body=s.VoteSchema,
+        auth="required",
+        responses={200: (s.ActionResultSchema, "The vote event (and the ending), and the view")},
+        errors=(400, 401, 403, 404, 409, 413),
+        description=VOTE_RULE,
+    )
+    def post(self, game_id: str) -> Response:
+        svc = service()
+        body = load_body(schema(s.VoteSchema))
+        outcome = svc.vote(game_id, bearer_token(), body["end"])
+        return _action_result(svc, outcome, 200)
+
+
 @games.route("/<string:game_id>/terminate")
 @games.param("game_id", "The game's id")
 class Terminate(Resource):
     @operation(
         id="terminateGame",
-        summary="End the game now (any seated player): reason terminated, score 0",
+        summary="Vote to end the game (the same as POST /votes with end true)",
         auth="required",
-        responses={200: (s.ActionResultSchema, "The ending events and the final view")},
+        responses={200: (s.ActionResultSchema, "The vote event (and the ending), and the view")},
         errors=(401, 403, 404, 409),
+        description="Kept for older clients: one seat no longer ends everybody's game. "
+        + VOTE_RULE,
     )
     def post(self, game_id: str) -> Response:
         svc = service()

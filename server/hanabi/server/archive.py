@@ -26,8 +26,9 @@ def encode_action(seat: int, action: Action) -> str:
         code = f"c{action.target}:{action.color}"
     elif action.type == "clue":
         code = f"r{action.target}:{action.rank}"
-    else:
-        code = "t"
+    else:  # terminate: by its own seat (-1: by the table), with its reason if not the default
+        seat = -1 if action.seat is None else action.seat
+        code = "t" + (f":{action.reason}" if action.reason else "")
     return f"{seat}:{code}"
 
 
@@ -44,7 +45,8 @@ def decode_action(entry: str) -> tuple[int, Action]:
         if kind == "c":
             return seat, Action.clue(int(target), color=value)
         return seat, Action.clue(int(target), rank=int(value))
-    return seat, Action.terminate(seat)
+    reason = rest[1:] or None  # "t" or "t:<reason>"
+    return seat, Action.terminate(None if seat < 0 else seat, reason)
 
 
 def setup_of(record: Record) -> Setup:

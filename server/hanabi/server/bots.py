@@ -15,6 +15,10 @@ A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody poll
    That commit leaves the game due again at once if the next seat is a bot too (each bot
    move its own commit), or takes it off the due set.
 
+The same threads end games whose deadline passed (a clock ran out, or nobody moved for
+the game's idle limit): see :mod:`hanabi.server.deadlines`. So deadlines are enforced
+where bot workers run (``HANABI_BOT_WORKER`` > 0 in at least one process).
+
 A process that dies holding a claim leaves the game in the due set with the lease as its
 score: once the lease runs out any worker claims it again (idle workers look at least every
 :data:`POLL` seconds), so a game never stalls on a bot. Long-polls wake on bot moves like on
@@ -34,6 +38,7 @@ from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
 from . import metrics
+from .deadlines import enforce_due
 from .games import Service, bot_due, decode_action
 from .problems import ApiError
 from .serving import offload
@@ -148,13 +153,17 @@ class BotWorker:
                 self.moves += 1
         return moves
 
+    def enforce_deadlines(self) -> int:
+        """End the games whose deadline passed (see :mod:`hanabi.server.deadlines`)."""
+        return 0 if self._stop.is_set() else enforce_due(self.service, self.lease_ms)
+
     def _run(self) -> None:
         wakes: BotWakes | None = None
         while not self._stop.is_set():
             try:
                 if wakes is None:
                     wakes = self.service.store.bot_wakes()
-                if not self.run_due():
+                if not self.run_due() + self.enforce_deadlines():
                     wakes.wait(POLL)
             except redis.exceptions.RedisError as exc:
                 metrics.redis_error("bots")

@@ -52,6 +52,9 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LOGIN_FAILS_ADDR": (20, int),  # failed logins per address per window, then 429
     "HANABI_RATING_K": (20.0, float),  # the Elo K-factor of rated games
     "HANABI_SETTLE_SWEEP": (5.0, float),  # seconds between sweeps for unsettled games; 0: none
+    "HANABI_IDLE_END": (1800, int),  # seconds without a move that end a game (0: no limit)
+    "HANABI_IDLE_MAX": (7 * DAY, int),  # longest options.idle_limit a game may ask for
+    "HANABI_TIMER_MIN_BASE": (10, int),  # shortest options.timer.base (tests may go to 1)
 }
 
 

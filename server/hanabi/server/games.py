@@ -8,7 +8,10 @@ for what they hold:
 - :mod:`~hanabi.server.seats`: tokens, game ids, seats and seating rules;
 - :mod:`~hanabi.server.writes`: the compare-and-set write loop every change goes through;
 - :mod:`~hanabi.server.lobby`: create, join, bots, leave, start;
-- :mod:`~hanabi.server.play`: actions and their retries, terminate, chat;
+- :mod:`~hanabi.server.play`: actions and their retries, chat;
+- :mod:`~hanabi.server.votes`: votes to end a game (``POST /terminate`` is one);
+- :mod:`~hanabi.server.clocks`, :mod:`~hanabi.server.deadlines`: timed and idle games, and
+  ending them when a deadline passes;
 - :mod:`~hanabi.server.reads`: records, views, the event log, exports, replays, listings;
 - :mod:`~hanabi.server.rendering`: views, summaries, ETags;
 - :mod:`~hanabi.server.archive`: the compact log of finished games and their rebuilding.
@@ -18,9 +21,11 @@ from __future__ import annotations
 
 from . import rendering, seats
 from .archive import Finished, decode_action, encode_action, setup_of
+from .deadlines import Deadlines
 from .lobby import Lobby
 from .play import Play
 from .seats import bot_due, hash_token, new_game_id, not_found
+from .votes import Votes
 from .writes import Hooks, Outcome
 
 __all__ = [
@@ -37,8 +42,9 @@ __all__ = [
 ]
 
 
-class Service(Lobby, Play):
-    """The façade: lobby and play operations (both on the write loop) and every read."""
+class Service(Lobby, Play, Votes, Deadlines):
+    """The façade: lobby, play, vote and deadline operations (all on the write loop) and
+    every read."""
 
     seat_of = staticmethod(seats.seat_of)
     seat_by_hash = staticmethod(seats.seat_by_hash)

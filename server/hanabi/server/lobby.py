@@ -15,6 +15,7 @@ from hanabi.game import Game, Options, Setup, SetupError
 from . import rated
 from .accounts import Account
 from .archive import setup_of
+from .clocks import timing_of
 from .problems import ApiError
 from .seats import (
     bot_name,
@@ -49,7 +50,9 @@ class Lobby(WriteLoop):
             rated.check_create(body, account)
         name = check_name(player_name(account, body.get("name")))
         variant_id = body["variant"]  # the schema allows only known variants
-        options = Options(**body["options"]).to_dict()
+        engine_options = dict(body["options"])
+        timing = timing_of(engine_options, self.config)  # takes the clock options out
+        options = Options(**engine_options).to_dict()
         seed = body.get("seed") or secrets.token_hex(8)
         deck = body.get("deck")
         deck_rows = None if deck is None else [[c["suit"], c["rank"]] for c in deck]
@@ -74,6 +77,7 @@ class Lobby(WriteLoop):
                 players=[Player(name, None, hash_token(token), account and account.id)],
                 custom_deal=body.get("seed") is not None or deck is not None,
                 rated=is_rated,
+                timing=timing,
             )
             joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:

@@ -1,4 +1,5 @@
-"""Play operations: actions (and their safe retries), ending a game, chat."""
+"""Play operations: actions (and their safe retries), chat. Ending a game early is a vote
+(:mod:`~hanabi.server.votes`)."""
 
 from __future__ import annotations
 
@@ -63,20 +64,6 @@ class Play(WriteLoop):
         first, count = entry["e"]
         events = self.store.events(record.id, first, first + count - 1)
         return entry["s"], Action.from_dict(entry["a"]), events, first + 1
-
-    def terminate(self, game_id: str, token: str | None) -> Outcome:
-        def change(record: Record) -> Outcome:
-            seat = require_seat(record, token)
-            if record.status == "lobby":
-                raise ApiError(409, "game_not_started", "The game has not started yet.")
-            if record.status == "finished":
-                raise ApiError(409, "game_over", "The game is over.")
-            game = self.live_game(record)
-            action = Action.terminate(seat)
-            events = game.apply(action)
-            return self._advance(record, game, seat, action, events)
-
-        return self._write(game_id, change)
 
     def chat(self, game_id: str, token: str | None, text: str) -> Outcome:
         text = text.strip()

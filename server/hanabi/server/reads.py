@@ -19,6 +19,7 @@ from . import rendering
 from .archive import Finished, rebuild, setup_of
 from .cache import LRU, SingleFlight
 from .changes import Busy, ChangeHub
+from .clocks import ClockState, ServerTime, clocks_view
 from .problems import ApiError
 from .seats import all_bots, not_found
 from .store import Record, Store
@@ -39,6 +40,7 @@ class Reads:
         self.views = LRU(config["HANABI_CACHE_SIZE"])
         self.finished = LRU(256)
         self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
+        self.server_time = ServerTime(store.redis)  # Redis's clock, for views and deadlines
 
     # -- engine glue -------------------------------------------------------------------
 
@@ -76,17 +78,31 @@ class Reads:
         """The view of ``record`` for ``seat`` (None: a spectator)."""
         if game is None and record.status != "lobby":
             game = self.game_of(record)
-        return rendering.render(record, seat, game)
+        out = rendering.render(record, seat, game)
+        out.update(clocks_view(record, self.server_time.now_ms()))
+        return out
 
     def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
-        """The view as JSON, cached per (game, version, seat); ``game``: the engine state
-        already at hand, if any."""
+        """The view as JSON, cached per (game, version, seat) without its time keys (they
+        change without a commit: the clocks run), which are added to each copy served;
+        ``game``: the engine state already at hand, if any."""
         key = (record.id, record.version, seat)
-        body = self.views.get(key)
-        if body is None:
-            body = orjson.dumps(self.render(record, seat, game))
-            self.views.put(key, body)
-        return body
+        cached = self.views.get(key)
+        if cached is None:
+            if game is None and record.status != "lobby":
+                game = self.game_of(record)
+            cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
+            self.views.put(key, cached)
+        return self._timed(*cached)
+
+    def cached_view(self, game_id: str, version: int, seat: int | None) -> bytes | None:
+        """The view of that version for that seat if this process has it rendered."""
+        cached = self.views.get((game_id, version, seat))
+        return None if cached is None else self._timed(*cached)
+
+    def _timed(self, body: bytes, state: ClockState) -> bytes:
+        times = orjson.dumps(clocks_view(state, self.server_time.now_ms()))
+        return body[:-1] + b"," + times[1:]
 
     # -- waiting for changes --------------------------------------------------------
 
@@ -188,7 +204,9 @@ class Reads:
             game = replay(setup_of(record), rebuilt.game.actions, upto=turn)
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
             raise ApiError(500, "replay_failed", exc.message) from None
-        return rendering.with_table(full_view(game), record, None)
+        out = rendering.with_table(full_view(game), record, None)
+        out.update(clocks_view(record, self.server_time.now_ms()))
+        return out
 
     # -- the listing -------------------------------------------------------------------
 

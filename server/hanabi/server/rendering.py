@@ -11,8 +11,10 @@ from typing import Any
 
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
 
+from .clocks import timing_options
 from .seats import all_bots
 from .store import Record, iso
+from .votes import votes_view
 
 
 def lobby_view(record: Record) -> dict[str, Any]:
@@ -59,12 +61,17 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         status=record.status,
         version=record.version,
         variant=record.variant,
-        options={**record.options, "rated": True} if record.rated else dict(record.options),
+        options={
+            **record.options,
+            **({"rated": True} if record.rated else {}),
+            **timing_options(record),
+        },
         max_players=record.max_players,
         players=players(record),
         host=record.host,
         you=seat,
         custom_deal=record.custom_deal,
+        votes=votes_view(record, seat),
     )
     changes = (record.result or {}).get("rating_changes")
     if changes is not None and out.get("result") is not None:

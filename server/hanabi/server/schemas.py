@@ -19,8 +19,9 @@ STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")
 EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
-    "terminate", "game_over", "chat", "join", "leave", "remove", "start",
+    "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote",
 )  # fmt: skip
+END_REASONS = ("perfect", "deck_out", "strikeout", "terminated", "timeout", "idle")
 MAX_WAIT = 30
 NAME_MAX = 24  # the service checks it again after NFKC normalisation (seats.check_name)
 CHAT_MAX = 300
@@ -137,6 +138,31 @@ class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.Equal("ok"))
 
 
+class TimerSchema(Schema):
+    base = _int(
+        required=True,
+        validate=validate.Range(1, 3600),
+        metadata={"description": "Seconds on each seat's clock at the start (10 to 3600; "
+                  "a server may allow less, HANABI_TIMER_MIN_BASE)."},
+    )  # fmt: skip
+    per_turn = _int(
+        required=True,
+        validate=validate.Range(0, 300),
+        metadata={"description": "Seconds added to a seat's clock after each of its moves."},
+    )
+
+
+IDLE_LIMIT = (
+    "Seconds without a move after which a game in progress ends (reason idle, score 0): "
+    "at least 5, at most the server's HANABI_IDLE_MAX (7 days); by default HANABI_IDLE_END "
+    "(30 minutes). 0 in a view: no limit."
+)
+TIMER = (
+    "A timed game: each seat's clock runs only on its turns; at 0 the game ends (reason "
+    "timeout, score 0). Bots never time out. null: untimed."
+)
+
+
 class OptionsSchema(Schema):
     empty_clues = JsonBoolean(load_default=False)
     strikeout_keeps_score = JsonBoolean(load_default=False)
@@ -148,11 +174,15 @@ class OptionsSchema(Schema):
             "variants are refused (variant_not_rated)."
         },
     )
+    idle_limit = _int(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
+    timer = fields.Nested(TimerSchema, metadata={"description": TIMER})
 
 
 class GameOptionsSchema(Schema):
     empty_clues = JsonBoolean(required=True)
     strikeout_keeps_score = JsonBoolean(required=True)
+    idle_limit = _int(required=True, metadata={"description": IDLE_LIMIT})
+    timer = fields.Nested(TimerSchema, required=True, allow_none=True)
     rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
 
 
@@ -169,7 +199,12 @@ class PlayerSchema(Schema):
 
 class ResultSchema(Schema):
     reason = fields.String(
-        required=True, validate=validate.OneOf(("perfect", "deck_out", "strikeout", "terminated"))
+        required=True,
+        validate=validate.OneOf(END_REASONS),
+        metadata={
+            "description": "perfect, deck_out, strikeout; terminated (by vote), timeout (a "
+            "seat's clock ran out), idle (nobody moved for options.idle_limit seconds)."
+        },
     )
     score = _int(required=True)
     rating_changes = fields.Dict(
@@ -195,8 +230,11 @@ class EventSchema(Schema):
     clue {seat,target,color,rank,touched}, play {seat,card,suit,rank,firework},
     misplay {seat,card,suit,rank}, strike {strikes}, discard {seat,card,suit,rank,clue_tokens},
     clue_token {clue_tokens}, draw {seat,card,suit,rank} (suit/rank null where hidden from
-    the viewer), final_round {turns_left}, terminate {seat}, game_over {reason,score},
-    chat {seat,name,text}. Lobby events: join {seat,name,bot} (a person took a seat, or the
+    the viewer), final_round {turns_left}, terminate {seat,reason} (seat: the seat whose
+    clock ran out, or none when the table ended the game; reason: timeout or idle, absent
+    for terminated), game_over {reason,score}, chat {seat,name,text}, vote {end,votes,needed}
+    (someone voted to end the game, or took it back (end false); no seat: who voted is not
+    shown). Lobby events: join {seat,name,bot} (a person took a seat, or the
     host seated a bot: ``bot`` is its strategy), leave {seat,name,bot,host} (a player left;
     later seats moved up; ``host`` is the host's seat after it), remove {seat,name,bot,host}
     (the host freed a seat), start {} (the deal follows)."""
@@ -224,6 +262,9 @@ class EventSchema(Schema):
     text = fields.String()
     bot = fields.String(allow_none=True, metadata={"description": "join/leave/remove: strategy"})
     host = _int(metadata={"description": "leave/remove: the host's seat after it"})
+    end = JsonBoolean(metadata={"description": "vote: a vote to end (false: taken back)"})
+    votes = _int(metadata={"description": "vote: votes to end after this one"})
+    needed = _int(metadata={"description": "vote: votes that end the game"})
 
 
 # -- variants --------------------------------------------------------------------------
@@ -310,6 +351,20 @@ class ClueSchema(Schema):
     touched = fields.List(_int(), required=True)
 
 
+class VotesSchema(Schema):
+    end = _int(required=True, metadata={"description": "How many seats voted to end."})
+    needed = _int(
+        required=True,
+        metadata={"description": "Votes that end the game: half the seated people (bots "
+                  "don't vote), at least 2 (1 for a person alone with bots)."},
+    )  # fmt: skip
+    mine = fields.Boolean(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Whether the viewer voted; null for a spectator."},
+    )
+
+
 class GameViewSchema(Schema):
     """A game as one viewer (a seat, or a spectator) may see it."""
 
@@ -338,6 +393,26 @@ class GameViewSchema(Schema):
     turns_left = _nint()
     legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
+    votes = fields.Nested(VotesSchema, required=True)
+    clocks = fields.List(
+        fields.Float(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Seconds left on each seat's clock (by seat), the running "
+                  "one as of server_time; null for an untimed game or one not in progress."},
+    )  # fmt: skip
+    deadline = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When the game ends unless the seat to move moves: its "
+                  "clock runs out, or the idle limit passes (RFC 3339, UTC); null while a "
+                  "bot is to move or the game is not in progress."},
+    )  # fmt: skip
+    server_time = fields.DateTime(
+        required=True,
+        metadata={"description": "The server's time of this answer (count clocks down from "
+                  "it: the difference to deadline is what the seat to move has left)."},
+    )  # fmt: skip
 
 
 class GameSummarySchema(Schema):
@@ -498,6 +573,13 @@ class EventPageSchema(Schema):
     next = _nint(
         validate=validate.Range(0),
         metadata={"description": "The ?after= of the next page; null: this page is the last."},
+    )
+
+
+class VoteSchema(Schema):
+    end = JsonBoolean(
+        required=True,
+        metadata={"description": "true: vote to end the game; false: take the vote back."},
     )
 
 

@@ -34,6 +34,12 @@ ends or deletes the game) removes it. A worker claims a game by moving its score
 lease (:data:`CLAIM_LUA`), and a claim whose worker died simply comes due again when the
 lease runs out (see :mod:`hanabi.server.bots`).
 
+Deadlines: ``{game:bots-<b>}:deadlines`` (beside the due set) holds the games of the
+bucket with a deadline (a clock that runs out, an idle limit), scored by it (ms, Redis
+time); the game's hash keeps ``ts``, ``left`` and ``dl``. The commit script keeps both (see
+:mod:`hanabi.server.clocks`) and workers claim them like bot turns
+(:mod:`hanabi.server.deadlines`).
+
 Changes are published on the game's own channel ``{game:<id>}:changes`` (in the game's
 slot): with ``SPUBLISH``, sharded pub/sub, where the server has it (Redis 7 and later), so
 on a Cluster a change reaches only the node that owns the game, else ``PUBLISH``.
@@ -60,6 +66,7 @@ import orjson
 import redis
 from redis.cluster import RedisCluster
 
+from .clocks import CLOCK_LUA, DeadlinePassed, NotDue
 from .slots import BUCKETS, bucket_of, bucket_tag
 
 log = logging.getLogger("hanabi.server")
@@ -67,14 +74,16 @@ log = logging.getLogger("hanabi.server")
 INDEX = "hanabi:index:"
 BOTS_WAKE = "hanabi:bots:wake"
 
-# KEYS: g, a, e, the bucket's bots due set (all in the game's slot).  ARGV: expected version
-# ("0": create), players, blob, ttl ms, mode, game id, bot ("0": no bot to move, "1": a bot
-# is due, "2": a bot is due and this commit is a bot worker's, so any claim of the game is
-# over), now ms, publish command (SPUBLISH or PUBLISH), the game's channel,
-# number of action entries, action entries..., event entries...
+# KEYS: g, a, e, the bucket's bots due set, the bucket's deadlines (all in the game's slot).
+# ARGV: expected version ("0": create), players, blob, ttl ms, mode, game id, bot ("0": no
+# bot to move, "1": a bot is due, "2": a bot is due and this commit is a bot worker's, so
+# any claim of the game is over), now ms, publish command (SPUBLISH or PUBLISH), the game's
+# channel, the clock change ("": none; see hanabi.server.clocks.CLOCK_LUA), number of
+# action entries, action entries..., event entries...
 # mode: "keep" (append), "archive" (drop the lists), "delete" (drop the game).
-# Returns the new version; on a version conflict {version, players, blob} as stored now (so
-# the writer can retry without another read); -2 if the game is gone.
+# Returns {new version, the clock appended to the blob ("": none)}; on a version conflict
+# {version, players, blob} as stored now (so the writer can retry without another read);
+# -2 if the game is gone; -3 a move after the game's deadline; -4 an expiry not yet due.
 COMMIT_LUA = """
 local v = redis.call('HGET', KEYS[1], 'v')
 if ARGV[1] == '0' then
@@ -85,16 +94,22 @@ elseif v ~= ARGV[1] then
   return redis.call('HMGET', KEYS[1], 'v', 'p', 's')
 end
 local nv = tonumber(ARGV[1]) + 1
+CLOCK_LUA
 if ARGV[5] == 'delete' then
   redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+  redis.call('ZREM', KEYS[5], ARGV[6])
 else
-  redis.call('HSET', KEYS[1], 'v', nv, 'p', ARGV[2], 's', ARGV[3])
-  local na = tonumber(ARGV[11])
+  local blob = ARGV[3]
+  if clock ~= '' and string.sub(blob, 1, 1) == 'J' then
+    blob = string.sub(blob, 1, -2) .. ',"clock":' .. clock .. '}'
+  end
+  redis.call('HSET', KEYS[1], 'v', nv, 'p', ARGV[2], 's', blob)
+  local na = tonumber(ARGV[12])
   if ARGV[5] == 'archive' then
     redis.call('DEL', KEYS[2], KEYS[3])
   else
-    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12, 11 + na)) end
-    if #ARGV > 11 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 12 + na, #ARGV)) end
+    if na > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 13, 12 + na)) end
+    if #ARGV > 12 + na then redis.call('RPUSH', KEYS[3], unpack(ARGV, 13 + na, #ARGV)) end
     redis.call('PEXPIRE', KEYS[2], ARGV[4])
     redis.call('PEXPIRE', KEYS[3], ARGV[4])
   end
@@ -112,8 +127,8 @@ else
   redis.call('PUBLISH', 'BOTS_WAKE', ARGV[6])
 end
 redis.call(ARGV[9], ARGV[10], nv)
-return nv
-""".replace("BOTS_WAKE", BOTS_WAKE)
+return {nv, clock}
+""".replace("BOTS_WAKE", BOTS_WAKE).replace("CLOCK_LUA", CLOCK_LUA)
 
 
 # KEYS: bots due.  ARGV: now ms, lease ms.  The first game due by now, re-scored to
@@ -139,6 +154,19 @@ return 0
 """
 
 
+# KEYS: g, deadlines.  ARGV: game id.  A worker that ended nothing puts the game back at
+# the deadline its hash holds now (or takes it off the set if it has none).
+RESTORE_DEADLINE_LUA = """
+local dl = redis.call('HGET', KEYS[1], 'dl')
+if dl then
+  redis.call('ZADD', KEYS[2], dl, ARGV[1])
+  return 1
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 0
+"""
+
+
 def keys(game_id: str) -> tuple[str, str, str]:
     tag = "{game:" + game_id + "}"
     return tag + ":g", tag + ":a", tag + ":e"
@@ -157,6 +185,11 @@ def game_of_channel(name: str) -> str:
 def due_key(bucket: int) -> str:
     """A bucket's due set of bot turns (in the bucket's slot)."""
     return "{game:" + bucket_tag(bucket) + "}:bots:due"
+
+
+def deadlines_key(bucket: int) -> str:
+    """A bucket's deadlines: games that end when a clock runs out or they sit idle."""
+    return "{game:" + bucket_tag(bucket) + "}:deadlines"
 
 
 def now_ms() -> int:
@@ -214,10 +247,13 @@ class Record:
     chats: int = 0
     custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
     rated: bool = False  # a rated game (accounts only; see hanabi.server.settle)
+    timing: dict[str, Any] | None = None  # {"idle_limit": s, "timer": {base, per_turn}|None}
+    clock: dict[str, Any] | None = None  # {"ts", "left", "dl"} (ms), kept by the commit script
+    votes: list[int] = field(default_factory=list)  # seats that voted to end (votes.py)
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
-             "chats", "custom_deal", "rated")  # fmt: skip
+             "chats", "custom_deal", "rated", "votes", "timing")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}
@@ -313,6 +349,7 @@ class Store:
         self._commit = self.redis.register_script(COMMIT_LUA)
         self._claim = self.redis.register_script(CLAIM_LUA)
         self._release = self.redis.register_script(RELEASE_LUA)
+        self._restore_deadline = self.redis.register_script(RESTORE_DEADLINE_LUA)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -360,6 +397,7 @@ class Store:
         events: list[dict[str, Any]] = (),  # type: ignore[assignment]
         delete: bool = False,
         bot: str = "0",
+        clock: str = "",
     ) -> tuple[int, bytes, bytes]:
         """Write ``record`` if the stored version is still ``expected`` (0: a new game).
 
@@ -371,20 +409,30 @@ class Store:
         mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
         ttl_ms = self.ttls[record.status] * 1000
         args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
-        args += [record.id, bot, now_ms(), self.publish, channel(record.id), len(actions)]
+        args += [record.id, bot, now_ms(), self.publish, channel(record.id), clock, len(actions)]
         args += [orjson.dumps(a) for a in actions]
         args += [orjson.dumps(e) for e in events]
-        due = due_key(bucket_of(record.id))
-        result = self._commit(keys=[*keys(record.id), due], args=args)
-        if isinstance(result, list):
+        bucket = bucket_of(record.id)
+        due, deadlines = due_key(bucket), deadlines_key(bucket)
+        result = self._commit(keys=[*keys(record.id), due, deadlines], args=args)
+        if isinstance(result, list) and len(result) == 3:
             version, players, blob = result
             raise Conflict(Record.load(record.id, version, players, blob))
         if result == -1:
             raise Conflict
         if result == -2:
             raise Gone
-        record.version = int(result)
-        return record.version, args[1], args[2]
+        if result == -3:
+            raise DeadlinePassed
+        if result == -4:
+            raise NotDue
+        version, appended = result
+        blob = args[2]
+        if appended and blob[:1] == b"J":
+            blob = blob[:-1] + b',"clock":' + appended + b"}"
+        record.version = int(version)
+        record.clock = orjson.loads(appended) if appended else None
+        return record.version, args[1], blob
 
     # -- bot turns ---------------------------------------------------------------------
 
@@ -393,16 +441,35 @@ class Store:
 
         One look at every bucket's due set (a pipeline; on a Cluster, one round trip per
         node), then a claim in the buckets that have something due."""
-        now = now_ms()
+        return self._claim_due(due_key, now_ms(), lease_ms)
+
+    def _claim_due(self, key_of: Any, now: int, lease_ms: int) -> str | None:
         pipe = self.redis.pipeline(transaction=False)
         for bucket in range(BUCKETS):
-            pipe.zrangebyscore(due_key(bucket), "-inf", now, start=0, num=1)
+            pipe.zrangebyscore(key_of(bucket), "-inf", now, start=0, num=1)
         for bucket, due in enumerate(pipe.execute()):
             if due:
-                found = self._claim(keys=[due_key(bucket)], args=[now, lease_ms])
+                found = self._claim(keys=[key_of(bucket)], args=[now, lease_ms])
                 if found is not None:
                     return found.decode()
         return None
+
+    # -- deadlines ---------------------------------------------------------------------
+
+    def claim_deadline(self, now: int, lease_ms: int) -> str | None:
+        """A game whose deadline passed by ``now`` (ms, Redis time), now claimed for
+        ``lease_ms``; None if none has. A claimed deadline whose worker died comes due
+        again when the lease runs out."""
+        return self._claim_due(deadlines_key, now, lease_ms)
+
+    def restore_deadline(self, game_id: str) -> None:
+        """Undo a claim that ended nothing: the game goes back at its current deadline."""
+        bucket = bucket_of(game_id)
+        self._restore_deadline(keys=[keys(game_id)[0], deadlines_key(bucket)], args=[game_id])
+
+    def deadline(self, game_id: str) -> float | None:
+        """The game's score in its bucket's deadlines (ms; a claim's lease end once claimed)."""
+        return self.redis.zscore(deadlines_key(bucket_of(game_id)), game_id)
 
     def release_bot_turn(self, game_id: str, version: int | None) -> bool:
         """Drop a game with no bot to move at ``version`` from the due set (see RELEASE_LUA)."""

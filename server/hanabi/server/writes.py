@@ -16,6 +16,7 @@ from typing import Any
 from hanabi.game import Action, Game
 
 from .archive import encode_action
+from .clocks import DeadlinePassed, clock_change
 from .problems import ApiError
 from .reads import Reads
 from .seats import bot_due, not_found
@@ -23,7 +24,7 @@ from .store import Conflict, Gone, Record, now_ms
 
 MAX_RETRIES = 100
 #: Events the table makes (the engine's are rebuilt from the action log).
-TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat"})
+TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat", "vote"})
 
 
 @dataclass
@@ -38,6 +39,7 @@ class Outcome:
     token: str | None = None
     game: Game | None = None
     log: list[dict[str, Any]] = field(default_factory=list)  # action-log entries to append
+    expire: bool = False  # the change ends the game by its deadline (deadlines.py)
 
 
 class Hooks:
@@ -73,7 +75,7 @@ class WriteLoop(Reads):
         if record is None:
             record = self.load(game_id)
         for _ in range(MAX_RETRIES):
-            expected, old_status = record.version, record.status
+            expected, old_status, old_turn = record.version, record.status, record.turn
             try:
                 outcome = change(record)
             except ApiError:
@@ -99,6 +101,7 @@ class WriteLoop(Reads):
                     events=outcome.events,
                     delete=delete,
                     bot=bot,
+                    clock=clock_change(record, old_status, old_turn, outcome.expire),
                 )
             except Conflict as conflict:
                 record = conflict.current or self.load(game_id)
@@ -107,6 +110,12 @@ class WriteLoop(Reads):
             except Gone:
                 self.records.pop(game_id)
                 raise not_found(game_id) from None
+            except DeadlinePassed:
+                raise ApiError(
+                    409, "deadline_passed",
+                    "Too late: the game's deadline passed before this move arrived (a clock ran "
+                    "out, or the game sat idle), so it ends without it.",
+                ) from None  # fmt: skip
             if delete:
                 self.records.pop(game_id)
             else:

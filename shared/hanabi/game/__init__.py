@@ -10,8 +10,10 @@
 from .actions import Action
 from .engine import (
     DECK_OUT,
+    END_REASONS,
     EVENT_TYPES,
     HAND_SIZES,
+    IDLE,
     MAX_CLUE_TOKENS,
     MAX_PLAYERS,
     MAX_STRIKES,
@@ -19,6 +21,7 @@ from .engine import (
     PERFECT,
     STRIKEOUT,
     TERMINATED,
+    TIMEOUT,
     Game,
     Options,
     Setup,
@@ -32,8 +35,10 @@ from .views import full_view, spectator_view, view
 
 __all__ = [
     "DECK_OUT",
+    "END_REASONS",
     "EVENT_TYPES",
     "HAND_SIZES",
+    "IDLE",
     "MAX_CLUE_TOKENS",
     "MAX_PLAYERS",
     "MAX_STRIKES",
@@ -41,6 +46,7 @@ __all__ = [
     "PERFECT",
     "STRIKEOUT",
     "TERMINATED",
+    "TIMEOUT",
     "VARIANTS",
     "Action",
     "Game",

@@ -20,7 +20,8 @@ class Action:
 
     play/discard name a card by ``card`` (its order); a clue names ``target`` and exactly
     one of ``color``/``rank``; a wild play may name ``firework`` (a suit id); terminate
-    names the ``seat`` that ended the game.
+    names the ``seat`` that ended the game (none when the table ended it: a vote, an idle
+    game) and its ``reason`` (``terminated`` unless set: ``timeout``, ``idle``).
     """
 
     type: str
@@ -30,6 +31,7 @@ class Action:
     rank: int | None = None
     firework: str | None = None
     seat: int | None = None
+    reason: str | None = None
 
     @classmethod
     def play(cls, card: int, firework: str | None = None) -> Action:
@@ -44,13 +46,15 @@ class Action:
         return cls(CLUE, target=target, color=color, rank=rank)
 
     @classmethod
-    def terminate(cls, seat: int) -> Action:
-        return cls(TERMINATE, seat=seat)
+    def terminate(cls, seat: int | None = None, reason: str | None = None) -> Action:
+        """End the game: by ``seat``, or by the table (``seat`` None); ``reason`` None is
+        ``terminated``."""
+        return cls(TERMINATE, seat=seat, reason=reason)
 
     def to_dict(self) -> dict[str, Any]:
         """A compact JSON-ready dict holding only the fields that are set."""
         out: dict[str, Any] = {"type": self.type}
-        for name in ("card", "target", "color", "rank", "firework", "seat"):
+        for name in ("card", "target", "color", "rank", "firework", "seat", "reason"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -70,6 +74,7 @@ class Action:
             rank=data.get("rank"),
             firework=data.get("firework"),
             seat=data.get("seat"),
+            reason=data.get("reason"),
         )
         if kind in (PLAY, DISCARD) and action.card is None:
             raise IllegalAction("card_required", f"A {kind} action must name a card.")

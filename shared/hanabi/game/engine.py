@@ -27,6 +27,9 @@ PERFECT = "perfect"
 DECK_OUT = "deck_out"
 STRIKEOUT = "strikeout"
 TERMINATED = "terminated"
+TIMEOUT = "timeout"  # a seat's clock ran out (the server keeps the clocks)
+IDLE = "idle"  # nobody moved for too long (the server decides how long)
+END_REASONS = (TERMINATED, TIMEOUT, IDLE)  # the reasons a terminate action may give
 
 # The kinds of event that apply() and deal_events() produce; logs may hold others (chat,
 # lobby) that are not part of the game's state.
@@ -578,13 +581,22 @@ class Game:
         self.current = (self.current + 1) % self.num_players
 
     def _terminate(self, action: Action) -> list[dict[str, Any]]:
-        seat = action.seat
-        if type(seat) is not int or not 0 <= seat < self.num_players:
+        """End the game with score 0: by a seat, or by the table (seat None) for a reason
+        decided outside the rules (a vote, a clock run out, an idle game)."""
+        seat, reason = action.seat, action.reason or TERMINATED
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_players):
             raise IllegalAction("unknown_seat", f"There is no seat {seat!r} at this table.")
+        if reason not in END_REASONS:
+            raise IllegalAction("unknown_reason", f"A game cannot end for {reason!r}.")
         turn = len(self.actions)
         self.actions.append(action)
-        events: list[dict[str, Any]] = [{"type": "terminate", "turn": turn, "seat": seat}]
-        self._finish(events, turn, TERMINATED, 0)
+        event: dict[str, Any] = {"type": "terminate", "turn": turn}
+        if seat is not None:
+            event["seat"] = seat
+        if reason != TERMINATED:
+            event["reason"] = reason
+        events = [event]
+        self._finish(events, turn, reason, 0)
         return events
 
     def _finish(self, events: list[dict[str, Any]], turn: int, reason: str, score: int) -> None:

@@ -16,12 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
-from .engine import Game, Options, Setup
+from .engine import IDLE, TERMINATED, TIMEOUT, Game, Options, Setup
 from .errors import HanabiError, ImportFormatError
 from .variants import VARIANTS, Variant
 
 PLAY_TYPE, DISCARD_TYPE, COLOR_CLUE, RANK_CLUE, GAME_OVER = range(5)
-END_TERMINATED = 4
+#: hanab.live's end conditions for the reasons a terminate action gives (its TIMEOUT,
+#: TERMINATED and IDLE_TIMEOUT); any other value imports as terminated.
+END_CONDITIONS = {TIMEOUT: 3, TERMINATED: 4, IDLE: 6}
+REASONS = {value: reason for reason, value in END_CONDITIONS.items()}
 
 
 def export_game(game: Game) -> dict[str, Any]:
@@ -42,7 +45,10 @@ def export_game(game: Game) -> dict[str, Any]:
         elif action.type == CLUE:
             actions.append({"type": RANK_CLUE, "target": action.target, "value": action.rank})
         else:
-            actions.append({"type": GAME_OVER, "target": action.seat, "value": END_TERMINATED})
+            value = END_CONDITIONS[action.reason or TERMINATED]
+            # hanab.live always names a seat: the table's own ends (a vote, idle) name seat 0
+            seat = 0 if action.seat is None else action.seat
+            actions.append({"type": GAME_OVER, "target": seat, "value": value})
     options: dict[str, Any] = {"variant": variant.hanablive_name or variant.id}
     if game.setup.options.empty_clues:
         options["emptyClues"] = True
@@ -134,7 +140,8 @@ def _action(variant: Variant, index: int, entry: Any) -> Action:
     if kind == RANK_CLUE:
         return Action(CLUE, target=target, rank=value)
     if kind == GAME_OVER:
-        return Action(TERMINATE, seat=target)
+        reason = REASONS.get(value) if type(value) is int else None
+        return Action(TERMINATE, seat=target, reason=None if reason == TERMINATED else reason)
     raise ImportFormatError("invalid_import", f"Action {index} has unknown type {kind!r}.")
 
 

@@ -1,0 +1,74 @@
+"""Deadlines enforced: the game whose clock ran out or that sat idle too long ends.
+
+Nobody polls for it. The commit that moves a turn puts the game's deadline in its bucket's
+deadlines set (:mod:`hanabi.server.clocks`); the bot workers of every process
+(:mod:`hanabi.server.bots`) also claim due deadlines, with the same lease as bot turns
+(a claim whose process died comes due again), and end the game through the write loop:
+reason ``timeout`` (an event names the seat whose clock ran out) or ``idle``, score 0.
+
+That commit is accepted only if the deadline has passed by Redis's clock and the game is
+still at the version the worker read: a move made in time always wins, and a deadline is
+enforced once. A deadline that passed while every process was down is in the set still,
+due: the first worker to look after a restart ends the game. Ending is a commit like any
+other, so long-polls and streams of the game wake up.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from hanabi.game import IDLE, TIMEOUT, Action
+
+from .clocks import NotDue
+from .problems import ApiError
+from .store import Record
+from .writes import Outcome, WriteLoop
+
+log = logging.getLogger("hanabi.server.deadlines")
+
+
+def expiry_of(record: Record) -> tuple[int | None, str]:
+    """(seat, reason) of the deadline ``record`` holds: ``timeout`` and the seat to move
+    if its clock runs out first, else ``idle`` (no seat)."""
+    clock = record.clock or {}
+    seat = record.turn % len(record.players)
+    left = clock.get("left") or []
+    if seat < len(left) and clock.get("dl") is not None and clock["ts"] + left[seat] <= clock["dl"]:
+        return seat, TIMEOUT
+    return None, IDLE
+
+
+class Deadlines(WriteLoop):
+    def expire(self, game_id: str) -> bool:
+        """End the game if its deadline has passed (by Redis's clock); True if it did."""
+
+        def change(record: Record) -> Outcome:
+            if record.status != "playing" or not (record.clock or {}).get("dl"):
+                raise ApiError(409, "no_deadline", "This game has no deadline to enforce.")
+            seat, reason = expiry_of(record)
+            game = self.live_game(record)
+            action = Action.terminate(seat, reason)
+            outcome = self._advance(record, game, -1 if seat is None else seat, action,
+                                    game.apply(action))  # fmt: skip
+            outcome.seat = None
+            outcome.expire = True
+            return outcome
+
+        try:
+            self._write(game_id, change)
+        except (NotDue, ApiError):
+            self.store.restore_deadline(game_id)
+            return False
+        return True
+
+
+def enforce_due(service: Any, lease_ms: int) -> int:
+    """Claim and enforce due deadlines until none is due; how many games ended."""
+    ended = 0
+    while True:
+        game_id = service.store.claim_deadline(service.server_time.now_ms(), lease_ms)
+        if game_id is None:
+            return ended
+        if service.expire(game_id):
+            ended += 1

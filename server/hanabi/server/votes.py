@@ -1,0 +1,77 @@
+"""Ending a game by vote: no one seated player can end everybody's game alone.
+
+A seated person votes to end the game (``POST /games/{id}/votes`` ``{"end": true}``) or
+takes the vote back (``false``). The game ends (reason ``terminated``, score 0) as soon as
+:func:`votes_needed` people have voted: at least half of the seated people, and both in a
+game of two. Bots don't vote. ``POST /terminate`` is a vote to end.
+
+Who voted is not shown to the others: the view has only the count (and each voter sees
+their own vote), and each vote is a ``vote`` event ``{end, votes, needed}`` without a seat.
+A table event like chat, it is kept in the archive of the finished game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi.game import Action
+
+from .problems import ApiError
+from .seats import require_seat
+from .store import Record
+from .writes import Outcome, WriteLoop
+
+
+def people(record: Record) -> int:
+    """How many seats are held by people (the voters)."""
+    return sum(1 for p in record.players if p.bot is None)
+
+
+def votes_needed(record: Record) -> int:
+    """Votes that end the game: half of the seated people rounded up, at least two (both,
+    at a table of two people); one when a person plays alone with bots."""
+    n = people(record)
+    return 1 if n <= 1 else max(2, (n + 1) // 2)
+
+
+def votes_view(record: Record, seat: int | None) -> dict[str, Any]:
+    """The ``votes`` key of a view: how many, how many are needed, and whether the viewer
+    (a seat; None for a spectator) is one of them."""
+    mine = None if seat is None else seat in record.votes
+    return {"end": len(record.votes), "needed": votes_needed(record), "mine": mine}
+
+
+class Votes(WriteLoop):
+    def vote(self, game_id: str, token: str | None, end: bool) -> Outcome:
+        """Vote to end the game (``end``) or take the vote back; the vote that reaches
+        :func:`votes_needed` ends it in the same commit. Voting twice changes nothing."""
+
+        def change(record: Record) -> Outcome:
+            seat = require_seat(record, token)
+            if record.status == "lobby":
+                raise ApiError(409, "game_not_started", "The game has not started yet.")
+            if record.status == "finished":
+                raise ApiError(409, "game_over", "The game is over.")
+            if (seat in record.votes) == end:
+                return Outcome(record, seat, [], first_seq=record.events + 1, replayed=True)
+            record.votes = sorted({*record.votes, seat} if end else set(record.votes) - {seat})
+            needed = votes_needed(record)
+            event = {"type": "vote", "end": end, "votes": len(record.votes), "needed": needed}
+            noted = self._note(record, event)
+            first_seq = record.events
+            if len(record.votes) < needed:
+                return Outcome(record, seat, [noted], first_seq=first_seq)
+            game = self.live_game(record)
+            action = Action.terminate()  # by the table: the event names no voter
+            outcome = self._advance(record, game, -1, action, game.apply(action))
+            if record.chat is not None:  # the vote is not in the stored log yet
+                record.chat.append([first_seq, noted])
+            outcome.seat, outcome.first_seq = seat, first_seq
+            outcome.events = [noted, *outcome.events]
+            return outcome
+
+        return self._write(game_id, change)
+
+    def terminate(self, game_id: str, token: str | None) -> Outcome:
+        """``POST /terminate``: a vote to end (kept for clients written before votes)."""
+        return self.vote(game_id, token, True)
