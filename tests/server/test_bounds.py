@@ -11,6 +11,7 @@ import redis
 from api_helpers import Table, assert_problem, bearer, make_table
 from flask import Flask
 from flask.testing import FlaskClient
+from redis.cluster import RedisCluster
 
 from hanabi.server import create_app
 from hanabi.server.config import load_config
@@ -20,6 +21,14 @@ from hanabi.server.config import load_config
 def r(app: Flask) -> Iterator[redis.Redis]:
     """The app's own client: a single Redis or a Cluster, whichever the tests run on."""
     yield app.extensions["hanabi"].store.redis
+
+
+def _game_keys(r: redis.Redis, gid: str) -> list[bytes]:
+    """The game's keys, sorted (on a Cluster: asked of every master)."""
+    pattern = f"{{game:{gid}}}:*"
+    if isinstance(r, RedisCluster):
+        return sorted(r.keys(pattern, target_nodes=RedisCluster.PRIMARIES))
+    return sorted(r.keys(pattern))
 
 
 def _state(r: redis.Redis, gid: str) -> bytes:
@@ -57,7 +66,7 @@ def test_a_finished_game_rebuilds_every_event_from_its_archive(
     table.post("/chat", 1, {"text": "thanks"})
     live = client.get(f"{table.url}/events").get_json()["events"]
     _finish(table)
-    assert list(r.keys(f"{{game:{table.id}}}:*")) == [f"{{game:{table.id}}}:g".encode()]
+    assert _game_keys(r, table.id) == [f"{{game:{table.id}}}:g".encode()]
     finished = client.get(f"{table.url}/events").get_json()["events"]
     assert finished[: len(live)] == [
         {**e, "suit": f.get("suit"), "rank": f.get("rank")} if e["type"] == "draw" else e
@@ -123,11 +132,11 @@ def test_caps_have_defaults_that_never_bother_normal_play() -> None:
 
 
 def _pttls(r: redis.Redis, gid: str) -> list[int]:
-    return [r.pttl(k) for k in sorted(r.keys(f"{{game:{gid}}}:*"))]
+    return [r.pttl(k) for k in _game_keys(r, gid)]
 
 
 def _shorten(r: redis.Redis, gid: str, ms: int = 50_000) -> None:
-    for k in r.keys(f"{{game:{gid}}}:*"):
+    for k in _game_keys(r, gid):
         r.pexpire(k, ms)
 
 

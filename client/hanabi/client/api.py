@@ -18,8 +18,6 @@ connection was never made, so the server cannot have seen them.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +27,7 @@ import requests
 from urllib3.exceptions import NewConnectionError
 
 from .accounts import AccountCalls
+from .sse import StreamBroken, StreamEvent, parse_sse, read_timeout, timed_out
 
 __all__ = [
     "DEFAULT_SERVER",
@@ -176,18 +175,6 @@ class GamePage:
     games: list[dict[str, Any]]
     cursor: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
-
-
-@dataclass
-class StreamEvent:
-    """One message of a game's event stream: ``type`` is an event's type (``play``,
-    ``chat``, ...), ``view`` (``data`` is the whole view) or ``end`` (``data["reason"]``);
-    ``seq`` is the stream's last event id so far (an event's own seq; for a view, the last
-    event it includes), as a browser's ``lastEventId``: pass it back as ``after``."""
-
-    type: str
-    data: dict[str, Any]
-    seq: int | None = None
 
 
 class StreamUnavailable(ApiError):
@@ -425,7 +412,7 @@ class Client(AccountCalls):
                     if item.type == "end":
                         return
             except (requests.RequestException, StreamBroken) as exc:
-                if not received and _timed_out(exc):
+                if not received and timed_out(exc):
                     raise StreamUnavailable(
                         f"No event arrived within {first:g} s: the stream is buffered."
                     ) from exc
@@ -468,7 +455,7 @@ class Client(AccountCalls):
             lines = response.iter_lines(chunk_size=None, decode_unicode=False)
             for number, item in enumerate(parse_sse(lines)):
                 if number == 0:
-                    _read_timeout(response, quiet)  # it flows: now allow for keep-alives
+                    read_timeout(response, quiet)  # it flows: now allow for keep-alives
                 yield item
 
     def stream_ticket(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
@@ -737,49 +724,6 @@ class Table:
 
     def terminate(self) -> View:
         return self.client.terminate(self.game_id, token=self.token)
-
-
-class StreamBroken(Exception):
-    """A stream connection ended in the middle of a message."""
-
-
-def parse_sse(lines: Iterator[bytes]) -> Iterator[StreamEvent]:
-    """Server-sent event messages from a stream's lines (the HTML standard's rules, for the
-    fields this API sends: ``event``, ``data``, ``id``; comments and ``retry`` skipped)."""
-    kind, data, seq = "message", [], None
-    for raw in lines:
-        line = raw.decode("utf-8", "replace")
-        if not line:
-            if data:
-                yield StreamEvent(kind, json.loads("\n".join(data)), seq)
-            kind, data = "message", []
-            continue
-        if line.startswith(":"):
-            continue
-        name, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if name == "event":
-            kind = value
-        elif name == "data":
-            data.append(value)
-        elif name == "id" and value.isdigit():
-            seq = int(value)
-    if data:
-        raise StreamBroken("the stream closed in the middle of a message")
-
-
-def _read_timeout(response: requests.Response, seconds: float) -> None:
-    """Change the read timeout of a streamed response's open socket (requests fixes it
-    when the request is sent; a stream wants a short one until its first message)."""
-    sock = getattr(getattr(getattr(response.raw, "_fp", None), "fp", None), "raw", None)
-    with contextlib.suppress(AttributeError, OSError):
-        sock._sock.settimeout(seconds)  # type: ignore[union-attr]
-
-
-def _timed_out(exc: BaseException) -> bool:
-    """A read that timed out (requests reports one inside a streamed body as a
-    ConnectionError around urllib3's ReadTimeoutError)."""
-    return isinstance(exc, requests.ReadTimeout) or "Read timed out" in str(exc)
 
 
 def _is_problem(response: requests.Response) -> bool:
