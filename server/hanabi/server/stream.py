@@ -45,6 +45,9 @@ log = logging.getLogger("hanabi.server")
 RETRY_MS = 2000
 #: Events read from Redis at a time when a stream replays what a client missed.
 PAGE = 200
+#: Up to this many new events, a step's messages are built once and shared by every stream
+#: of the same viewer and position (what a change sends to its 1,000 spectators).
+SHARED = 50
 
 
 def message(data: bytes, event: str | None = None, seq: int | None = None) -> bytes:
@@ -113,12 +116,17 @@ class GameStream:
             seat = self.seat(record)
             last = self.after if self.after is not None else record.events
             while True:
-                if last < record.events or record.status == "finished":
+                if 0 <= record.events - last <= SHARED:
+                    # The usual step (a change's few events, or none): every viewer of this
+                    # version who saw the same events gets the same bytes, built once.
+                    batch, last = self._shared(record, seat, last)
+                    yield batch
+                else:  # a replay from further back: a page of events at a time
                     for event in self._events(record, seat, min(last, record.events)):
                         yield message(orjson.dumps(event), event["type"], event["seq"])
                         last = event["seq"]
-                last = max(last, record.events)
-                yield message(svc.rendered(record, seat), "view", last)
+                    last = max(last, record.events)
+                    yield message(svc.rendered(record, seat), "view", last)
                 if record.status == "finished":
                     yield end("finished")
                     return
@@ -146,6 +154,29 @@ class GameStream:
             release()
             if self.held is not None:
                 self.held(0)
+
+    def _shared(self, record: Record, seat: int | None, last: int) -> tuple[bytes, int]:
+        """The events after ``last`` and the view, as ``seat`` sees ``record``: built once
+        per (game, version, viewer, last) in this process and shared by every stream that
+        needs the same bytes (1,000 spectators of a game read and render it once)."""
+        svc = self.service
+        key = ("stream", record.id, record.version, seat, last)
+        cached = svc.views.get(key)
+        if cached is not None:
+            return cached
+
+        def build() -> tuple[bytes, int]:
+            parts, newest = [], last
+            for event in self._events(record, seat, min(last, record.events)):
+                parts.append(message(orjson.dumps(event), event["type"], event["seq"]))
+                newest = event["seq"]
+            newest = max(newest, record.events)
+            parts.append(message(svc.rendered(record, seat), "view", newest))
+            built = (b"".join(parts), newest)
+            svc.views.put(key, built)
+            return built
+
+        return svc._loads.do(key, build)
 
     def _events(self, record: Record, seat: int | None, after: int) -> Iterator[dict[str, Any]]:
         """Every event after ``after`` as ``seat`` sees it, read a page at a time."""
