@@ -8,7 +8,7 @@ sharing it, then measures:
 - cross-node wake-ups: a long-poll held by node 1 and a move made through node 2: the delay
   from sending the move to the long-poll's answer (the move's own time included);
 - bot moves/s: all-bot tables (4 conventions bots) started on node 2, played by both
-  nodes' bot workers.
+  nodes' bot workers to their end.
 
 Prints each figure for both storages and the cluster's ratio to one Redis. Loopback only,
 bounded in time; the cluster's three redis-servers share this machine's cores with
@@ -146,11 +146,14 @@ def bot_rate(ports: list[int], tables: int, seconds: float) -> float:
     started = time.monotonic()
     for gid, auth in ids:
         conn.request("POST", f"{API}/games/{gid}/start", b'{"watch": true}', auth)
-    time.sleep(seconds)
-    moves = 0
-    for gid, _ in ids:
-        _, raw, _ = conn.request("GET", f"{API}/games/{gid}")
-        moves += json.loads(raw)["turn"]
+    # Until every table has finished (or the time is up): moves over the time they took.
+    moves, deadline = 0, started + 10 * seconds
+    while time.monotonic() < deadline:
+        views = [json.loads(conn.request("GET", f"{API}/games/{gid}")[1]) for gid, _ in ids]
+        moves = sum(v["turn"] for v in views)
+        if all(v["status"] == "finished" for v in views):
+            break
+        time.sleep(0.05)
     return moves / (time.monotonic() - started)
 
 
