@@ -128,6 +128,21 @@ def choose(game: Game, rng: random.Random) -> Action:
     return rng.choice(discards)
 
 
+def send_move(conn: Conn, gid: str, tokens: list[str], game: Game, rng: random.Random) -> float:
+    """Choose a move for the seat to play (:func:`choose`), send it, apply it to the shadow
+    engine; the time its answer arrived."""
+    seat = game.current
+    action = choose(game, rng)
+    fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    body = json.dumps({"turn": game.turn, **fields}).encode()
+    headers = {"Authorization": f"Bearer {tokens[seat]}", "Content-Type": "application/json"}
+    status, raw, _ = conn.request("POST", f"{API}/games/{gid}/actions", body, headers)
+    at = time.monotonic()
+    assert status == 201, raw
+    game.apply(action, seat)
+    return at
+
+
 def _playable(game: Game, order: int | None) -> bool:
     card = game.deck[order]  # type: ignore[index]
     return game.fireworks[card // 5] == card % 5

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import API, Conn, choose, new_game
+from api import API, Conn, new_game, run_threads, send_move
 from hanabi.server.redis_process import RedisClusterProcess, RedisProcess, free_port
 from hanabi.server.serving import gunicorn_command
 
@@ -71,26 +71,12 @@ def action_rate(ports: list[int], clients: int, seconds: float) -> float:
         while time.monotonic() < end:
             if game.is_over:
                 gid, tokens, game = new_game(conns[0], rng)
-            seat = game.current
-            action = choose(game, rng)
-            fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
-            body = json.dumps({"turn": game.turn, **fields}).encode()
-            headers = {
-                "Authorization": f"Bearer {tokens[seat]}",
-                "Content-Type": "application/json",
-            }
             conn = conns[game.turn % len(conns)]  # alternate nodes move by move
-            status, raw, _ = conn.request("POST", f"{API}/games/{gid}/actions", body, headers)
-            assert status == 201, raw
-            game.apply(action, seat)
+            send_move(conn, gid, tokens, game, rng)
             counts[i] += 1
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
     started = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(run, clients)
     return sum(counts) / (time.monotonic() - started)
 
 
@@ -116,15 +102,8 @@ def wake_delays(ports: list[int], samples: int) -> list[float]:
         waiter = threading.Thread(target=poll)
         waiter.start()
         time.sleep(0.05)  # the long-poll is held by node 1
-        seat = game.current
-        action = choose(game, rng)
-        fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
-        body = json.dumps({"turn": game.turn, **fields}).encode()
-        headers2 = {"Authorization": f"Bearer {tokens[seat]}", "Content-Type": "application/json"}
         acted = time.monotonic()  # the move is sent (its answer may come after the wake-up)
-        status, raw, _ = two.request("POST", f"{API}/games/{gid}/actions", body, headers2)
-        assert status == 201, raw
-        game.apply(action, seat)
+        send_move(two, gid, tokens, game, rng)
         waiter.join(15)
         delays.append(answered[0] - acted)
     return sorted(delays)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing as mp
 import os
 import random
@@ -36,15 +35,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import API, Conn, choose, new_game
-from hanabi.game import Game
+from api import API, Conn, new_game, run_threads, send_move
 from hanabi.server.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -257,25 +254,11 @@ def action_rate(port: int, clients: int, seconds: float, seed: int) -> float:
         while time.monotonic() < end:
             if game.is_over:
                 gid, tokens, game = new_game(conn, rng)
-            seat = game.current
-            action = choose(game, rng)
-            fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
-            body = json.dumps({"turn": game.turn, **fields}).encode()
-            headers = {
-                "Authorization": f"Bearer {tokens[seat]}",
-                "Content-Type": "application/json",
-            }
-            status, raw, _ = conn.request("POST", f"{API}/games/{gid}/actions", body, headers)
-            assert status == 201, raw
-            game.apply(action, seat)
+            send_move(conn, gid, tokens, game, rng)
             counts[i] += 1
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
     started = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(run, clients)
     return sum(counts) / (time.monotonic() - started)
 
 
@@ -289,20 +272,6 @@ def health_latencies(port: int, count: int) -> list[float]:
         assert status == 200
         time.sleep(0.01)
     return sorted(out)
-
-
-def act_once(conn: Conn, gid: str, tokens: list[str], game: Game, rng: random.Random) -> float:
-    """One move in ``gid``; the time its response arrived."""
-    seat = game.current
-    action = choose(game, rng)
-    fields = {k: v for k, v in action.to_dict().items() if k != "seat"}
-    body = json.dumps({"turn": game.turn, **fields}).encode()
-    headers = {"Authorization": f"Bearer {tokens[seat]}", "Content-Type": "application/json"}
-    status, raw, _ = conn.request("POST", f"{API}/games/{gid}/actions", body, headers)
-    at = time.monotonic()
-    assert status == 201, raw
-    game.apply(action, seat)
-    return at
 
 
 def pct(values: list[float], q: float) -> float:
@@ -370,7 +339,7 @@ def main() -> int:
         waiters.woken()  # forget wake-ups the actions phase caused (none expected)
         acted: dict[str, float] = {}
         for gid, tokens, game, _ in games[: args.wakes]:
-            acted[gid] = act_once(conn, gid, tokens, game, rng)
+            acted[gid] = send_move(conn, gid, tokens, game, rng)
             time.sleep(0.1)
         time.sleep(1.0)
         delays = [at - acted[gid] for gid, at in waiters.woken() if gid in acted]
@@ -391,7 +360,7 @@ def main() -> int:
             for _ in range(3):
                 time.sleep(1.5)
                 waiters.woken()
-                at = act_once(conn, gid, tokens, game, rng)
+                at = send_move(conn, gid, tokens, game, rng)
                 time.sleep(1.5)
                 woken = [w - at for g, w in waiters.woken() if g == gid]
                 rounds.append(woken)
