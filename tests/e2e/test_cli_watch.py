@@ -5,6 +5,7 @@ quit keys while watching a game people play."""
 from __future__ import annotations
 
 import re
+import time
 
 import pexpect
 from e2e_support import SUITS, Terminal, client_env, full_deck
@@ -71,6 +72,10 @@ def test_watch_pauses_steps_and_quits(live_server, tmp_path):
         watcher.child.send(" ")  # a key, no Enter needed
         watcher.expect_exact("Paused at turn 2: space plays on, n shows the next move, q quits.")
         clue(1)
+        # A live game's frames are its views: two moves made faster than the watcher hears
+        # of the first arrive as one view (of the later turn). Space them, so that each move
+        # has its own frame to step to.
+        time.sleep(0.5)
         clue(2, color="red")
         # Paused: the moves wait; n shows the next one only.
         assert watcher.child.expect([TITLE_TURN, pexpect.TIMEOUT], timeout=1) == 1
