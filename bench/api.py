@@ -98,6 +98,22 @@ class Conn:
         self.buffer += chunk
 
 
+def wait_healthy(port: int, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    """Wait until the server on ``port`` answers GET /health; exit if it dies or stays
+    silent for ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if Conn(port).request("GET", f"{API}/health")[0] == 200:
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise SystemExit(f"the server on port {port} did not start")
+        time.sleep(0.1)
+
+
 def new_game(conn: Conn, rng: random.Random) -> tuple[str, list[str], Game]:
     seed = str(rng.random())
     status, raw, _ = conn.request(
@@ -278,16 +294,7 @@ def main() -> int:
         )
         server = subprocess.Popen(command, env=env, cwd=HERE)
         try:
-            deadline = time.monotonic() + 20
-            while True:
-                try:
-                    if Conn(port).request("GET", f"{API}/health")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("server did not start")
-                time.sleep(0.1)
+            wait_healthy(port, server, 20)
             pids = [server.pid, *worker_pids(server.pid), redis_proc.pid]
             return measure(port, redis_proc.url, seconds, args.procs, per_proc, args, pids)
         finally:

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import API, Conn, new_game, run_threads, send_move
+from api import API, Conn, new_game, run_threads, send_move, wait_healthy
 from hanabi.server.redis_process import RedisClusterProcess, RedisProcess, free_port
 from hanabi.server.serving import gunicorn_command
 
@@ -46,17 +46,8 @@ def start_nodes(redis_url: str, count: int = 2) -> tuple[list[subprocess.Popen[b
         command = gunicorn_command(f"127.0.0.1:{port}", 1, log_level="warning")
         procs.append(subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL))
         ports.append(port)
-    for port in ports:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if Conn(port).request("GET", f"{API}/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("a node did not start")
-            time.sleep(0.1)
+    for port, proc in zip(ports, procs):
+        wait_healthy(port, proc)
     return procs, ports
 
 

@@ -20,7 +20,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from api import API, Conn, action_worker, cpu_seconds, get_worker, run_clients, worker_pids
+from api import (
+    action_worker,
+    cpu_seconds,
+    get_worker,
+    run_clients,
+    wait_healthy,
+    worker_pids,
+)
 from hanabi.server.redis_process import RedisProcess, free_port
 from hanabi.server.serving import gunicorn_command
 
@@ -34,16 +41,7 @@ def start(redis_url: str, workers: int, metrics: str) -> tuple[subprocess.Popen[
         f"127.0.0.1:{port}", workers, log_level="warning", app="api:bench_app()"
     )
     server = subprocess.Popen(command, env=env, cwd=HERE)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if Conn(port).request("GET", f"{API}/health")[0] == 200:
-                break
-        except OSError:
-            pass
-        if time.monotonic() > deadline or server.poll() is not None:
-            raise SystemExit("server did not start")
-        time.sleep(0.1)
+    wait_healthy(port, server, 20)
     time.sleep(1.0)  # every worker loaded
     return server, port
 

@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from api import API, Conn, new_game, run_threads, send_move
+from api import API, Conn, new_game, run_threads, send_move, wait_healthy
 from hanabi.server.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,15 +231,8 @@ def start_server(workers: int | None) -> tuple[subprocess.Popen[bytes], int, str
     proc = subprocess.Popen(
         command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if Conn(port).request("GET", f"{API}/health")[0] == 200:
-                return proc, port, data
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    wait_healthy(port, proc)
+    return proc, port, data
 
 
 def action_rate(port: int, clients: int, seconds: float, seed: int) -> float:
