@@ -6,7 +6,10 @@ OpenAPI document is generated from exactly that (:mod:`hanabi.server.spec`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +35,7 @@ from .http import (
 from .problems import ApiError
 from .ratelimits import LAPSE, Limits
 from .serving import yield_to_others
-from .store import Record, parse_players
+from .store import LISTING, Record, parse_players
 from .stream import GameStream
 
 PREFIX = "/api/v1"
@@ -76,6 +79,24 @@ def hit_per_address(name: str) -> None:
     """Count one request of kind ``name`` against the client's address (429 past it)."""
     lim = limits()
     lim.hit(name, lim.address())
+
+
+@contextmanager
+def holding(wait: float) -> Iterator[None]:
+    """Count this request as a waiting one while the block runs: against this process's
+    cap (503 ``too_many_waiters``) and its address's (429 ``too_many_waiting``)."""
+    release = service().hold()
+    try:
+        held = limits().hold_waiting(lapse=wait + LAPSE)
+    except ApiError:
+        release()
+        raise
+    try:
+        yield
+    finally:
+        release()
+        if held is not None:
+            held(0)
 
 
 def game_url(game_id: str) -> str:
@@ -173,14 +194,51 @@ class Games(Resource):
     @operation(
         id="listGames",
         summary="Games by status, newest first, a page at a time",
+        description=(
+            "Sends an ETag of the page. With If-None-Match naming it: 304, or with ?wait=N, "
+            "the request is held until the listing changes (200) or N seconds pass (304). "
+            "A lobby (`status=lobby`) is live this way: opening a table, taking or freeing "
+            "a seat, a bot, a start, an end or a deletion wakes it. Moves of games in play "
+            "do not wake a wait (their `turn` and `score` are fresh on every read)."
+        ),
         query=s.ListGamesQuery,
-        responses={200: (s.GamePageSchema, "A page of game summaries")},
-        errors=(400,),
+        responses={
+            200: (s.GamePageSchema, "A page of game summaries"),
+            304: (None, "Unchanged (If-None-Match)"),
+        },
+        headers={200: {"ETag": "Tag of this page"}, 304: {"ETag": "The current tag"}},
+        request_headers={"If-None-Match": "The ETag of the page the client has"},
+        errors=(400, 429),
     )
     def get(self) -> Response:
+        svc = service()
         q = load_query(schema(s.ListGamesQuery))
         limit = min(q["limit"], current_app.config["HANABI_PAGE_MAX"])
-        return json_response(service().list_games(q.get("status"), limit, q.get("cursor")))
+        wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+
+        def page() -> tuple[bytes, str]:
+            body = orjson.dumps(svc.list_games(q.get("status"), limit, q.get("cursor")))
+            return body, '"' + hashlib.blake2b(body, digest_size=8).hexdigest() + '"'
+
+        version = svc.store.listing_version()  # read before the page: no change slips by
+        body, etag = page()
+        if if_none_match(etag) and wait > 0:
+            deadline = time.monotonic() + wait
+            with holding(wait):
+                while if_none_match(etag) and (left := deadline - time.monotonic()) > 0:
+                    newest = svc.wait_for_change(LISTING, version, left)
+                    if newest is None or newest == version:
+                        break  # waited it out (or the server is draining)
+                    version = newest
+                    body, etag = page()
+        if if_none_match(etag):
+            return Response(status=304, headers={"ETag": etag})
+        response = json_response(
+            body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
+        )
+        if wait > 0:
+            response.call_on_close(yield_to_others)
+        return response
 
     @operation(
         id="createGame",
@@ -247,18 +305,8 @@ class GameResource(Resource):
         etag = svc.etag(version, seat)
         if if_none_match(etag):
             if wait > 0:
-                release = svc.hold()
-                try:
-                    held = limits().hold_waiting(lapse=wait + LAPSE)
-                except ApiError:
-                    release()
-                    raise
-                try:
+                with holding(wait):
                     newest = svc.wait_for_change(game_id, version, wait)
-                finally:
-                    release()
-                    if held is not None:
-                        held(0)
                 if newest != version:
                     raw = None if newest is None else svc.load_raw(game_id, newest)
                     if raw is None:

@@ -623,6 +623,14 @@ class ListGamesQuery(_Query):
     status = fields.String(validate=validate.OneOf(STATUSES))
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
     cursor = fields.String(validate=validate.Length(1, 100))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(0, MAX_WAIT),
+        metadata={
+            "description": "With If-None-Match: hold up to this many seconds until the "
+            "listing changes (a table opens, a seat is taken or freed, a game starts or ends)."
+        },
+    )
 
 
 class WaitQuery(_Query):

@@ -51,6 +51,12 @@ The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets order
 member ``<created ms>:<id>``)
 is updated after the commit and is advisory: listings re-check each game's status and drop
 members whose game expired.
+
+The listing's change feed: ``{game:listing}:version`` counts the changes that alter which
+games a listing holds or a lobby table's seats (a create, join, leave, bot, start, end,
+deletion), and each count is published on ``{game:listing}:changes`` like a game's version
+(``listing`` is a pseudo game id: no real id is that short), so a client can hold
+``GET /games?wait=N`` until the lobby changes, served by the same change hub as games.
 """
 
 from __future__ import annotations
@@ -73,6 +79,16 @@ log = logging.getLogger("hanabi.server")
 
 INDEX = "hanabi:index:"
 BOTS_WAKE = "hanabi:bots:wake"
+#: The pseudo game id of the listings' change feed (see the module's docstring).
+LISTING = "listing"
+LISTING_VERSION = "{game:" + LISTING + "}:version"
+
+# KEYS: the listing's version.  ARGV: publish command, the listing's channel.
+LISTING_LUA = """
+local version = redis.call('INCR', KEYS[1])
+redis.call(ARGV[1], ARGV[2], version)
+return version
+"""
 
 # KEYS: g, a, e, the bucket's bots due set, the bucket's deadlines (all in the game's slot).
 # ARGV: expected version ("0": create), players, blob, ttl ms, mode, game id, bot ("0": no
@@ -350,6 +366,7 @@ class Store:
         self._claim = self.redis.register_script(CLAIM_LUA)
         self._release = self.redis.register_script(RELEASE_LUA)
         self._restore_deadline = self.redis.register_script(RESTORE_DEADLINE_LUA)
+        self._listing = self.redis.register_script(LISTING_LUA)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -372,8 +389,19 @@ class Store:
         return int(version), players, blob
 
     def version(self, game_id: str) -> int | None:
+        """A game's stored version (None: no such game); for :data:`LISTING`, the
+        listing's change count."""
+        if game_id == LISTING:
+            return self.listing_version()
         version = self.redis.hget(keys(game_id)[0], "v")
         return None if version is None else int(version)
+
+    def listing_version(self) -> int:
+        return int(self.redis.get(LISTING_VERSION) or 0)
+
+    def listing_changed(self) -> int:
+        """Count and announce a change of the listings (after its commit)."""
+        return int(self._listing(keys=[LISTING_VERSION], args=[self.publish, channel(LISTING)]))
 
     def action_entry(self, game_id: str, turn: int) -> dict[str, Any] | None:
         raw = self.redis.lindex(keys(game_id)[1], turn)
@@ -486,7 +514,8 @@ class Store:
         return BotWakes(self.redis)
 
     def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
-        """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit."""
+        """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit,
+        and announce that the listings changed."""
         member = f"{record.created:013d}:{record.id}"
         pipe = self.redis.pipeline(transaction=False)
         if old_status and (old_status != record.status or delete):
@@ -497,6 +526,7 @@ class Store:
             pipe.zadd(INDEX + record.status, {member: 0})
             pipe.zadd(INDEX + "all", {member: 0})
         pipe.execute()
+        self.listing_changed()
 
     def scan_index(self, status: str, cursor: str | None, count: int) -> list[str]:
         """Members of a status index, newest first, strictly after ``cursor``."""

@@ -122,8 +122,13 @@ class WriteLoop(Reads):
                 self.records.put(game_id, (version, players, blob))
             if delete or record.status != old_status:
                 self.store.index(record, old_status, delete=delete)
+            elif record.status == "lobby":
+                self.store.listing_changed()  # a seat taken or freed: the lobby shows it
             if old_status != "finished" and record.status == "finished":
-                outcome.record = self.hooks.finished(record) or record
+                settled = self.hooks.finished(record)
+                if settled is not None:  # its result now has the rating changes
+                    outcome.record = settled
+                    self.store.listing_changed()
             return outcome
         raise ApiError(503, "busy", "The game is too busy right now; try again.")
 
