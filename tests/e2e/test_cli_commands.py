@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 
 from e2e_support import SUITS, Terminal, client_command, client_env, full_deck, write_deck
 
@@ -87,6 +88,40 @@ def test_list_counts_the_seats_of_a_dealt_table_not_its_lobby(live_server, tmp_p
     rows = {line.split()[0]: line.split() for line in listed if line[:1].strip()}
     assert rows[host.game_id][3] == "4/4"
     assert rows[lobby.game_id][1:4] == ["lobby", "no_variant", "1/5"]
+
+
+def test_list_watch_shows_the_lobby_again_when_it_changes(live_server, tmp_path):
+    """`list --watch` holds one request at a time on the server (GET /games?wait=) and
+    prints the table again as soon as a table opens or a seat is taken."""
+    env = client_env(live_server.url, tmp_path, PYTHONUNBUFFERED="1")
+    watcher = subprocess.Popen(
+        [*client_command(), "list", "--watch", "--limit", "100"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lines: list[str] = []
+
+    def read_until(text: str) -> float:
+        began = time.monotonic()
+        while not any(text in line for line in lines):
+            line = watcher.stdout.readline()  # type: ignore[union-attr]
+            assert line, f"the watch ended: {watcher.stderr.read()}"  # type: ignore[union-attr]
+            lines.append(line)
+        return time.monotonic() - began
+
+    try:
+        read_until("Live: updated")
+        api = Client(live_server.url)
+        changed = time.monotonic()
+        host = api.create_game("wanda", max_players=3)
+        read_until(host.game_id)
+        assert time.monotonic() - changed < 3  # shown on the change, not on a timeout
+        api.join(host.game_id, "xavi")
+        read_until("wanda, xavi")
+        row = next(line for line in reversed(lines) if line.startswith(host.game_id))
+        assert row.split()[1:4] == ["lobby", "no_variant", "2/3"]
+    finally:
+        watcher.terminate()
+        watcher.wait(10)
 
 
 def test_replay_numbers_turns_as_the_table_does(live_server, tmp_path):

@@ -175,6 +175,7 @@ class GamePage:
     games: list[dict[str, Any]]
     cursor: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    etag: str | None = None  # the page's tag, for list_games(etag=..., wait=...)
 
 
 class StreamUnavailable(ApiError):
@@ -262,12 +263,60 @@ class Client(AccountCalls):
         self, status: str | None = None, *, limit: int | None = None, cursor: str | None = None
     ) -> GamePage:
         """One page of game summaries, newest first, optionally filtered by status."""
-        params = {"status": status, "limit": limit, "cursor": cursor}
-        data = self._request("GET", "/games", params=params).json()
+        page = self._games_page(status, limit, cursor)
+        assert page is not None  # without an ETag the server never answers 304
+        return page
+
+    def poll_games(
+        self,
+        status: str | None = None,
+        etag: str | None = None,
+        *,
+        limit: int | None = None,
+        wait: float | None = None,
+    ) -> GamePage | None:
+        """The first page if it changed since ``etag`` (else None); with ``wait`` (seconds,
+        at most 30; needs ``etag``) the server holds the request until the listing changes
+        (a table opens, a seat is taken or freed, a game starts or ends) or the time is up."""
+        return self._games_page(status, limit, None, etag, wait)
+
+    def watch_games(
+        self, status: str | None = None, *, limit: int | None = None, wait: float = 25
+    ) -> Iterator[GamePage]:
+        """Yield the first page now and again every time it changes (a live lobby)."""
+        etag = None
+        while True:
+            page = self.poll_games(status, etag, limit=limit, wait=wait)
+            if page is not None:
+                etag = page.etag
+                yield page
+
+    def _games_page(
+        self,
+        status: str | None,
+        limit: int | None,
+        cursor: str | None,
+        etag: str | None = None,
+        wait: float | None = None,
+    ) -> GamePage | None:
+        params: dict[str, Any] = {"status": status, "limit": limit, "cursor": cursor}
+        headers = {"If-None-Match": etag} if etag else {}
+        timeout = self.timeout
+        if wait is not None and etag:
+            wait = max(0.0, min(float(wait), MAX_WAIT))
+            params["wait"] = int(wait) if wait.is_integer() else wait
+            timeout = self.timeout + wait
+        response = self._request(
+            "GET", "/games", params=params, headers=headers, timeout=timeout, allow=(304,)
+        )
+        if response.status_code == 304:
+            return None
+        data = response.json()
+        tag = response.headers.get("ETag")
         if isinstance(data, list):
-            return GamePage(data, None, {"games": data})
+            return GamePage(data, None, {"games": data}, tag)
         cursor = data.get("next_cursor", data.get("cursor", data.get("next")))
-        return GamePage(list(data.get("games", data.get("items", []))), cursor, data)
+        return GamePage(list(data.get("games", data.get("items", []))), cursor, data, tag)
 
     def iter_games(self, status: str | None = None, *, limit: int | None = None) -> Iterator[dict]:
         """Every game summary, following the cursor from page to page."""

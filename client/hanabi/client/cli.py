@@ -14,6 +14,7 @@ import json
 import os
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from . import account_cli
-from .api import DEFAULT_SERVER, ApiError, Client
+from .api import DEFAULT_SERVER, ApiError, Client, GamePage
 from .clocks import parse_timer
 from .narrate import player_names
 from .pacing import DEFAULT_PACE
@@ -224,19 +225,34 @@ def seat_bots(
 
 def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
     status = None if args.status == "all" else args.status
-    page = client.list_games(status, limit=args.limit)
+    if not args.watch:
+        show_games(args, client, console, status, client.list_games(status, limit=args.limit))
+        return 0
+    # --watch: the server holds each request until the listing changes (a live lobby).
+    clear = console.is_terminal and not console.is_dumb_terminal and not args.json
+    for page in client.watch_games(status, limit=args.limit):
+        if clear:
+            console.clear()
+        show_games(args, client, console, status, page)
+        if not args.json:
+            console.print(f"\n[dim]Live: updated {time.strftime('%H:%M:%S')}; Ctrl-C to stop.[/]")
+    return 0
+
+
+def show_games(
+    args: argparse.Namespace, client: Client, console: Console, status: str | None, page: GamePage
+) -> None:
     if args.json:
         dump({"games": page.games, "next_cursor": page.cursor})
-        return 0
+        return
     if not page.games:
         console.print(
             f"No {'' if status is None else status + ' '}games. Start one with: hanabi-client create"
         )
-        return 0
+        return
     console.print(Text(games_table(page.games)))
     if any(g.get("status") == "lobby" for g in page.games):
         console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
-    return 0
 
 
 def games_table(games: list[dict[str, Any]]) -> str:
@@ -612,6 +628,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", parents=[common], help="list open tables")
     p.add_argument("--status", choices=STATUSES, default="lobby", help="default: lobby")
     p.add_argument("--limit", type=int, default=20)
+    p.add_argument(
+        "--watch", action="store_true", help="stay and show the list again whenever it changes"
+    )
     p.set_defaults(run=cmd_list)
 
     p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
