@@ -4,8 +4,10 @@ A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody poll
 
 1. The commit that leaves a bot to move adds the game to its bucket's due set in the same
    Lua script (:data:`~hanabi.server.store.COMMIT_LUA`) and publishes a wake-up.
-2. Each worker thread listens for wake-ups (and looks anyway every :data:`POLL` seconds),
-   then claims due games one at a time: a claim moves the game's score to now + lease
+2. Each worker thread listens for wake-ups. A wake-up names its game, which the thread
+   then claims in one call to that game's bucket; every :data:`POLL` seconds it also looks
+   at every bucket (a claim whose worker died, a wake-up lost with a connection, a passed
+   deadline). A claim moves the game's score to now + lease
    (:data:`~hanabi.server.store.CLAIM_LUA`), so no other worker takes it while this one
    plays.
 3. It loads the game fresh, asks :func:`hanabi.bots.choose_action` for the move (the bot
@@ -30,6 +32,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from typing import Any
 
 import redis
@@ -140,6 +143,21 @@ class BotWorker:
         self._running = []
         self._pid = None
 
+    def run_named(self, game_ids: list[str]) -> int:
+        """Claim and play the bot turns of the games wake-ups named (each once; a game
+        another worker claimed first is skipped); the number of moves made."""
+        moves = 0
+        store = self.service.store
+        for game_id in dict.fromkeys(game_ids):
+            if self._stop.is_set():
+                break
+            if store.claim_bot_game(game_id, self.lease_ms) and play_due_turn(
+                self.service, game_id
+            ):
+                moves += 1
+                self.moves += 1
+        return moves
+
     def run_due(self) -> int:
         """Claim and play due bot turns until none is due; the number of moves made."""
         moves = 0
@@ -159,12 +177,20 @@ class BotWorker:
 
     def _run(self) -> None:
         wakes: BotWakes | None = None
+        named: list[str] = []
+        next_look = 0.0  # when to look at every bucket again
         while not self._stop.is_set():
             try:
                 if wakes is None:
                     wakes = self.service.store.bot_wakes()
-                if not self.run_due() + self.enforce_deadlines():
-                    wakes.wait(POLL)
+                    next_look = 0.0  # wake-ups may have been lost meanwhile
+                self.run_named(named)
+                named = []
+                if time.monotonic() >= next_look:
+                    self.run_due()
+                    self.enforce_deadlines()
+                    next_look = time.monotonic() + POLL
+                named = wakes.wait(next_look - time.monotonic())
             except redis.exceptions.RedisError as exc:
                 metrics.redis_error("bots")
                 log.warning("bot worker lost Redis (%s); retrying", type(exc).__name__)

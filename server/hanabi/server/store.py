@@ -156,6 +156,15 @@ redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), due[1])
 return due[1]
 """
 
+# KEYS: a bucket's due set.  ARGV: game id, now ms, lease ms.  1: the game was due by now
+# and is claimed (re-scored to now + lease); 0: it is not due, or someone holds its claim.
+CLAIM_GAME_LUA = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) > tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], tonumber(ARGV[2]) + tonumber(ARGV[3]), ARGV[1])
+return 1
+"""
+
 # KEYS: g, bots due.  ARGV: game id, the version the worker found ("": no game), now ms.
 # A worker that found no bot to move drops the game from the due set, unless a commit came
 # in since it looked (then the game is due again at once: that commit's bot may be due).
@@ -305,9 +314,16 @@ class BotWakes:
         self.pubsub = client.pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(BOTS_WAKE)
 
-    def wait(self, timeout: float) -> bool:
-        """Block until a commit made a bot turn due (or ``timeout`` seconds pass)."""
-        return self.pubsub.get_message(timeout=timeout) is not None
+    def wait(self, timeout: float) -> list[str]:
+        """Block until a commit made a bot turn due (or ``timeout`` seconds pass): the ids
+        of the games announced since the last call (none on a timeout)."""
+        games: list[str] = []
+        message = self.pubsub.get_message(timeout=max(timeout, 0.0))
+        while message is not None:
+            data = message["data"]
+            games.append(data.decode() if isinstance(data, bytes) else str(data))
+            message = self.pubsub.get_message(timeout=0)
+        return games
 
     def close(self) -> None:
         self.pubsub.close()
@@ -364,6 +380,7 @@ class Store:
         self.ttls = ttls  # status -> seconds
         self._commit = self.redis.register_script(COMMIT_LUA)
         self._claim = self.redis.register_script(CLAIM_LUA)
+        self._claim_game = self.redis.register_script(CLAIM_GAME_LUA)
         self._release = self.redis.register_script(RELEASE_LUA)
         self._restore_deadline = self.redis.register_script(RESTORE_DEADLINE_LUA)
         self._listing = self.redis.register_script(LISTING_LUA)
@@ -470,6 +487,12 @@ class Store:
         One look at every bucket's due set (a pipeline; on a Cluster, one round trip per
         node), then a claim in the buckets that have something due."""
         return self._claim_due(due_key, now_ms(), lease_ms)
+
+    def claim_bot_game(self, game_id: str, lease_ms: int) -> bool:
+        """Claim one game's due bot turn for ``lease_ms`` (a wake-up named it): one call to
+        the game's node, where :meth:`claim_bot_turn` looks at every bucket."""
+        args = [game_id, now_ms(), lease_ms]
+        return bool(self._claim_game(keys=[due_key(bucket_of(game_id))], args=args))
 
     def _claim_due(self, key_of: Any, now: int, lease_ms: int) -> str | None:
         pipe = self.redis.pipeline(transaction=False)
