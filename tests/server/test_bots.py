@@ -256,6 +256,27 @@ def test_a_claim_whose_worker_died_is_taken_again_after_its_lease(quiet_app: Fla
 
 
 @pytest.mark.single_redis
+def test_a_wake_up_names_its_game_and_the_game_is_claimed_once(quiet_app: Flask) -> None:
+    """A worker claims the game a wake-up names, in one call to its bucket, without a look
+    at every bucket; a game whose claim is held is not claimed twice."""
+    client = quiet_app.test_client()
+    store = quiet_app.extensions["hanabi"].store
+    wakes = store.bot_wakes()
+    try:
+        wakes.wait(0.2)  # the subscription is confirmed; nothing announced yet
+        table = _due_bot_game(client)
+        named = wakes.wait(2)
+        assert named == [table.id]
+        other = make_table(client, 2, seed="no-bot")
+        assert not store.claim_bot_game(other.id, 1000)  # no bot there: nothing due
+        assert store.claim_bot_game(table.id, 1000)
+        assert not store.claim_bot_game(table.id, 1000)  # the claim is held
+        assert store.claim_bot_turn(1000) is None
+    finally:
+        wakes.close()
+
+
+@pytest.mark.single_redis
 def test_a_bot_due_while_the_server_restarts_still_plays(redis_url: str) -> None:
     """gunicorn without bot workers takes the human's move and stops; once a server with
     workers is back, the bot's turn is played though no client asks for anything."""
