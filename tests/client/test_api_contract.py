@@ -17,6 +17,7 @@ CALLS = {
     "getHealth": ("health", "get", "/api/v1/health", set()),
     "getReady": ("ready", "get", "/api/v1/ready", set()),
     "listVariants": ("variants", "get", "/api/v1/variants", set()),
+    "listStrategies": ("strategies", "get", "/api/v1/strategies", set()),
     "listGames": ("list_games", "get", "/api/v1/games", {"status", "limit", "cursor", "wait"}),
     "createGame": ("create_game", "post", "/api/v1/games", set()),
     "getGame": ("poll", "get", "/api/v1/games/{game_id}", {"wait"}),

@@ -10,7 +10,7 @@ from hanabi.server.redis_process import free_port
 
 
 def test_unknown_routes_are_404_problems(client: FlaskClient) -> None:
-    for path in ("/", "/nope", f"{API}", f"{API}/nope", f"{API}/games/x/y/z"):
+    for path in ("/nope", "/web/nope.js", f"{API}", f"{API}/nope", f"{API}/games/x/y/z"):
         assert_problem(client.get(path), 404, "not_found")
     assert_problem(client.get(f"{API}/games/nosuchgame"), 404, "game_not_found")
     assert_problem(client.get(f"{API}/games/nosuchgame/events"), 404, "game_not_found")

@@ -233,6 +233,11 @@ class Client(AccountCalls):
         data = self._request("GET", "/variants").json()
         return data["variants"] if isinstance(data, dict) and "variants" in data else data
 
+    def strategies(self) -> list[dict[str, Any]]:
+        """The bot strategies a host may seat: ``name``, ``description`` (whom to seat it
+        with), ``default`` and ``fallback`` (what it plays unless every other seat plays it)."""
+        return self._request("GET", "/strategies").json()["strategies"]
+
     # -- lobby ----------------------------------------------------------------------
 
     def create_game(

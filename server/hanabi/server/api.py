@@ -18,6 +18,7 @@ import redis
 from flask import Response, current_app, request
 from flask_restx import Namespace, Resource
 
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import VARIANTS
 
 from . import metrics, tickets
@@ -182,6 +183,37 @@ class Variants(Resource):
     )
     def get(self) -> Response:
         return json_response(_VARIANTS_BODY, raw=True)
+
+
+_STRATEGIES_BODY = orjson.dumps(
+    {
+        "strategies": [
+            {
+                "name": name,
+                "description": cls.description,
+                "default": name == DEFAULT_STRATEGY,
+                "fallback": cls.fallback,
+            }
+            for name, cls in STRATEGIES.items()
+        ]
+    }
+)
+
+
+@system.route("/strategies")
+class Strategies(Resource):
+    @operation(
+        id="listStrategies",
+        summary="The bot strategies a host may seat, and whom each plays well with",
+        description=(
+            "For a lobby's bot picker: `default` is the one a bot seat gets when it names "
+            "none; `fallback` is what a strategy with a private code plays at a table where "
+            "not every other seat plays it."
+        ),
+        responses={200: (s.StrategyListSchema, "The strategies")},
+    )
+    def get(self) -> Response:
+        return json_response(_STRATEGIES_BODY, raw=True)
 
 
 # -- games -----------------------------------------------------------------------------

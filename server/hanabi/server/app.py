@@ -10,7 +10,7 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import drain, gunicorn_errors, metrics, observe, problems, ratelimits
+from . import drain, gunicorn_errors, metrics, observe, problems, ratelimits, web_pages
 from .account_setup import init_accounts
 from .api import NAMESPACES, PREFIX
 from .bots import start_worker
@@ -34,7 +34,10 @@ class ProblemApi(Api):
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A WSGI app; ``config`` overrides the environment (see :mod:`hanabi.server.config`)."""
     settings = load_config(config)
-    app = Flask("hanabi.server")
+    app = Flask("hanabi.server", static_folder=None)
+    # "/games//bots" is a missing game id, not a redirect to "/games/bots" (a redirect
+    # of a POST would fail as an internal error): every path is taken as it comes.
+    app.url_map.merge_slashes = False
     app.config.update(settings)
     app.config.update(
         MAX_CONTENT_LENGTH=settings["HANABI_MAX_BODY"],
@@ -105,5 +108,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     # the page at /api/v1/docs itself too, not only at .../docs/ (its asset URLs are absolute)
     app.add_url_rule(DOCS, "docs_page", app.view_functions["docs.show"])
+    # The browser client: "/", "/games/<id>", "/players/<name>" and its files at /web/.
+    app.register_blueprint(web_pages.blueprint)
 
     return app

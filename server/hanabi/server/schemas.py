@@ -302,6 +302,31 @@ class VariantListSchema(Schema):
     variants = fields.List(fields.Nested(VariantSchema), required=True)
 
 
+class StrategySchema(Schema):
+    name = fields.String(
+        required=True, metadata={"description": "What POST /games/{game_id}/bots takes."}
+    )
+    description = fields.String(
+        required=True,
+        metadata={"description": "What it plays and whom to seat it with, in a sentence."},
+    )
+    default = fields.Boolean(
+        required=True, metadata={"description": "The strategy of a bot seat that names none."}
+    )
+    fallback = _nstr(
+        metadata={
+            "description": (
+                "The strategy it plays unless every other seat plays this one (a private code, "
+                "like hat); null: it plays itself at any table."
+            )
+        }
+    )
+
+
+class StrategyListSchema(Schema):
+    strategies = fields.List(fields.Nested(StrategySchema), required=True)
+
+
 # -- the view --------------------------------------------------------------------------
 
 

@@ -1,0 +1,142 @@
+// Accounts: register, log in and out (the session token stays in this browser's
+// localStorage), and a player's profile with their history and rating changes.
+
+import * as api from "./api.js";
+import { alertBox, field, fill, h } from "./dom.js";
+import { REASONS } from "./words.js";
+
+/** The header's account area: who you are, or a form to log in or register. */
+export function accountNav(nav) {
+  const me = api.session();
+  if (me) {
+    fill(nav,
+      h("a", { href: `/players/${encodeURIComponent(me.username)}` }, me.username),
+      h("button", {
+        type: "button",
+        class: "small",
+        onclick: async () => {
+          try {
+            await api.call("DELETE", "/sessions/current", { token: me.token });
+          } catch {
+            /* an expired session is logged out all the same */
+          }
+          api.forgetSession();
+          location.reload();
+        },
+      }, "Log out"));
+    // a session that expired elsewhere: forget it quietly
+    api.get("/accounts/me", { token: me.token }).catch((error) => {
+      if (error instanceof api.ApiError && error.status === 401) {
+        api.forgetSession();
+        location.reload();
+      }
+    });
+    return;
+  }
+  const open = h("button", { type: "button", class: "small", "aria-expanded": "false" }, "Log in or register");
+  const panel = loginForm();
+  panel.hidden = true;
+  open.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    open.setAttribute("aria-expanded", String(!panel.hidden));
+    if (!panel.hidden) panel.querySelector("input").focus();
+  });
+  fill(nav, open, panel);
+}
+
+function loginForm() {
+  const alert = alertBox();
+  const username = h("input", { name: "username", autocomplete: "username", required: true, maxlength: "20" });
+  const password = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  async function logIn() {
+    const session = await api.post("/sessions", { username: username.value.trim(), password: password.value });
+    const me = await api.get("/accounts/me", { token: session.token });
+    api.keepSession(me.username, session.token);
+    location.reload();
+  }
+  const run = (fn) => async (event) => {
+    event.preventDefault();
+    alert.clear();
+    try {
+      await fn();
+    } catch (error) {
+      alert.show(error.message);
+    }
+  };
+  return h("form", { class: "login panel", "aria-label": "Account", onsubmit: run(logIn) },
+    field("Username", username),
+    field("Password", password),
+    alert.el,
+    h("div", { class: "row" },
+      h("button", { type: "submit", class: "primary" }, "Log in"),
+      h("button", {
+        type: "button",
+        onclick: run(async () => {
+          await api.post("/accounts", { username: username.value.trim(), password: password.value });
+          await logIn();
+        }),
+      }, "Register")),
+    h("small", { class: "hint" }, "Usernames: 3-20 letters, digits, - or _. Passwords: at least 8 characters."));
+}
+
+/** /players/<name>: rating, results by variant, and the games with their rating changes. */
+export async function showProfile(main, username, { variants }) {
+  let profile;
+  try {
+    profile = await api.get(`/players/${encodeURIComponent(username)}`);
+  } catch (error) {
+    fill(main, h("h1", {}, "No such player"), h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+    return;
+  }
+  const history = h("ol", { class: "history", "aria-label": "Games" });
+  const more = h("button", { type: "button", hidden: true }, "More games");
+  const alert = alertBox();
+  let cursor = null;
+  async function page() {
+    try {
+      const data = await api.get(`/players/${encodeURIComponent(username)}/games${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+      for (const g of data.games) history.append(entry(g, variants));
+      if (!history.children.length) history.append(h("li", { class: "muted" }, "No finished games yet."));
+      cursor = data.next_cursor;
+      more.hidden = !cursor;
+    } catch (error) {
+      alert.show(error.message);
+    }
+  }
+  more.addEventListener("click", page);
+  const stats = Object.entries(profile.stats || {});
+  fill(
+    main,
+    h("h1", {}, profile.username, profile.bot ? " (bot account)" : ""),
+    h("dl", { class: "counters" },
+      h("div", { class: "counter" }, h("dt", {}, "Rating"), h("dd", {}, profile.rating.toFixed(0))),
+      h("div", { class: "counter" }, h("dt", {}, "Rated games"), h("dd", {}, String(profile.rated_games)))),
+    alert.el,
+    h("section", { class: "panel", "aria-labelledby": "stats-h" },
+      h("h2", { id: "stats-h" }, "By variant"),
+      stats.length
+        ? h("table", {},
+            h("thead", {}, h("tr", {}, ["Variant", "Games", "Average", "Best", "Strikeouts", "Rating change"].map((t) => h("th", { scope: "col" }, t)))),
+            h("tbody", {}, stats.map(([id, s]) => h("tr", {},
+              h("th", { scope: "row" }, variants[id]?.name || id),
+              h("td", {}, String(s.games)),
+              h("td", {}, s.average === null ? "-" : s.average.toFixed(1)),
+              h("td", {}, Object.entries(s.best).map(([n, b]) => `${b} (${n}p)`).join(", ") || "-"),
+              h("td", {}, `${(s.strikeout_rate * 100).toFixed(0)} %`),
+              h("td", {}, signed(s.rating_change))))))
+        : h("p", { class: "muted" }, "No games yet.")),
+    h("section", { class: "panel", "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, "Games"), history, more),
+  );
+  await page();
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
+}
+
+function entry(g, variants) {
+  const change = g.rating_change ? ` · rating ${g.rating_change.before.toFixed(0)} → ${g.rating_change.after.toFixed(0)} (${signed(g.rating_change.after - g.rating_change.before)})` : "";
+  return h("li", {},
+    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${variants[g.variant]?.name || g.variant}: score ${g.score}`),
+    ` · ${REASONS[g.reason] || g.reason || ""} · with ${g.players.join(", ")}${g.rated ? " · rated" : ""}${change} · ${new Date(g.ended).toLocaleString()}`);
+}

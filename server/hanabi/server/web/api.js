@@ -1,0 +1,181 @@
+// The public API, as any front end uses it: JSON in, JSON or problem+json out, and the
+// event stream (EventSource, opened with a one-time ticket: a token never goes in a URL).
+
+export const BASE = "/api/v1";
+
+/** A refusal: the server's problem+json (its `code` and a sentence for a person). */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || `http_${status}`;
+    this.problem = problem;
+  }
+}
+
+/**
+ * call("POST", "/games", {body, token, etag, signal}) -> {status, data, etag}
+ * Throws ApiError for 4xx/5xx (with the server's sentence), TypeError when offline.
+ */
+export async function call(method, path, { body, token, etag, signal } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (etag) headers["If-None-Match"] = etag;
+  const response = await fetch(BASE + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+    signal,
+  });
+  const tag = response.headers.get("ETag");
+  if (response.status === 204 || response.status === 304) {
+    return { status: response.status, data: null, etag: tag };
+  }
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    throw new ApiError(response.status, typeof data === "object" ? data : { detail: String(data) });
+  }
+  return { status: response.status, data, etag: tag };
+}
+
+export const get = (path, opts) => call("GET", path, opts).then((r) => r.data);
+export const post = (path, body, opts = {}) => call("POST", path, { ...opts, body }).then((r) => r.data);
+
+// -- what this browser remembers --------------------------------------------------------
+// Seat tokens live in localStorage under the game's id (a reload or a new tab keeps the
+// seat; they are never put in a URL). The account's session token likewise.
+
+const SEAT = (gameId) => `hanabi.seat.${gameId}`;
+
+export function seatToken(gameId) {
+  try {
+    return JSON.parse(localStorage.getItem(SEAT(gameId)) || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function keepSeat(gameId, seat, token) {
+  localStorage.setItem(SEAT(gameId), JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(gameId) {
+  localStorage.removeItem(SEAT(gameId));
+}
+
+export function session() {
+  try {
+    return JSON.parse(localStorage.getItem("hanabi.session") || "null");
+  } catch {
+    return null;
+  }
+}
+
+export function keepSession(username, token) {
+  localStorage.setItem("hanabi.session", JSON.stringify({ username, token }));
+}
+
+export function forgetSession() {
+  localStorage.removeItem("hanabi.session");
+}
+
+export function guestName() {
+  return localStorage.getItem("hanabi.name") || "";
+}
+
+export function keepGuestName(name) {
+  localStorage.setItem("hanabi.name", name);
+}
+
+// -- the event stream --------------------------------------------------------------------
+
+const EVENT_TYPES = [
+  "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
+  "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote",
+];
+
+/**
+ * Follow a game: onEvent(event) for each event of the log after `after`, onView(view)
+ * after each change, onEnd(reason) when the server closes it for good, onState(text|null)
+ * when the connection is lost or back. With a token the stream is opened with a one-time
+ * ticket (EventSource cannot send headers); a lost connection is reopened with a new
+ * ticket from the last event seen, waiting longer each time (up to 10 s).
+ * Returns {close()}.
+ */
+export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onState }) {
+  let last = after;
+  let source = null;
+  let closed = false;
+  let delay = 500;
+  let timer = null;
+  let lost = false;
+
+  async function open() {
+    if (closed) return;
+    const params = new URLSearchParams({ after: String(last) });
+    try {
+      if (token) {
+        const t = await post(`/games/${encodeURIComponent(gameId)}/tickets`, undefined, { token });
+        params.set("ticket", t.ticket);
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
+        closed = true;
+        onEnd(error.code === "not_found" ? "gone" : "not_a_player", error);
+        return;
+      }
+      return retry();
+    }
+    if (closed) return;
+    source = new EventSource(`${BASE}/games/${encodeURIComponent(gameId)}/stream?${params}`);
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (message) => {
+        const seq = Number(message.lastEventId);
+        if (seq && seq <= last) return; // already seen (a replay after a reconnect)
+        if (seq) last = seq;
+        onEvent(JSON.parse(message.data));
+      });
+    }
+    source.addEventListener("view", (message) => {
+      if (lost) {
+        lost = false;
+        onState(null);
+      }
+      delay = 500;
+      onView(JSON.parse(message.data));
+    });
+    source.addEventListener("end", (message) => {
+      closed = true;
+      source.close();
+      onEnd(JSON.parse(message.data).reason);
+    });
+    source.onerror = () => {
+      // A closed or failing stream: the ticket is spent, so open a new one ourselves.
+      source.close();
+      retry();
+    };
+  }
+
+  function retry() {
+    if (closed) return;
+    if (!lost) {
+      lost = true;
+      onState("Connection lost: reconnecting…");
+    }
+    clearTimeout(timer);
+    timer = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 10000);
+  }
+
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (source) source.close();
+    },
+  };
+}

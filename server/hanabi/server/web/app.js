@@ -1,0 +1,30 @@
+// The page's entry: the header, then the lobby, a game or a profile by the path.
+
+import * as api from "./api.js";
+import { accountNav, showProfile } from "./account.js";
+import { fill, h } from "./dom.js";
+import { showLobby } from "./lobby.js";
+import { showGame } from "./table.js";
+
+async function main() {
+  const root = document.getElementById("main");
+  accountNav(document.getElementById("account"));
+  const [variants, strategies] = await Promise.all([api.get("/variants"), api.get("/strategies")]);
+  const ctx = {
+    variants: Object.fromEntries(variants.variants.map((v) => [v.id, v])),
+    strategies: strategies.strategies,
+  };
+  const path = location.pathname;
+  const game = path.match(/^\/games\/([^/]+)\/?$/);
+  const player = path.match(/^\/players\/([^/]+)\/?$/);
+  if (game) await showGame(root, decodeURIComponent(game[1]), ctx);
+  else if (player) await showProfile(root, decodeURIComponent(player[1]), ctx);
+  else showLobby(root, ctx);
+}
+
+main().catch((error) => {
+  fill(document.getElementById("main"),
+    h("h1", {}, "Something went wrong"),
+    h("p", { role: "alert" }, error.message || String(error)),
+    h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+});

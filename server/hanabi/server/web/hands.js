@@ -1,0 +1,111 @@
+// Cards, hands, fireworks and the discard pile, drawn from a view. Every card shows its
+// suit letter and rank in text (never colour alone) and what its holder knows.
+
+import { h } from "./dom.js";
+import { cardLabel, certain, cluesText } from "./words.js";
+
+/**
+ * One card as a button. `own`: the viewer's card (knowledge only). `selected`: pressed.
+ * `onSelect`: click handler (null: not selectable, still focusable for its name).
+ */
+export function cardButton(info, card, slot, { own = false, selected = false, onSelect = null, key = null }) {
+  const k = card.knowledge;
+  const visible = card.suit != null && card.rank != null;
+  const sure = visible ? null : certain(k.deduced || k.possible);
+  const suit = visible ? card.suit : sure?.suit;
+  const face = visible ? info.cardText(card.suit, card.rank) : sure ? info.cardText(sure.suit, sure.rank) : "?";
+  const marks = cluesText(info, k);
+  const hint = possibleHint(info, visible ? k.possible : k.deduced || k.possible);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `card ${suit ? info.suitClass(suit) : "suit-unknown"}${k.clued ? " clued" : ""}${selected ? " selected" : ""}`,
+      "aria-label": cardLabel(info, slot, card, own),
+      "aria-pressed": onSelect ? String(selected) : null,
+      "data-key": key,
+      onclick: onSelect,
+    },
+    h("span", { class: "slot", "aria-hidden": "true" }, String(slot)),
+    h("span", { class: "face", "aria-hidden": "true" }, face),
+    h("span", { class: "marks", "aria-hidden": "true" }, marks || "\u00a0"),
+    h("span", { class: "hint", "aria-hidden": "true" }, hint),
+  );
+}
+
+/** A compact "RYB 1-3" of what a card may be (letters of the suits, then the ranks). */
+function possibleHint(info, possible) {
+  const suits = info.suits.filter((s) => (possible[s.id] || []).length);
+  const ranks = new Set();
+  for (const s of suits) for (const r of possible[s.id]) ranks.add(r);
+  const letters = suits.length === info.suits.length ? "any" : suits.map((s) => s.abbreviation).join("");
+  const sorted = [...ranks].sort((a, b) => a - b);
+  const rankText = sorted.length === info.clueRanks.length ? "any" : sorted.join("");
+  return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
+}
+
+/** The fireworks: one tile per suit with its letter and height ("R 3"). */
+export function fireworks(info, view) {
+  return h(
+    "ul",
+    { class: "fireworks", "aria-label": "Fireworks" },
+    info.suits.map((s) => {
+      const height = view.fireworks[s.id] ?? 0;
+      return h(
+        "li",
+        { class: `firework ${info.suitClass(s.id)}`, "aria-label": `${info.suitName(s.id)} firework: ${height}` },
+        h("span", { class: "face", "aria-hidden": "true" }, `${s.abbreviation} ${height}`),
+      );
+    }),
+  );
+}
+
+/** The counters: score, clues, strikes, deck, pace, final-round turns. */
+export function counters(view) {
+  const items = [
+    ["Score", `${view.score} of ${view.max_score} reachable`],
+    ["Clues", `${view.clue_tokens} of 8`],
+    ["Strikes", `${view.strikes} of 3`],
+    ["Deck", String(view.deck_size)],
+  ];
+  if (view.pace !== null && view.pace !== undefined) items.push(["Pace", String(view.pace)]);
+  if (view.turns_left !== null && view.turns_left !== undefined) items.push(["Turns left", String(view.turns_left)]);
+  items.push(["Turn", String(view.turn + 1)]);
+  return h(
+    "dl",
+    { class: "counters" },
+    items.map(([term, value]) =>
+      h("div", { class: `counter ${term === "Strikes" && view.strikes >= 2 ? "danger" : ""}` },
+        h("dt", {}, term), h("dd", {}, value)),
+    ),
+  );
+}
+
+/** The discard pile grouped by suit, lowest rank first; misplays marked. */
+export function discardPile(info, view) {
+  const bySuit = new Map(info.suits.map((s) => [s.id, []]));
+  for (const d of view.discards) {
+    if (!bySuit.has(d.suit)) bySuit.set(d.suit, []);
+    bySuit.get(d.suit).push(d);
+  }
+  const rows = [];
+  for (const [suit, cards] of bySuit) {
+    if (!cards.length) continue;
+    cards.sort((a, b) => a.rank - b.rank);
+    rows.push(
+      h("li", { class: "pile-row" },
+        h("span", { class: `pile-suit ${info.suitClass(suit)}` }, info.suitName(suit)),
+        cards.map((c) =>
+          h("span", {
+            class: `mini ${info.suitClass(suit)}${c.misplayed ? " misplayed" : ""}`,
+            title: c.misplayed ? "misplayed" : "discarded",
+          }, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")),
+        ),
+      ),
+    );
+  }
+  return h("section", { class: "panel discards", "aria-labelledby": "discards-h" },
+    h("h2", { id: "discards-h" }, `Discard pile (${view.discards.length})`),
+    rows.length ? h("ul", { class: "pile" }, rows) : h("p", { class: "muted" }, "Nothing discarded yet."));
+}
+

@@ -1,0 +1,199 @@
+// The lobby: your name, a form that opens a table (variant, players, options, bots), the
+// open tables (live: the listing is held open until it changes), games in play to watch
+// and finished games to replay.
+
+import * as api from "./api.js";
+import { alertBox, banner, field, fill, h } from "./dom.js";
+import { describeVariant, REASONS } from "./words.js";
+
+export function showLobby(main, { variants, strategies }) {
+  const alert = alertBox();
+  const account = api.session();
+  const name = h("input", { name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName() });
+  const asGuest = h("input", { type: "checkbox", name: "guest" });
+  const who = h("section", { class: "panel", "aria-labelledby": "you-h" },
+    h("h2", { id: "you-h" }, "You"),
+    account ? h("p", {}, "You play as ", h("a", { href: `/players/${encodeURIComponent(account.username)}` }, account.username), ".") : null,
+    account ? field("Play as a guest", asGuest) : null,
+    field("Name", name, account ? "Your name as a guest." : "How the others see you at the table."));
+
+  /** The credential and body that seat this person: their account, or a guest's name. */
+  function identity() {
+    if (account && !asGuest.checked) return { token: account.token, body: {} };
+    const given = name.value.trim();
+    if (!given) {
+      alert.show("Type your name first: it is how the others see you at the table.");
+      name.focus();
+      return null;
+    }
+    api.keepGuestName(given);
+    return { token: null, body: { name: given } };
+  }
+
+  const lists = {
+    lobby: h("ul", { class: "games", "aria-label": "Open tables" }),
+    playing: h("ul", { class: "games", "aria-label": "Games in play" }),
+    finished: h("ul", { class: "games", "aria-label": "Finished games" }),
+  };
+
+  async function join(game) {
+    const me = identity();
+    if (!me) return;
+    try {
+      const grant = await api.post(`/games/${encodeURIComponent(game.id)}/players`, me.body, { token: me.token });
+      api.keepSeat(grant.id, grant.seat, grant.token);
+      location.assign(`/games/${encodeURIComponent(grant.id)}`);
+    } catch (error) {
+      alert.show(error.message);
+    }
+  }
+
+  fill(
+    main,
+    h("h1", {}, "Hanabi"),
+    h("p", { class: "lead" }, "The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together."),
+    alert.el,
+    who,
+    createForm(variants, strategies, identity, alert, account),
+    h("section", { class: "panel", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open tables"), lists.lobby),
+    h("section", { class: "panel", "aria-labelledby": "playing-h" }, h("h2", { id: "playing-h" }, "Games in play"), lists.playing),
+    h("section", { class: "panel", "aria-labelledby": "finished-h" }, h("h2", { id: "finished-h" }, "Finished games"), lists.finished),
+  );
+
+  const row = (game) => {
+    const variant = variants[game.variant]?.name || game.variant;
+    const seated = api.seatToken(game.id);
+    const people = game.players.map((p) => (p.bot ? `${p.name} (${p.bot} bot)` : p.name)).join(", ");
+    const href = `/games/${encodeURIComponent(game.id)}`;
+    let action;
+    if (game.status === "lobby") {
+      action = seated
+        ? h("a", { class: "button", href }, "Open")
+        : [
+            h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, "Join"),
+            h("a", { class: "button", href }, "Look"),
+          ];
+    } else if (game.status === "playing") {
+      action = h("a", { class: "button", href }, seated ? "Open" : "Watch");
+    } else {
+      action = h("a", { class: "button", href }, "Replay");
+    }
+    const state = game.status === "lobby"
+      ? `${game.players.length} of ${game.max_players} seats`
+      : game.status === "playing"
+        ? `turn ${game.turn + 1}, score ${game.score}`
+        : `score ${game.result?.score ?? game.score}${game.result ? `, ${REASONS[game.result.reason] || game.result.reason}` : ""}`;
+    return h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
+      h("span", { class: "what" }, h("strong", {}, variant), ` · ${state}`),
+      h("span", { class: "who" }, people),
+      h("span", { class: "row" }, action));
+  };
+
+  const show = (status, games) => {
+    fill(lists[status], games.length ? games.map(row) : h("li", { class: "muted" }, status === "lobby" ? "No open table: create one." : "None right now."));
+  };
+
+  const stop = new AbortController();
+  liveLobby((games) => show("lobby", games), stop.signal);
+  const others = async () => {
+    for (const status of ["playing", "finished"]) {
+      try {
+        show(status, (await api.get(`/games?status=${status}&limit=10`, { signal: stop.signal })).games);
+      } catch {
+        /* the next round tries again */
+      }
+    }
+  };
+  others();
+  const timer = setInterval(others, 15000);
+  return { close: () => (stop.abort(), clearInterval(timer)) };
+}
+
+/** Follow the open tables: the listing is asked again with its ETag and held until it changes. */
+async function liveLobby(render, signal) {
+  let etag = null;
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      const path = `/games?status=lobby&limit=50${etag ? "&wait=25" : ""}`;
+      const r = await api.call("GET", path, { etag, signal });
+      if (failures) banner(null);
+      failures = 0;
+      if (r.status === 200) {
+        etag = r.etag;
+        render(r.data.games);
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      failures += 1;
+      banner("The lobby lost its connection: retrying…");
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * failures, 10000)));
+    }
+  }
+}
+
+function createForm(variants, strategies, identity, alert, account) {
+  const variant = h("select", { name: "variant" },
+    Object.values(variants).map((v) => h("option", { value: v.id }, v.name)));
+  const about = h("small", { class: "hint" });
+  const describe = () => (about.textContent = describeVariant(variants[variant.value]));
+  variant.addEventListener("change", describe);
+  describe();
+  const players = h("select", { name: "players" },
+    [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === 2 }, String(n))));
+  const bots = h("input", { type: "number", name: "bots", min: "0", max: "5", value: "0", inputmode: "numeric" });
+  const strategy = h("select", { name: "strategy" },
+    strategies.map((s) => h("option", { value: s.name, selected: s.default }, s.name)));
+  const strategyAbout = h("small", { class: "hint" });
+  const describeStrategy = () => (strategyAbout.textContent = strategies.find((s) => s.name === strategy.value)?.description || "");
+  strategy.addEventListener("change", describeStrategy);
+  describeStrategy();
+  const emptyClues = h("input", { type: "checkbox", name: "empty_clues" });
+  const keepScore = h("input", { type: "checkbox", name: "strikeout_keeps_score" });
+  const rated = h("input", { type: "checkbox", name: "rated", disabled: !account });
+  const timed = h("input", { type: "checkbox", name: "timed" });
+  const minutes = h("input", { type: "number", name: "minutes", min: "1", max: "60", value: "5", inputmode: "numeric" });
+  const bonus = h("input", { type: "number", name: "per_turn", min: "0", max: "300", value: "10", inputmode: "numeric" });
+  const timer = h("div", { class: "row", hidden: true },
+    field("Minutes on each clock", minutes), field("Seconds added a move", bonus));
+  timed.addEventListener("change", () => (timer.hidden = !timed.checked));
+
+  const form = h("form", {
+    class: "panel create",
+    "aria-labelledby": "create-h",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      alert.clear();
+      const me = identity();
+      if (!me) return;
+      const seatBots = Math.max(0, Math.min(Number(bots.value) || 0, Number(players.value) - 1));
+      const options = { empty_clues: emptyClues.checked, strikeout_keeps_score: keepScore.checked };
+      if (rated.checked) options.rated = true;
+      if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
+      try {
+        const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options }, { token: me.token });
+        api.keepSeat(grant.id, grant.seat, grant.token);
+        for (let i = 0; i < seatBots; i++) {
+          await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
+        }
+        location.assign(`/games/${encodeURIComponent(grant.id)}`);
+      } catch (error) {
+        alert.show(error.message);
+      }
+    },
+  },
+  h("h2", { id: "create-h" }, "New game"),
+  h("div", { class: "row" }, field("Variant", variant), field("Players", players)),
+  about,
+  h("div", { class: "row" }, field("Bots", bots), field("Bot strategy", strategy)),
+  strategyAbout,
+  h("fieldset", {},
+    h("legend", {}, "Options"),
+    field("Clues may touch no card", emptyClues),
+    field("A strikeout keeps the score", keepScore),
+    field("Rated", rated, account ? "Accounts only; no bots at a rated table." : "Log in to play rated games."),
+    field("Timed", timed),
+    timer),
+  h("button", { type: "submit", class: "primary" }, "Create game"));
+  return form;
+}

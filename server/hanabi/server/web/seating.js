@@ -1,0 +1,122 @@
+// A table before its start: who sits where, seating and removing bots, joining, leaving,
+// starting (or starting and watching).
+
+import * as api from "./api.js";
+import { field, h } from "./dom.js";
+
+/**
+ * The seats panel of a game in its lobby. `game`: {id, view, token, act(fn), join(name)}
+ * where act runs a request and shows a refusal in the page's alert.
+ */
+export function seatsPanel(game, strategies) {
+  const v = game.view;
+  const you = v.you;
+  const host = you !== null && you === v.host;
+  const full = v.players.length >= v.max_players;
+  const id = encodeURIComponent(v.id);
+  const seats = h(
+    "ul",
+    { class: "seats", "aria-label": "Seats" },
+    v.players.map((p) =>
+      h(
+        "li",
+        { class: "seat" },
+        h("span", { class: "seat-name" }, p.name),
+        p.seat === v.host ? h("span", { class: "badge" }, "host") : null,
+        p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : null,
+        p.seat === you ? h("span", { class: "badge you" }, "you") : null,
+        host && p.seat !== you
+          ? h("button", {
+              type: "button",
+              class: "small",
+              "aria-label": `Remove ${p.name}`,
+              onclick: () => game.act(() => api.call("DELETE", `/games/${id}/players/${p.seat}`, { token: game.token })),
+            }, "Remove")
+          : null,
+      ),
+    ),
+    Array.from({ length: v.max_players - v.players.length }, () => h("li", { class: "seat empty" }, "free seat")),
+  );
+
+  const parts = [h("h2", { id: "seats-h" }, `Seats (${v.players.length} of ${v.max_players})`), seats];
+
+  if (host) {
+    const choice = h(
+      "select",
+      { name: "strategy" },
+      strategies.map((s) => h("option", { value: s.name, selected: s.default }, s.name)),
+    );
+    const about = h("small", { class: "hint" });
+    const describe = () => {
+      about.textContent = strategies.find((s) => s.name === choice.value)?.description || "";
+    };
+    choice.addEventListener("change", describe);
+    describe();
+    parts.push(
+      h("div", { class: "row" },
+        field("Bot strategy", choice),
+        h("button", {
+          type: "button",
+          disabled: full,
+          onclick: () => game.act(() => api.post(`/games/${id}/bots`, { strategy: choice.value }, { token: game.token })),
+        }, "Add bot")),
+      about,
+      h("div", { class: "row actions" },
+        h("button", {
+          type: "button",
+          class: "primary",
+          disabled: v.players.length < 2,
+          onclick: () => game.act(() => api.post(`/games/${id}/start`, undefined, { token: game.token })),
+        }, "Start"),
+        h("button", {
+          type: "button",
+          disabled: v.players.length < 3,
+          title: "Give up your seat at the deal and watch the others play",
+          onclick: () => game.act(async () => {
+            await api.post(`/games/${id}/start`, { watch: true }, { token: game.token });
+            game.watching();
+          }),
+        }, "Start and watch")),
+    );
+    if (v.players.length < 2) parts.push(h("p", { class: "muted" }, "Seat a bot or wait for a friend: a game needs two players."));
+  }
+  if (you !== null) {
+    parts.push(
+      h("p", {}, host ? "Invite friends: send them the address of this page." : "Waiting for the host to start."),
+      h("button", {
+        type: "button",
+        onclick: () => game.act(async () => {
+          await api.call("DELETE", `/games/${id}/players/${you}`, { token: game.token });
+          api.forgetSeat(v.id);
+          location.assign("/");
+        }),
+      }, "Leave"),
+    );
+  } else if (!full) {
+    parts.push(joinForm(game));
+  } else {
+    parts.push(h("p", { class: "muted" }, "This table is full; you can watch it once it starts."));
+  }
+  return h("section", { class: "panel", "aria-labelledby": "seats-h" }, parts);
+}
+
+function joinForm(game) {
+  const account = api.session();
+  const name = h("input", { name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName(), required: !account });
+  const asGuest = h("input", { type: "checkbox", name: "guest" });
+  const form = h(
+    "form",
+    {
+      class: "row",
+      onsubmit: (event) => {
+        event.preventDefault();
+        game.join(account && !asGuest.checked ? null : name.value.trim());
+      },
+    },
+    account ? h("p", {}, `You will sit as ${account.username}.`) : null,
+    account ? field("Play as a guest", asGuest) : null,
+    field("Name", name),
+    h("button", { type: "submit", class: "primary" }, "Join"),
+  );
+  return form;
+}

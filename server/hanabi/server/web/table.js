@@ -1,0 +1,397 @@
+// A game's page: its lobby, the table while it is played, the end screen and the replay.
+// State comes from the event stream (events, then the viewer's whole view after each
+// change); moves go to the API; nothing here knows a card the view does not show.
+
+import * as api from "./api.js";
+import { Clocks } from "./clock.js";
+import { alertBox, banner, field, fill, h } from "./dom.js";
+import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { showReplay } from "./replay.js";
+import { seatsPanel } from "./seating.js";
+import { Narrator, REASONS, VariantInfo } from "./words.js";
+
+const STATUS = { lobby: "Waiting for players", playing: "In play", finished: "Finished" };
+
+export async function showGame(main, gameId, { variants, strategies }) {
+  const page = new GamePage(main, gameId, variants, strategies);
+  await page.load();
+  return page;
+}
+
+class GamePage {
+  constructor(main, gameId, variants, strategies) {
+    this.main = main;
+    this.id = gameId;
+    this.path = `/games/${encodeURIComponent(gameId)}`;
+    this.variants = variants;
+    this.strategies = strategies;
+    this.view = null;
+    this.events = [];
+    this.sel = { card: null, target: null, clue: null };
+    this.clocks = new Clocks();
+    this.stream = null;
+    this.pending = false;
+    this.busy = false;
+    this.replaying = false;
+    this.alert = alertBox();
+    this.chatList = h("ol", { class: "chat-lines", "aria-label": "Chat messages" });
+    this.title = h("h1", {}, `Game ${gameId}`);
+    this.status = h("p", { class: "status" });
+    this.body = h("div", { class: "game" });
+    this.chatPanel = this.buildChat();
+    fill(main, this.title, this.status, this.alert.el, this.body, this.chatPanel);
+    document.addEventListener("keydown", (event) => this.key(event));
+  }
+
+  /** The seat token this browser holds for the game, else the account's session. */
+  get token() {
+    if (this.spectator) return null;
+    return api.seatToken(this.id)?.token || api.session()?.token || null;
+  }
+
+  async load() {
+    let view;
+    try {
+      view = await api.get(this.path, { token: this.token });
+    } catch (error) {
+      if (error instanceof api.ApiError && (error.status === 401 || error.status === 403) && this.token) {
+        api.forgetSeat(this.id); // a stale token: look on as a spectator
+        view = await api.get(this.path);
+      } else if (error instanceof api.ApiError && error.status === 404) {
+        fill(this.main, h("h1", {}, "No such game"),
+          h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+        return;
+      } else {
+        throw error;
+      }
+    }
+    this.setView(view);
+    this.open();
+  }
+
+  open() {
+    if (this.stream) this.stream.close();
+    this.events = [];
+    this.chatList.replaceChildren();
+    this.stream = api.follow(this.id, {
+      token: this.token,
+      after: 0,
+      onEvent: (event) => {
+        this.events.push(event);
+        if (event.type === "chat") this.addChat(event);
+      },
+      onView: (view) => this.setView(view),
+      onState: (text) => banner(text),
+      onEnd: (reason) => {
+        if (reason === "not_a_player" && !this.spectator) {
+          this.watching(); // our seat was freed (or given up at a start-and-watch)
+        } else if (reason === "gone") {
+          banner("This game is gone (every person left the table).", "info");
+        }
+      },
+    });
+  }
+
+  watching() {
+    api.forgetSeat(this.id);
+    this.spectator = true;
+    this.open();
+  }
+
+  setView(view) {
+    if (this.view && view.version < this.view.version && view.status === this.view.status) return;
+    this.view = view;
+    this.info = new VariantInfo(this.variants[view.variant]);
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.pending) return;
+    this.pending = true;
+    setTimeout(() => {
+      this.pending = false;
+      this.render();
+    }, 0);
+  }
+
+  /** Run a request; its refusal shows in the alert, in the server's words. */
+  async act(fn) {
+    if (this.busy) return;
+    this.busy = true;
+    this.alert.clear();
+    try {
+      const result = await fn();
+      const view = result?.game || (result?.status ? result : null);
+      if (view && view.id === this.id) this.setView(view);
+      return result;
+    } catch (error) {
+      this.alert.show(error instanceof api.ApiError ? error.message : `The server did not answer (${error.message}).`);
+      return null;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async join(name) {
+    const body = name ? { name } : {};
+    const token = name ? null : api.session()?.token;
+    if (name) api.keepGuestName(name);
+    const grant = await this.act(() => api.post(`${this.path}/players`, body, { token }));
+    if (grant) {
+      api.keepSeat(this.id, grant.seat, grant.token);
+      this.spectator = false;
+      this.open();
+    }
+  }
+
+  // -- drawing -----------------------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    if (!v || this.replaying) return;
+    const focused = document.activeElement?.dataset?.key;
+    this.title.textContent = `${this.info.name}, ${v.players.length} players`;
+    document.title = `Hanabi: ${STATUS[v.status]} (${v.id})`;
+    const you = v.you !== null ? `You sit at seat ${v.you + 1} as ${v.players[v.you]?.name}.` : "You are watching.";
+    this.status.textContent = `${STATUS[v.status]}. ${you}${v.options.rated ? " Rated game." : ""}${v.options.timer ? ` Timed: ${v.options.timer.base} s each, +${v.options.timer.per_turn} s a move.` : ""}`;
+    this.chatPanel.hidden = v.you === null && !this.chatList.children.length;
+    this.chatPanel.querySelector("form").hidden = v.you === null;
+    if (v.status === "lobby") {
+      fill(this.body, seatsPanel(this, this.strategies), this.logPanel());
+    } else {
+      const cells = new Map();
+      fill(
+        this.body,
+        v.status === "finished" ? this.endPanel() : null,
+        h("section", { class: "panel board", "aria-label": "Board" }, fireworks(this.info, v), counters(v)),
+        this.handsPanel(cells),
+        v.status === "playing" ? this.controls() : null,
+        discardPile(this.info, v),
+        this.logPanel(),
+      );
+      this.clocks.update(v, cells);
+    }
+    if (focused) this.body.querySelector(`[data-key="${focused}"]`)?.focus();
+  }
+
+  handsPanel(cells) {
+    const v = this.view;
+    const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
+    return h(
+      "section",
+      { class: "panel hands", "aria-label": "Hands" },
+      v.players.map((p) => {
+        const own = p.seat === v.you;
+        const clock = v.clocks ? h("span", { class: "clock", "aria-label": `${p.name}'s clock` }) : null;
+        if (clock) cells.set(p.seat, clock);
+        const toMove = v.status === "playing" && v.current_seat === p.seat;
+        const targeted = this.sel.target === p.seat;
+        return h(
+          "div",
+          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? `Your hand (${p.name})` : `${p.name}'s hand` },
+          h("h2", { class: "player-name" },
+            own ? `${p.name} (you)` : p.name,
+            p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : null,
+            toMove ? h("span", { class: "badge turn" }, "to move") : null,
+            clock),
+          h("div", { class: "hand" },
+            (v.hands[p.seat] || []).map((card, i) =>
+              cardButton(this.info, card, i + 1, {
+                own,
+                key: `card-${card.order}`,
+                selected: own ? this.sel.card === card.order : false,
+                onSelect: v.you === null || v.status !== "playing" ? null
+                  : own ? () => this.pick({ card: this.sel.card === card.order ? null : card.order })
+                  : () => this.pick({ target: p.seat }),
+              }),
+            )),
+          !own && myTurn && v.you !== null
+            ? h("button", {
+                type: "button", class: "small", "aria-pressed": String(targeted), "data-key": `target-${p.seat}`,
+                onclick: () => this.pick({ target: targeted ? null : p.seat }),
+              }, `Clue ${p.name}`)
+            : null,
+        );
+      }),
+    );
+  }
+
+  pick(change) {
+    if ("target" in change && change.target !== this.sel.target) this.sel.clue = null;
+    Object.assign(this.sel, change);
+    this.render();
+  }
+
+  legal(predicate) {
+    return (this.view.legal_actions || []).filter(predicate);
+  }
+
+  controls() {
+    const v = this.view;
+    const parts = [h("h2", { id: "controls-h" }, "Your move")];
+    if (v.you === null) return null;
+    if (v.current_seat !== v.you) {
+      const who = v.players[v.current_seat]?.name || "someone";
+      parts.push(h("p", {}, `Waiting for ${who} to move.`));
+    } else {
+      const order = this.sel.card;
+      const plays = order === null ? [] : this.legal((a) => a.type === "play" && a.card === order);
+      const discards = order === null ? [] : this.legal((a) => a.type === "discard" && a.card === order);
+      const fireworkChoice = plays.length > 1 && plays[0].firework
+        ? h("select", { "aria-label": "Firework", "data-key": "firework" },
+            plays.map((a) => h("option", { value: a.firework }, this.info.suitName(a.firework))))
+        : null;
+      parts.push(
+        h("p", {}, "Your turn: select one of your cards, then Play or Discard; or select a partner, a colour or a rank, then Give clue."),
+        h("div", { class: "row actions" },
+          fireworkChoice,
+          h("button", {
+            type: "button", class: "primary", disabled: !plays.length, "data-key": "play",
+            onclick: () => this.send({ type: "play", card: order, ...(fireworkChoice ? { firework: fireworkChoice.value } : plays[0]?.firework ? { firework: plays[0].firework } : {}) }),
+          }, "Play"),
+          h("button", {
+            type: "button", disabled: !discards.length, "data-key": "discard",
+            title: v.clue_tokens >= 8 ? "No discarding with all 8 clue tokens" : null,
+            onclick: () => this.send({ type: "discard", card: order }),
+          }, "Discard"),
+        ),
+      );
+      const others = v.players.filter((p) => p.seat !== v.you);
+      if (this.sel.target === null && others.length === 1) this.sel.target = others[0].seat;
+      const target = this.sel.target;
+      if (target === null) {
+        parts.push(h("p", { class: "muted" }, "Select a partner (a card of theirs or the Clue button under their hand) to give a clue."));
+      } else {
+        const name = v.players[target]?.name;
+        const clues = this.legal((a) => a.type === "clue" && a.target === target);
+        const chosen = this.sel.clue;
+        const option = (kind, value, text, cls) => {
+          const ok = clues.some((a) => a[kind] === value);
+          const pressed = chosen && chosen[kind] === value;
+          return h("button", {
+            type: "button", class: `clue ${cls}`, disabled: !ok, "aria-pressed": String(Boolean(pressed)),
+            "aria-label": `${text} clue`, "data-key": `clue-${kind}-${value}`,
+            onclick: () => this.pick({ clue: pressed ? null : { [kind]: value } }),
+          }, text);
+        };
+        const legalChosen = chosen && clues.some((a) => ("color" in chosen ? a.color === chosen.color : a.rank === chosen.rank));
+        parts.push(
+          h("div", { class: "clues", role: "group", "aria-label": `Clue for ${name}` },
+            h("p", {}, `Clue for ${name}:`),
+            h("div", { class: "row" }, this.info.clueColors.map((c) => option("color", c, c, this.info.suitClass(c)))),
+            h("div", { class: "row" }, this.info.clueRanks.map((r) => option("rank", r, String(r), "rank"))),
+            h("button", {
+              type: "button", class: "primary", disabled: !legalChosen, "data-key": "give-clue",
+              onclick: () => this.send({ type: "clue", target, ...chosen }),
+            }, "Give clue"),
+            v.clue_tokens === 0 && !v.options.empty_clues ? h("p", { class: "muted" }, "No clue tokens left: play or discard.") : null,
+          ),
+        );
+      }
+      parts.push(h("p", { class: "muted keys" }, "Keys: 1-6 select a card, p play, d discard, c give clue."));
+    }
+    const votes = v.votes;
+    parts.push(
+      h("div", { class: "row votes" },
+        h("button", {
+          type: "button", "data-key": "vote",
+          onclick: () => this.act(() => api.post(`${this.path}/votes`, { end: !votes.mine }, { token: this.token })),
+        }, votes.mine ? "Take back my vote" : "Vote to end"),
+        h("span", { class: "muted" }, `${votes.end} of ${votes.needed} votes to end the game`)),
+    );
+    return h("section", { class: "panel controls", "aria-labelledby": "controls-h" }, parts);
+  }
+
+  async send(action) {
+    const result = await this.act(() => api.post(`${this.path}/actions`, { ...action, turn: this.view.turn }, { token: this.token }));
+    if (result) this.sel = { card: null, target: this.sel.target, clue: null };
+    this.render();
+  }
+
+  key(event) {
+    const v = this.view;
+    if (!v || v.status !== "playing" || v.you === null || this.replaying) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest("input, textarea, select")) return;
+    const hand = v.hands[v.you] || [];
+    if (/^[1-9]$/.test(event.key) && Number(event.key) <= hand.length) {
+      const order = hand[Number(event.key) - 1].order;
+      this.pick({ card: this.sel.card === order ? null : order });
+    } else if (event.key === "p") {
+      this.body.querySelector('[data-key="play"]:not(:disabled)')?.click();
+    } else if (event.key === "d") {
+      this.body.querySelector('[data-key="discard"]:not(:disabled)')?.click();
+    } else if (event.key === "c") {
+      this.body.querySelector('[data-key="give-clue"]:not(:disabled)')?.click();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  endPanel() {
+    const v = this.view;
+    const r = v.result || {};
+    const changes = r.rating_changes
+      ? h("ul", { class: "ratings" }, Object.entries(r.rating_changes).map(([seat, c]) =>
+          h("li", {}, `${v.players[Number(seat)]?.name}: rating ${c.before.toFixed(0)} → ${c.after.toFixed(0)} (${c.after >= c.before ? "+" : ""}${(c.after - c.before).toFixed(1)})`)))
+      : null;
+    return h("section", { class: "panel end", "aria-labelledby": "end-h" },
+      h("h2", { id: "end-h" }, `Game over: score ${r.score} of ${this.info.variant.max_score}`),
+      h("p", {}, `The game ended: ${REASONS[r.reason] || r.reason}.`),
+      changes,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", onclick: () => this.replay() }, "Watch the replay"),
+        h("a", { href: `${api.BASE}${this.path}/export`, download: `hanabi-${v.id}.json` }, "hanab.live export (JSON)"),
+        h("a", { href: "/" }, "Back to the lobby")));
+  }
+
+  async replay() {
+    this.replaying = true;
+    this.clocks.update(this.view, new Map());
+    await showReplay(this.body, this.id, this.info, this.view, () => {
+      this.replaying = false;
+      this.render();
+    });
+  }
+
+  logPanel() {
+    const v = this.view;
+    const started = v.status !== "lobby";
+    const narrator = new Narrator(started ? v.players.map((p) => p.name) : [], this.info, started);
+    const lines = [];
+    for (const event of this.events) {
+      const line = narrator.line(event);
+      if (!line || line.kind === "chat" || line.kind === "aside") continue;
+      if (line.joins && lines.length) lines[lines.length - 1] += line.text;
+      else lines.push(line.text);
+    }
+    const list = h("ol", { class: "log-lines", "aria-label": "Game log" }, lines.map((t) => h("li", {}, t)));
+    const panel = h("section", { class: "panel log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), list);
+    setTimeout(() => (list.scrollTop = list.scrollHeight), 0);
+    return panel;
+  }
+
+  buildChat() {
+    const input = h("input", { name: "chat", maxlength: "500", autocomplete: "off" });
+    const form = h("form", {
+      class: "row",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        const sent = await this.act(() => api.post(`${this.path}/chat`, { text }, { token: this.token }));
+        if (sent) input.value = "";
+      },
+    }, field("Message", input), h("button", { type: "submit" }, "Send"));
+    return h("section", { class: "panel chat", "aria-labelledby": "chat-h", hidden: true },
+      h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
+  }
+
+  addChat(event) {
+    const name = event.name || this.view?.players[event.seat]?.name || `seat ${event.seat}`;
+    this.chatList.append(h("li", {}, h("span", { class: "speaker" }, `${name}: `), h("span", { class: "said" }, event.text)));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+    this.chatPanel.hidden = false;
+  }
+}
