@@ -1,0 +1,200 @@
+"""People play in the browser: two people to the end of a game, one person with two
+server bots, spectators, replays, refusals, chat, reloads and a phone-sized screen."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import Browsing, WebServer, wait_until
+from playwright.sync_api import Page, expect
+from web_support import counter, counter_value, create_game, game_over, my_turn, take_turn
+
+
+def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
+    ann = web.person()
+    game_id = create_game(ann, "ann", players=2)
+    bob = web.person()
+    bob.goto("/")
+    # the open table shows up in bob's lobby, which follows the listing live
+    row = bob.get_by_role("listitem", name=re.compile(r"No Variant: ann$"))
+    expect(row).to_be_visible()
+    bob.get_by_label("Name", exact=True).fill("bob")
+    row.get_by_role("button", name="Join").click()
+    bob.wait_for_url(f"**/games/{game_id}")
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("bob")
+    ann.get_by_role("button", name="Start", exact=True).click()
+
+    pages = [ann, bob]
+    for page in pages:
+        expect(page.get_by_role("heading", name="Your move")).to_be_visible()
+    # each page shows its own hand as knowledge only, the partner's with faces
+    mine = ann.get_by_role("group", name="Your hand (ann)").get_by_role("button")
+    expect(mine).to_have_count(5)
+    for i in range(5):
+        expect(mine.nth(i)).to_have_accessible_name(re.compile(rf"^Slot {i + 1}: unknown, could be anything$"))
+    theirs = ann.get_by_role("group", name="bob's hand").get_by_role("button", name=re.compile(r"^Slot \d"))
+    for i in range(5):
+        expect(theirs.nth(i)).to_have_accessible_name(re.compile(rf"^Slot {i + 1}: (red|yellow|green|blue|white) [1-5]"))
+
+    turns = 0
+    while not game_over(ann):
+        wait_until(lambda: game_over(ann) or my_turn(ann) or my_turn(bob), what="someone's turn")
+        if game_over(ann):
+            break
+        take_turn(ann if my_turn(ann) else bob, turns)
+        turns += 1
+        assert turns < 120, "the game does not end"
+    for page in pages:
+        expect(page.get_by_role("heading", name=re.compile(r"^Game over: score \d+ of 25$"))).to_be_visible()
+        expect(page.get_by_text("The game ended: the deck ran out.")).to_be_visible()
+        expect(page.get_by_role("link", name="hanab.live export (JSON)")).to_have_attribute(
+            "href", f"/api/v1/games/{game_id}/export"
+        )
+    log = ann.get_by_role("list", name="Game log")
+    expect(log).to_contain_text("ann clued bob")
+    expect(log).to_contain_text("bob discarded")
+    expect(log).to_contain_text("The deck is empty: final round")
+
+
+def test_a_person_plays_with_two_server_bots(web: Browsing) -> None:
+    ann = web.person()
+    create_game(ann, "ann", players=3, bots=2)
+    seats = ann.get_by_role("list", name="Seats")
+    expect(seats.get_by_role("listitem")).to_have_count(3)
+    expect(seats).to_contain_text("conventions bot")
+    ann.get_by_role("button", name="Start", exact=True).click()
+    for turn in range(4):
+        wait_until(lambda: my_turn(ann), what="ann's turn")
+        # only the clues the rules allow are enabled: those that touch a card
+        group = ann.get_by_role("group", name=re.compile(r"^Clue for "))
+        if group.count():
+            target = group.get_attribute("aria-label").removeprefix("Clue for ")
+            hand = ann.get_by_role("group", name=f"{target}'s hand").get_by_role("button", name=re.compile("^Slot"))
+            names = " ".join(hand.nth(i).get_attribute("aria-label") for i in range(hand.count()))
+            for colour in ("red", "yellow", "green", "blue", "white"):
+                button = group.get_by_role("button", name=f"{colour} clue")
+                assert button.is_enabled() == (f": {colour} " in names), (colour, names)
+        take_turn(ann, turn)
+        # the bots answer on their own: it comes back to ann after two bot moves
+        wait_until(lambda: my_turn(ann) or game_over(ann), what="the bots' moves")
+    assert int(counter(ann, "Turn")) >= 13
+    log = ann.get_by_role("list", name="Game log")
+    expect(log).to_contain_text("conventions-bot-2")
+    ann.get_by_role("button", name="Vote to end").click()
+    expect(ann.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible()
+    expect(ann.get_by_text("The game ended: ended by vote.")).to_be_visible()
+
+
+def test_spectator_and_replay_of_a_bots_game(web: Browsing, web_server: WebServer) -> None:
+    host = web.person()
+    game_id = create_game(host, "host", players=3, bots=2)
+    watcher = web.person()
+    watcher.goto(f"/games/{game_id}")
+    expect(watcher.get_by_text("You are watching.", exact=False)).to_be_visible()
+    host.get_by_role("button", name="Start and watch").click()
+    # the host gave up the seat: both follow the bots' game as spectators, to its end
+    for page in (host, watcher):
+        expect(page.get_by_text(re.compile("You are watching"))).to_be_visible()
+        expect(page.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible(timeout=60000)
+        assert page.get_by_role("heading", name="Your move").count() == 0
+    final = web_server.api().game(game_id)
+    watcher.get_by_role("button", name="Watch the replay").click()
+    slider = watcher.get_by_role("slider", name="Turn")
+    expect(slider).to_have_attribute("max", str(final["turn"]))
+    expect(watcher.locator("output")).to_have_text(f"{final['turn']} of {final['turn']}")
+    slider.focus()
+    watcher.keyboard.press("Home")
+    expect(watcher.locator("output")).to_have_text(f"0 of {final['turn']}")
+    expect(watcher.locator(".replay-board").get_by_role("list", name="Game log")).not_to_contain_text("clued")
+    # every card is shown in a replay, the deal's first hand included
+    cards = watcher.locator(".replay-board").get_by_role("button", name=re.compile(r"^Slot"))
+    expect(cards).to_have_count(10)
+    for i in range(10):
+        expect(cards.nth(i)).to_have_accessible_name(re.compile(r"^Slot \d: (red|yellow|green|blue|white) [1-5]"))
+    watcher.get_by_role("button", name="Next turn").click()
+    expect(watcher.locator("output")).to_have_text(f"1 of {final['turn']}")
+    watcher.locator("body").click(position={"x": 5, "y": 5})
+    watcher.keyboard.press("ArrowRight")
+    expect(watcher.locator("output")).to_have_text(f"2 of {final['turn']}")
+    lines = watcher.locator(".replay-board").get_by_role("list", name="Game log").get_by_role("listitem")
+    moves = [t for t in lines.all_inner_texts() if re.search(r" (clued|played|misplayed|discarded) ", t)]
+    assert len(moves) == 2, moves
+
+
+def test_a_refused_move_shows_the_servers_sentence_and_a_lost_stream_recovers(web: Browsing) -> None:
+    ann = web.person()
+    game_id = create_game(ann, "ann", players=2, bots=1)
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(ann.get_by_text("Your turn:")).to_be_visible()
+    # a second tab of the same seat whose stream is cut: its view stays at this turn
+    web.allow(r"ERR_FAILED|409")
+    stale = web.watch(ann.context.new_page())
+    stale.route("**/stream?**", lambda route: route.abort())
+    stale.goto(f"/games/{game_id}")
+    expect(stale.get_by_text("Your turn:")).to_be_visible()
+    expect(stale.get_by_role("status")).to_have_text(re.compile("Connection lost"))
+    ann.get_by_role("button", name=re.compile(r" clue$")).and_(ann.locator(":enabled")).first.click()
+    ann.get_by_role("button", name="Give clue").click()
+    expect(counter_value(ann, "Turn")).not_to_have_text("1")
+    # the stale tab tries another move at that turn: the server refuses it, in words (the
+    # same move again would be a retry, answered with what was done)
+    stale.get_by_role("button", name=re.compile(r" clue$")).and_(stale.locator(":enabled")).last.click()
+    stale.get_by_role("button", name="Give clue").click()
+    expect(stale.get_by_role("alert")).to_have_text(re.compile(r"turn", re.I))
+    # the connection comes back: the banner goes and the page catches up
+    stale.unroute("**/stream?**")
+    expect(stale.get_by_role("status")).to_be_hidden(timeout=20000)
+    wait_until(lambda: counter(stale, "Turn") == counter(ann, "Turn"), what="the stale tab to catch up")
+
+
+def test_chat_shows_markup_as_text(web: Browsing) -> None:
+    ann = web.person()
+    create_game(ann, "ann", players=2, bots=1)
+    ann.get_by_role("button", name="Start", exact=True).click()
+    line = '<img src=x onerror="alert(1)"><b>bold</b> & <script>alert(2)</script>'
+    ann.get_by_role("textbox", name="Message").fill(line)
+    ann.get_by_role("button", name="Send").click()
+    chat = ann.get_by_role("list", name="Chat messages")
+    expect(chat.get_by_role("listitem").last).to_have_text(f"ann: {line}")
+    assert chat.locator("img, b, script").count() == 0
+    expect(ann.get_by_role("textbox", name="Message")).to_have_value("")
+
+
+def test_a_reload_keeps_the_seat_and_the_token_stays_out_of_the_address(web: Browsing) -> None:
+    ann = web.person()
+    game_id = create_game(ann, "ann", players=2, bots=1)
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(ann.get_by_role("heading", name="Your move")).to_be_visible()
+    token = ann.evaluate(f"JSON.parse(localStorage.getItem('hanabi.seat.{game_id}')).token")
+    ann.reload()
+    expect(ann.get_by_role("group", name="Your hand (ann)")).to_be_visible()
+    expect(ann.get_by_text("Your turn:")).to_be_visible()
+    assert token not in ann.url
+    # a new tab of the same browser opens the game at the same seat
+    other = web.watch(ann.context.new_page())
+    other.goto(f"/games/{game_id}")
+    expect(other.get_by_role("group", name="Your hand (ann)")).to_be_visible()
+    # another browser only watches
+    stranger = web.person()
+    stranger.goto(f"/games/{game_id}")
+    expect(stranger.get_by_text(re.compile("You are watching"))).to_be_visible()
+    expect(stranger.get_by_role("group", name="ann's hand")).to_be_visible()
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_phone_sized_screen_needs_no_sideways_scrolling(web: Browsing) -> None:
+    ann = web.person(width=360, height=740)
+    ann.goto("/")
+    expect(ann.get_by_role("button", name="Create game")).to_be_visible()
+    no_sideways_scroll(ann)
+    create_game(ann, "ann", players=5, bots=4)
+    no_sideways_scroll(ann)
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(ann.get_by_role("heading", name="Your move")).to_be_visible()
+    no_sideways_scroll(ann)
+    ann.get_by_role("button", name="Vote to end").click()
+    expect(ann.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible()
+    no_sideways_scroll(ann)

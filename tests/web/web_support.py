@@ -1,0 +1,60 @@
+"""Moves made the way a person makes them: by role and accessible name, from what the
+seat's page shows."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+
+def create_game(page: Page, name: str, players: int = 2, bots: int = 0, strategy: str = "conventions") -> str:
+    """Open a table from the lobby; returns the game's id (from the page's address)."""
+    page.goto("/")
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_label("Players").select_option(str(players))
+    page.get_by_label("Bots", exact=True).fill(str(bots))
+    page.get_by_label("Bot strategy").select_option(strategy)
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url(re.compile(r"/games/[^/]+$"))
+    expect(page.get_by_role("heading", name=re.compile(r"^Seats"))).to_be_visible()
+    return page.url.rsplit("/", 1)[1]
+
+
+def counter_value(page: Page, term: str) -> Locator:
+    """The value of a counter on the board ("Clues", "Turn", ...)."""
+    term_cell = page.locator("dt", has_text=re.compile(f"^{term}$"))
+    return page.locator(".board .counter", has=term_cell).locator("dd")
+
+
+def counter(page: Page, term: str) -> str:
+    return counter_value(page, term).inner_text()
+
+
+def my_turn(page: Page) -> bool:
+    return page.get_by_text("Your turn:").is_visible()
+
+
+def game_over(page: Page) -> bool:
+    return page.get_by_role("heading", name=re.compile(r"^Game over")).is_visible()
+
+
+def take_turn(page: Page, turn_no: int) -> None:
+    """A simple, legal move from this seat's page: a clue when there are 8 tokens (or
+    every third turn), otherwise discard slot 1 (by keyboard: "1" then "d")."""
+    before = counter(page, "Turn")
+    clues = int(counter(page, "Clues").split()[0])
+    if clues == 8 or (clues > 0 and turn_no % 3 == 0):
+        if page.get_by_role("group", name=re.compile(r"^Clue for ")).count() == 0:
+            page.get_by_role("button", name=re.compile(r"^Clue ")).first.click()  # a partner
+        options = page.get_by_role("group", name=re.compile(r"^Clue for ")).get_by_role("button", name=re.compile(r" clue$"))
+        for i in range(options.count()):
+            if options.nth(i).is_enabled():
+                options.nth(i).click()
+                break
+        page.get_by_role("button", name="Give clue").click()
+    else:
+        page.keyboard.press("1")
+        expect(page.get_by_role("button", name="Discard")).to_be_enabled()
+        page.keyboard.press("d")
+    expect(counter_value(page, "Turn")).not_to_have_text(before)
