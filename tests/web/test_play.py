@@ -5,9 +5,18 @@ from __future__ import annotations
 
 import re
 
-from conftest import Browsing, WebServer, wait_until
 from playwright.sync_api import Page, expect
-from web_support import counter, counter_value, create_game, game_over, my_turn, take_turn
+from web_support import (
+    Browsing,
+    WebServer,
+    counter,
+    counter_value,
+    create_game,
+    game_over,
+    my_turn,
+    take_turn,
+    wait_until,
+)
 
 
 def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
@@ -31,10 +40,16 @@ def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
     mine = ann.get_by_role("group", name="Your hand (ann)").get_by_role("button")
     expect(mine).to_have_count(5)
     for i in range(5):
-        expect(mine.nth(i)).to_have_accessible_name(re.compile(rf"^Slot {i + 1}: unknown, could be anything$"))
-    theirs = ann.get_by_role("group", name="bob's hand").get_by_role("button", name=re.compile(r"^Slot \d"))
+        expect(mine.nth(i)).to_have_accessible_name(
+            re.compile(rf"^Slot {i + 1}: unknown, could be anything$")
+        )
+    theirs = ann.get_by_role("group", name="bob's hand").get_by_role(
+        "button", name=re.compile(r"^Slot \d")
+    )
     for i in range(5):
-        expect(theirs.nth(i)).to_have_accessible_name(re.compile(rf"^Slot {i + 1}: (red|yellow|green|blue|white) [1-5]"))
+        expect(theirs.nth(i)).to_have_accessible_name(
+            re.compile(rf"^Slot {i + 1}: (red|yellow|green|blue|white) [1-5]")
+        )
 
     turns = 0
     while not game_over(ann):
@@ -45,7 +60,9 @@ def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
         turns += 1
         assert turns < 120, "the game does not end"
     for page in pages:
-        expect(page.get_by_role("heading", name=re.compile(r"^Game over: score \d+ of 25$"))).to_be_visible()
+        expect(
+            page.get_by_role("heading", name=re.compile(r"^Game over: score \d+ of 25$"))
+        ).to_be_visible()
         expect(page.get_by_text("The game ended: the deck ran out.")).to_be_visible()
         expect(page.get_by_role("link", name="hanab.live export (JSON)")).to_have_attribute(
             "href", f"/api/v1/games/{game_id}/export"
@@ -69,7 +86,9 @@ def test_a_person_plays_with_two_server_bots(web: Browsing) -> None:
         group = ann.get_by_role("group", name=re.compile(r"^Clue for "))
         if group.count():
             target = group.get_attribute("aria-label").removeprefix("Clue for ")
-            hand = ann.get_by_role("group", name=f"{target}'s hand").get_by_role("button", name=re.compile("^Slot"))
+            hand = ann.get_by_role("group", name=f"{target}'s hand").get_by_role(
+                "button", name=re.compile("^Slot")
+            )
             names = " ".join(hand.nth(i).get_attribute("aria-label") for i in range(hand.count()))
             for colour in ("red", "yellow", "green", "blue", "white"):
                 button = group.get_by_role("button", name=f"{colour} clue")
@@ -95,7 +114,9 @@ def test_spectator_and_replay_of_a_bots_game(web: Browsing, web_server: WebServe
     # the host gave up the seat: both follow the bots' game as spectators, to its end
     for page in (host, watcher):
         expect(page.get_by_text(re.compile("You are watching"))).to_be_visible()
-        expect(page.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible(timeout=60000)
+        expect(page.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible(
+            timeout=60000
+        )
         assert page.get_by_role("heading", name="Your move").count() == 0
     final = web_server.api().game(game_id)
     watcher.get_by_role("button", name="Watch the replay").click()
@@ -105,23 +126,35 @@ def test_spectator_and_replay_of_a_bots_game(web: Browsing, web_server: WebServe
     slider.focus()
     watcher.keyboard.press("Home")
     expect(watcher.locator("output")).to_have_text(f"0 of {final['turn']}")
-    expect(watcher.locator(".replay-board").get_by_role("list", name="Game log")).not_to_contain_text("clued")
+    expect(
+        watcher.locator(".replay-board").get_by_role("list", name="Game log")
+    ).not_to_contain_text("clued")
     # every card is shown in a replay, the deal's first hand included
     cards = watcher.locator(".replay-board").get_by_role("button", name=re.compile(r"^Slot"))
     expect(cards).to_have_count(10)
     for i in range(10):
-        expect(cards.nth(i)).to_have_accessible_name(re.compile(r"^Slot \d: (red|yellow|green|blue|white) [1-5]"))
+        expect(cards.nth(i)).to_have_accessible_name(
+            re.compile(r"^Slot \d: (red|yellow|green|blue|white) [1-5]")
+        )
     watcher.get_by_role("button", name="Next turn").click()
     expect(watcher.locator("output")).to_have_text(f"1 of {final['turn']}")
     watcher.locator("body").click(position={"x": 5, "y": 5})
     watcher.keyboard.press("ArrowRight")
     expect(watcher.locator("output")).to_have_text(f"2 of {final['turn']}")
-    lines = watcher.locator(".replay-board").get_by_role("list", name="Game log").get_by_role("listitem")
-    moves = [t for t in lines.all_inner_texts() if re.search(r" (clued|played|misplayed|discarded) ", t)]
+    lines = (
+        watcher.locator(".replay-board")
+        .get_by_role("list", name="Game log")
+        .get_by_role("listitem")
+    )
+    moves = [
+        t for t in lines.all_inner_texts() if re.search(r" (clued|played|misplayed|discarded) ", t)
+    ]
     assert len(moves) == 2, moves
 
 
-def test_a_refused_move_shows_the_servers_sentence_and_a_lost_stream_recovers(web: Browsing) -> None:
+def test_a_refused_move_shows_the_servers_sentence_and_a_lost_stream_recovers(
+    web: Browsing,
+) -> None:
     ann = web.person()
     game_id = create_game(ann, "ann", players=2, bots=1)
     ann.get_by_role("button", name="Start", exact=True).click()
@@ -133,18 +166,24 @@ def test_a_refused_move_shows_the_servers_sentence_and_a_lost_stream_recovers(we
     stale.goto(f"/games/{game_id}")
     expect(stale.get_by_text("Your turn:")).to_be_visible()
     expect(stale.get_by_role("status")).to_have_text(re.compile("Connection lost"))
-    ann.get_by_role("button", name=re.compile(r" clue$")).and_(ann.locator(":enabled")).first.click()
+    ann.get_by_role("button", name=re.compile(r" clue$")).and_(
+        ann.locator(":enabled")
+    ).first.click()
     ann.get_by_role("button", name="Give clue").click()
     expect(counter_value(ann, "Turn")).not_to_have_text("1")
     # the stale tab tries another move at that turn: the server refuses it, in words (the
     # same move again would be a retry, answered with what was done)
-    stale.get_by_role("button", name=re.compile(r" clue$")).and_(stale.locator(":enabled")).last.click()
+    stale.get_by_role("button", name=re.compile(r" clue$")).and_(
+        stale.locator(":enabled")
+    ).last.click()
     stale.get_by_role("button", name="Give clue").click()
     expect(stale.get_by_role("alert")).to_have_text(re.compile(r"turn", re.I))
     # the connection comes back: the banner goes and the page catches up
     stale.unroute("**/stream?**")
     expect(stale.get_by_role("status")).to_be_hidden(timeout=20000)
-    wait_until(lambda: counter(stale, "Turn") == counter(ann, "Turn"), what="the stale tab to catch up")
+    wait_until(
+        lambda: counter(stale, "Turn") == counter(ann, "Turn"), what="the stale tab to catch up"
+    )
 
 
 def test_chat_shows_markup_as_text(web: Browsing) -> None:

@@ -1,14 +1,90 @@
-"""Moves made the way a person makes them: by role and accessible name, from what the
-seat's page shows."""
+"""Moves made the way a person makes them (by role and accessible name, from what the
+seat's page shows), and the browser and server the tests drive."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+from hanabi.client.api import Client
 
 
-def create_game(page: Page, name: str, players: int = 2, bots: int = 0, strategy: str = "conventions") -> str:
+def chromium_path() -> str:
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    assert os.path.exists(found), (
+        "chromium is missing (the web client's tests need it); run:\n"
+        "  sudo apt-get update && sudo apt-get install -y chromium"
+    )
+    return found
+
+
+@dataclass
+class WebServer:
+    url: str
+    proc: subprocess.Popen[bytes]
+
+    def api(self) -> Client:
+        return Client(self.url, retries=1, backoff=0.05)
+
+
+@dataclass
+class Browsing:
+    """New browser contexts (each a separate person: its own storage) whose pages fail the
+    test on a console error or an uncaught exception."""
+
+    browser: Browser
+    base: str
+    contexts: list[BrowserContext] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    allowed: list[re.Pattern[str]] = field(default_factory=list)
+
+    def person(self, width: int = 1200, height: int = 900) -> Page:
+        context = self.browser.new_context(
+            base_url=self.base, viewport={"width": width, "height": height}
+        )
+        context.set_default_timeout(15000)
+        self.contexts.append(context)
+        return self.watch(context.new_page())
+
+    def watch(self, page: Page) -> Page:
+        page.on("console", lambda m: self._console(m.type, m.text))
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        return page
+
+    def allow(self, pattern: str) -> None:
+        """A console error the test provokes on purpose (a refusal the browser logs)."""
+        self.allowed.append(re.compile(pattern))
+
+    def _console(self, kind: str, text: str) -> None:
+        if kind == "error" and not any(p.search(text) for p in self.allowed):
+            self.errors.append(f"console: {text}")
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+Check = Callable[[], bool]
+
+
+def wait_until(check: Check, timeout: float = 15.0, what: str = "the page") -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def create_game(
+    page: Page, name: str, players: int = 2, bots: int = 0, strategy: str = "conventions"
+) -> str:
     """Open a table from the lobby; returns the game's id (from the page's address)."""
     page.goto("/")
     page.get_by_label("Name", exact=True).fill(name)
@@ -47,7 +123,9 @@ def take_turn(page: Page, turn_no: int) -> None:
     if clues == 8 or (clues > 0 and turn_no % 3 == 0):
         if page.get_by_role("group", name=re.compile(r"^Clue for ")).count() == 0:
             page.get_by_role("button", name=re.compile(r"^Clue ")).first.click()  # a partner
-        options = page.get_by_role("group", name=re.compile(r"^Clue for ")).get_by_role("button", name=re.compile(r" clue$"))
+        options = page.get_by_role("group", name=re.compile(r"^Clue for ")).get_by_role(
+            "button", name=re.compile(r" clue$")
+        )
         for i in range(options.count()):
             if options.nth(i).is_enabled():
                 options.nth(i).click()
