@@ -83,10 +83,18 @@ def wait_until(check: Check, timeout: float = 15.0, what: str = "the page") -> N
 
 
 def create_game(
-    page: Page, name: str, players: int = 2, bots: int = 0, strategy: str = "conventions"
+    page: Page,
+    name: str,
+    players: int = 2,
+    bots: int = 0,
+    strategy: str = "conventions",
+    guest: bool = False,
 ) -> str:
-    """Open a table from the lobby; returns the game's id (from the page's address)."""
+    """Open a table from the lobby; returns the game's id (from the page's address).
+    ``guest``: a logged-in person sits as a guest (under ``name``)."""
     page.goto("/")
+    if guest:
+        page.get_by_label("Play as a guest").check()
     page.get_by_label("Name", exact=True).fill(name)
     page.get_by_label("Players").select_option(str(players))
     page.get_by_label("Bots", exact=True).fill(str(bots))

@@ -1,0 +1,80 @@
+"""Accounts and clocks in the browser: register, log in and out, play as the account or
+as a guest, the profile with its history, a timed game's clocks counting down."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+
+from playwright.sync_api import Page, expect
+from web_support import Browsing, create_game
+
+
+def register(page: Page, username: str, password: str) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="Log in or register").click()
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Register", exact=True).click()
+    expect(
+        page.get_by_role("navigation", name="Account").get_by_role("link", name=username)
+    ).to_be_visible()
+
+
+def test_an_account_plays_a_timed_game_and_finds_it_in_its_history(web: Browsing) -> None:
+    username = f"web_{secrets.token_hex(4)}"
+    ann = web.person()
+    register(ann, username, "correct horse battery")
+    expect(ann.get_by_text(f"You play as {username}.")).to_be_visible()
+    ann.get_by_label("Bots", exact=True).fill("1")
+    ann.get_by_label("Timed").check()
+    ann.get_by_label("Minutes on each clock").fill("2")
+    ann.get_by_label("Seconds added a move").fill("5")
+    ann.get_by_role("button", name="Create game").click()
+    ann.wait_for_url(re.compile(r"/games/[^/]+$"))
+    # the seat carries the account's name, not a guest's
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text(username)
+    ann.get_by_role("button", name="Start", exact=True).click()
+    clock = ann.get_by_label(f"{username}'s clock")
+    expect(clock).to_have_text(re.compile(r"^[12]:\d\d$"))
+    first = clock.inner_text()
+    time.sleep(1.6)
+    assert clock.inner_text() != first, "the clock of the seat to move does not count down"
+    expect(ann.get_by_label("conventions-bot-2's clock")).to_have_text("2:00")
+    ann.get_by_role("button", name="Vote to end").click()
+    expect(ann.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible()
+
+    # the profile lists the game (opened from the header's link)
+    ann.get_by_role("navigation", name="Account").get_by_role("link", name=username).click()
+    ann.wait_for_url(f"**/players/{username}")
+    expect(ann.get_by_role("heading", name=username, exact=True)).to_be_visible()
+    expect(ann.get_by_role("list", name="Games").get_by_role("listitem")).to_have_count(1)
+    expect(ann.get_by_role("list", name="Games")).to_contain_text("ended by vote")
+
+    # log out; log in again from the header
+    ann.get_by_role("button", name="Log out").click()
+    expect(ann.get_by_role("button", name="Log in or register")).to_be_visible()
+    ann.get_by_role("button", name="Log in or register").click()
+    ann.get_by_label("Username").fill(username)
+    ann.get_by_label("Password").fill("wrong password!")
+    web.allow(r"401")
+    ann.get_by_role("button", name="Log in", exact=True).click()
+    expect(ann.get_by_role("form", name="Account").get_by_role("alert")).to_have_text(
+        re.compile(r"\w")
+    )
+    ann.get_by_label("Password").fill("correct horse battery")
+    ann.get_by_role("button", name="Log in", exact=True).click()
+    expect(
+        ann.get_by_role("navigation", name="Account").get_by_role("link", name=username)
+    ).to_be_visible()
+
+
+def test_an_account_may_sit_as_a_guest(web: Browsing) -> None:
+    username = f"web_{secrets.token_hex(4)}"
+    ann = web.person()
+    register(ann, username, "correct horse battery")
+    create_game(ann, "annie", players=2, bots=1, guest=True)
+    seats = ann.get_by_role("list", name="Seats")
+    expect(seats).to_contain_text("annie")
+    expect(seats).not_to_contain_text(username)
