@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: all venv test test-cluster browser lint format run openapi bench clean
+.PHONY: all venv test test-cluster browser lint format run openapi bench screenshots clean
 
 all: test
 
@@ -41,8 +41,8 @@ test: $(STAMP) browser
 test-cluster: $(STAMP)
 	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server -m "not single_redis" -q
 
-# The docs test drives Debian's chromium: installed here when missing (root on Debian),
-# otherwise this stops with the one command to run.
+# The browser tests (the API docs, the web client in tests/web) drive Debian's chromium:
+# installed here when missing (root on Debian), otherwise this stops with the one command.
 browser:
 	.ci/ensure-chromium
 
@@ -58,6 +58,10 @@ run: $(STAMP)
 
 openapi: $(STAMP)
 	$(PY) -m hanabi.server.spec openapi.yaml
+
+# The README's pictures of the web client (docs/img/lobby.png, docs/img/table.png).
+screenshots: $(STAMP) browser
+	$(PY) tests/web/screenshots.py docs/img
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

@@ -20,7 +20,7 @@ def chromium_path() -> str:
     found = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     assert os.path.exists(found), (
         "chromium is missing (the web client's tests need it); run:\n"
-        "  sudo apt-get update && sudo apt-get install -y chromium"
+        "  sudo apt-get update && sudo apt-get install -y chromium chromium-driver"
     )
     return found
 
