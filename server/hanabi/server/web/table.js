@@ -52,7 +52,7 @@ class GamePage {
   async load() {
     let view;
     try {
-      view = await api.get(this.path, { token: this.token });
+      view = await api.get(this.path, { token: await this.viewerToken() });
     } catch (error) {
       if (error instanceof api.ApiError && (error.status === 401 || error.status === 403) && this.token) {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
@@ -67,6 +67,40 @@ class GamePage {
     }
     this.setView(view);
     this.open();
+  }
+
+  /**
+   * The token to look at the game with: this browser's seat token, or the account's
+   * session when one of the seats is the account's (a seat taken in another browser);
+   * none for a spectator (so that nothing is refused for looking on).
+   */
+  async viewerToken() {
+    if (api.seatToken(this.id)) return api.seatToken(this.id).token;
+    const me = api.session();
+    if (!me) return null;
+    const open = await api.get(this.path);
+    const mine = open.players.some((p) => !p.bot && p.name.toLowerCase() === me.username.toLowerCase());
+    if (!mine) this.spectator = true;
+    return mine ? me.token : null;
+  }
+
+  /** A rated game's rating changes come a moment after its end: wait for them. */
+  async awaitRatings() {
+    if (this.awaitingRatings) return;
+    this.awaitingRatings = true;
+    let etag = null;
+    for (let round = 0; round < 4; round++) {
+      try {
+        const r = await api.call("GET", `${this.path}${etag ? "?wait=25" : ""}`, { token: this.token, etag });
+        etag = r.etag;
+        if (r.status === 200) {
+          this.setView(r.data);
+          if (r.data.result?.rating_changes) return;
+        }
+      } catch {
+        return; // the end screen stands without them; a reload asks again
+      }
+    }
   }
 
   open() {
@@ -102,6 +136,7 @@ class GamePage {
     if (this.view && view.version < this.view.version && view.status === this.view.status) return;
     this.view = view;
     this.info = new VariantInfo(this.variants[view.variant]);
+    if (view.status === "finished" && view.options.rated && !view.result?.rating_changes) this.awaitRatings();
     this.schedule();
   }
 

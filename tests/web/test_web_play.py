@@ -237,3 +237,25 @@ def test_a_phone_sized_screen_needs_no_sideways_scrolling(web: Browsing) -> None
     ann.get_by_role("button", name="Vote to end").click()
     expect(ann.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible()
     no_sideways_scroll(ann)
+
+
+def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing) -> None:
+    ann = web.person()
+    game_id = create_game(ann, "ann", players=4, bots=2, strategy="hat")
+    seats = ann.get_by_role("list", name="Seats")
+    expect(seats.get_by_role("listitem").filter(has_text="hat bot")).to_have_count(2)
+    ann.get_by_role("button", name="Remove hat-bot-3").click()
+    expect(seats.get_by_role("listitem").filter(has_text="hat bot")).to_have_count(1)
+    bob = web.person()
+    bob.goto(f"/games/{game_id}")
+    bob.get_by_label("Name", exact=True).fill("bob")
+    bob.get_by_role("button", name="Join").click()
+    expect(bob.get_by_role("button", name="Leave")).to_be_visible()
+    expect(seats).to_contain_text("bob")
+    bob.get_by_role("button", name="Leave").click()
+    bob.wait_for_url(re.compile(r"/$"))
+    expect(seats).not_to_contain_text("bob")
+    # bob's lobby lists the table again, with its free seats
+    expect(
+        bob.get_by_role("listitem", name=re.compile(r"No Variant: ann, hat-bot-2"))
+    ).to_contain_text("2 of 4 seats")

@@ -78,3 +78,32 @@ def test_an_account_may_sit_as_a_guest(web: Browsing) -> None:
     seats = ann.get_by_role("list", name="Seats")
     expect(seats).to_contain_text("annie")
     expect(seats).not_to_contain_text(username)
+
+
+def test_a_rated_game_shows_the_rating_changes(web: Browsing) -> None:
+    names = [f"web_{secrets.token_hex(4)}" for _ in range(2)]
+    ann, bob = web.person(), web.person()
+    register(ann, names[0], "correct horse battery")
+    register(bob, names[1], "correct horse battery")
+    ann.get_by_label("Rated").check()
+    ann.get_by_role("button", name="Create game").click()
+    ann.wait_for_url(re.compile(r"/games/[^/]+$"))
+    bob.goto(ann.url)
+    expect(bob.get_by_text(f"You will sit as {names[1]}.")).to_be_visible()
+    bob.get_by_role("button", name="Join").click()
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text(names[1])
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(bob.get_by_text(re.compile(r"Rated game\."))).to_be_visible()
+    # both vote to end: a rated game ended early counts as a score of 0
+    ann.get_by_role("button", name="Vote to end").click()
+    expect(bob.get_by_text("1 of 2 votes to end the game")).to_be_visible()
+    bob.get_by_role("button", name="Vote to end").click()
+    for page in (ann, bob):
+        end = page.get_by_role("region", name=re.compile(r"^Game over"))
+        expect(end).to_contain_text("ended by vote")
+        expect(end.get_by_role("listitem")).to_have_count(2, timeout=20000)
+        expect(end).to_contain_text(re.compile(rf"{names[0]}: rating 1500 → 1\d\d\d"))
+    bob.goto(f"/players/{names[1]}")
+    expect(bob.get_by_role("list", name="Games")).to_contain_text(
+        re.compile(r"rated · rating 1500 → ")
+    )
