@@ -11,15 +11,23 @@ from playwright.sync_api import Page, expect
 from web_support import Browsing, create_game
 
 
+def account_form(page: Page, username: str, password: str, button: str) -> None:
+    """Fill the header's account form and press ``button`` ("Log in", "Register")."""
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name=button, exact=True).click()
+
+
+def logged_in(page: Page, username: str) -> None:
+    account = page.get_by_role("navigation", name="Account")
+    expect(account.get_by_role("link", name=username)).to_be_visible()
+
+
 def register(page: Page, username: str, password: str) -> None:
     page.goto("/")
     page.get_by_role("button", name="Log in or register").click()
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Register", exact=True).click()
-    expect(
-        page.get_by_role("navigation", name="Account").get_by_role("link", name=username)
-    ).to_be_visible()
+    account_form(page, username, password, "Register")
+    logged_in(page, username)
 
 
 def test_an_account_plays_a_timed_game_and_finds_it_in_its_history(web: Browsing) -> None:
@@ -56,18 +64,12 @@ def test_an_account_plays_a_timed_game_and_finds_it_in_its_history(web: Browsing
     ann.get_by_role("button", name="Log out").click()
     expect(ann.get_by_role("button", name="Log in or register")).to_be_visible()
     ann.get_by_role("button", name="Log in or register").click()
-    ann.get_by_label("Username").fill(username)
-    ann.get_by_label("Password").fill("wrong password!")
     web.allow(r"401")
-    ann.get_by_role("button", name="Log in", exact=True).click()
-    expect(ann.get_by_role("form", name="Account").get_by_role("alert")).to_have_text(
-        re.compile(r"\w")
-    )
-    ann.get_by_label("Password").fill("correct horse battery")
-    ann.get_by_role("button", name="Log in", exact=True).click()
-    expect(
-        ann.get_by_role("navigation", name="Account").get_by_role("link", name=username)
-    ).to_be_visible()
+    account_form(ann, username, "wrong password!", "Log in")
+    alert = ann.get_by_role("form", name="Account").get_by_role("alert")
+    expect(alert).to_have_text(re.compile(r"\w"))
+    account_form(ann, username, "correct horse battery", "Log in")
+    logged_in(ann, username)
 
 
 def test_an_account_may_sit_as_a_guest(web: Browsing) -> None:
