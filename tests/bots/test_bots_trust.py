@@ -23,13 +23,17 @@ def deck(*top: str) -> list[tuple[str, int]]:
 
 
 def position(
-    top: list[str], actions: list[Action], seat: int, players: int = 2
+    top: list[str],
+    actions: list[Action],
+    seat: int,
+    players: int = 2,
+    table: list[str | None] | None = None,
 ) -> tuple[Game, ConventionsBot]:
     """The game after ``actions`` on a deck starting with ``top``, and a conventions bot
-    for ``seat`` that watched it (fed only what its seat may see)."""
+    for ``seat`` that watched it (fed only what its seat may see), seated at ``table``."""
     setup = Setup.create("no_variant", players, seed="built", deck=deck(*top))
     game = Game(setup)
-    bot = make_bot("conventions", "no_variant", players, seat)
+    bot = make_bot("conventions", "no_variant", players, seat, table=table)
     assert isinstance(bot, ConventionsBot)
     bot.observe(seat_events(game.deal_events(), seat))
     for action in actions:
@@ -112,3 +116,22 @@ def test_it_fixes_its_picture_when_a_reading_proves_wrong() -> None:
         TOP2, [Action.clue(1, color="red"), Action.play(9), Action.clue(1, color="blue")], seat=0
     )
     assert partner.misled == bot.misled
+
+
+def test_a_person_who_misled_it_earns_trust_back_more_slowly_than_a_bot() -> None:
+    # Seat 0's red clue misled seat 1 (a misplay); then its blue clue on the b1 was right.
+    actions = [
+        Action.clue(1, color="red"),
+        Action.play(9),
+        Action.clue(1, color="blue"),
+        Action.play(7),
+    ]
+    _, with_bot = position(TOP2, actions, seat=1, table=["conventions", "conventions"])
+    _, with_person = position(TOP2, actions, seat=1, table=[None, "conventions"])
+    assert with_bot.misled[0] == 1 - ConventionsBot.CREDIT
+    assert with_person.misled[0] == 1 - ConventionsBot.PERSON_CREDIT
+    # a bot is trusted again after three good clues; a person only after twelve
+    assert ConventionsBot.PERSON_CREDIT < ConventionsBot.CREDIT
+    # without a known table every seat counts as a bot (self-play, old callers)
+    _, unknown = position(TOP2, actions, seat=1)
+    assert unknown.misled == with_bot.misled

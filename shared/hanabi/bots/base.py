@@ -27,6 +27,9 @@ class Bot:
     #: A strategy that only works when every other seat plays it too (a private code,
     #: like hat's) names the strategy it plays otherwise; see ``registry.playing``.
     fallback: ClassVar[str | None] = None
+    #: Who sits where, seat by seat: a strategy for a bot, None for a person (set by
+    #: ``registry.make_bot``); None when the table is not known (every seat a bot alike).
+    table: list[str | None] | None = None
 
     def __init__(
         self,

@@ -70,4 +70,6 @@ def make_bot(
 ) -> Bot:
     """A fresh bot for ``seat``, before the deal: of ``strategy``, or of the strategy it
     falls back to at this ``table`` (see :func:`playing`)."""
-    return get_strategy(playing(strategy, seat, table))(variant, num_players, seat, options)
+    bot = get_strategy(playing(strategy, seat, table))(variant, num_players, seat, options)
+    bot.table = list(table) if table is not None else None
+    return bot

@@ -7,7 +7,9 @@ them, a random clue) makes that reading wrong. So the bot
 
 * remembers who gave the clue each card's reading comes from (``read_from``), and how
   often that seat's clues have led to a misplay lately (``misled``: +1 for each misplay,
-  -1/3 for each successful play);
+  -1/3 for each successful play from a bot's clue, -1/12 from a person's: a person who
+  misled it once may do so again whenever they improvise, a bot only where its code
+  and ours differ);
 * *fixes its picture* when a player shows that a reading was wrong: a misplay of a card
   read from a seat's clue, or a player discarding a card that (by the reading) they
   knew was playable. Every other card of that player read from the same seat's clues
@@ -33,8 +35,18 @@ class Trust:
     read_from: dict[int, int]
     misled: list[float]
     finesses: list[list[Any]]
+    table: list[str | None] | None
     TRUST_AFTER = 1.0  # a seat's clues are doubted while ``misled`` is at least this
-    CREDIT = 1 / 3  # what one successful play from a seat's clue takes off ``misled``
+    CREDIT = 1 / 3  # what one successful play from a bot's clue takes off ``misled``
+    # ... and from a person's (measured: bench/bots.py's clue20 rows lose a third as many
+    # games to strikeouts, with the same self-play scores)
+    PERSON_CREDIT = 1 / 12
+
+    def credit(self, giver: int) -> float:
+        """How much one play that a seat's clue asked for restores trust in that seat."""
+        if self.table is not None and self.table[giver] is None:
+            return self.PERSON_CREDIT
+        return self.CREDIT
 
     def public(self, m: int, clued: bool) -> int:  # pragma: no cover - ConventionsBot's
         raise NotImplementedError
@@ -58,7 +70,7 @@ class Trust:
                 self.misled[event["seat"]] += 1.0
             return
         if kind == "play":
-            self.misled[giver] = max(0.0, self.misled[giver] - self.CREDIT)
+            self.misled[giver] = max(0.0, self.misled[giver] - self.credit(giver))
             return
         obs = self.obs
         if kind == "discard":
