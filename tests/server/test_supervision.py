@@ -94,6 +94,7 @@ def test_embedded_redis_is_restarted_after_kill_9_and_nothing_is_lost(tmp_path: 
         _stop(proc)
     reader.join(5)
     assert any("restarted" in line for line in lines), lines
+    assert f"play in a browser: http://127.0.0.1:{port}/ (the API: /api/v1/docs)\n" in lines
 
 
 def test_the_supervisor_backs_off_a_server_that_keeps_dying(tmp_path: Path) -> None:

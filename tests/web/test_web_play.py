@@ -80,6 +80,7 @@ def test_a_person_plays_with_two_server_bots(web: Browsing) -> None:
     expect(seats.get_by_role("listitem")).to_have_count(3)
     expect(seats).to_contain_text("conventions bot")
     ann.get_by_role("button", name="Start", exact=True).click()
+    expect(ann).to_have_title("Your turn · Hanabi")  # seat 1 moves first; a background tab says so
     for turn in range(4):
         wait_until(lambda: my_turn(ann), what="ann's turn")
         # only the clues the rules allow are enabled: those that touch a card

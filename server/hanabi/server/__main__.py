@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         bind, args.workers, connections=args.connections, access_log=args.access_log
     )
     gunicorn = subprocess.Popen(command, env=env)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    print(f"play in a browser: http://{shown}:{args.port}/ (the API: /api/v1/docs)", flush=True)
 
     def forward(signum: int, _frame: object) -> None:
         gunicorn.send_signal(signum)

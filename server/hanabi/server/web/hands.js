@@ -22,6 +22,7 @@ export function cardButton(info, card, slot, { own = false, selected = false, on
       type: "button",
       class: `card ${suit ? info.suitClass(suit) : "suit-unknown"}${k.clued ? " clued" : ""}${selected ? " selected" : ""}`,
       "aria-label": cardLabel(info, slot, card, own),
+      title: cardLabel(info, slot, card, own),
       "aria-pressed": onSelect ? String(selected) : null,
       "data-key": key,
       onclick: onSelect,

@@ -186,7 +186,9 @@ class GamePage {
     if (!v || this.replaying) return;
     const focused = document.activeElement?.dataset?.key;
     this.title.textContent = `${this.info.name}, ${v.players.length} players`;
-    document.title = `Hanabi: ${STATUS[v.status]} (${v.id})`;
+    const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
+    // a tab in the background says when it is your turn
+    document.title = myTurn ? "Your turn · Hanabi" : `Hanabi: ${STATUS[v.status]} (${v.id})`;
     const you = v.you !== null ? `You sit at seat ${v.you + 1} as ${v.players[v.you]?.name}.` : "You are watching.";
     this.status.textContent = `${STATUS[v.status]}. ${you}${v.options.rated ? " Rated game." : ""}${v.options.timer ? ` Timed: ${v.options.timer.base} s each, +${v.options.timer.per_turn} s a move.` : ""}`;
     this.chatPanel.hidden = v.you === null && !this.chatList.children.length;
