@@ -260,3 +260,23 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing) -> None:
     expect(
         bob.get_by_role("listitem", name=re.compile(r"No Variant: ann, hat-bot-2"))
     ).to_contain_text("2 of 4 seats")
+
+
+def test_a_wild_card_is_played_on_the_firework_you_name(web: Browsing) -> None:
+    ann = web.person()
+    ann.goto("/")
+    ann.get_by_label("Variant").select_option("wild_rainbow")
+    expect(ann.get_by_text(re.compile(r"may be played on any firework"))).to_be_visible()
+    create_game(ann, "ann", players=2, bots=1, variant="wild_rainbow")
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(ann.get_by_text("Your turn:")).to_be_visible()
+    ann.keyboard.press("1")
+    # an unknown card might be wild: the play names its firework
+    expect(ann.get_by_role("list", name="Fireworks").get_by_role("listitem")).to_have_count(5)
+    firework = ann.get_by_role("combobox", name="Firework")
+    expect(firework.locator("option")).to_have_count(5)
+    firework.select_option("green")
+    ann.get_by_role("button", name="Play").click()
+    expect(ann.get_by_role("list", name="Game log")).to_contain_text(
+        re.compile(r"ann (misplayed|played) ")
+    )

@@ -89,6 +89,7 @@ def create_game(
     bots: int = 0,
     strategy: str = "conventions",
     guest: bool = False,
+    variant: str = "no_variant",
 ) -> str:
     """Open a table from the lobby; returns the game's id (from the page's address).
     ``guest``: a logged-in person sits as a guest (under ``name``)."""
@@ -96,6 +97,7 @@ def create_game(
     if guest:
         page.get_by_label("Play as a guest").check()
     page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_label("Variant").select_option(variant)
     page.get_by_label("Players").select_option(str(players))
     page.get_by_label("Bots", exact=True).fill(str(bots))
     page.get_by_label("Bot strategy").select_option(strategy)

@@ -45,12 +45,15 @@ function possibleHint(info, possible) {
   return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
 }
 
-/** The fireworks: one tile per suit with its letter and height ("R 3"). */
+/** The fireworks: one tile per firework with its letter and height ("R 3"). A wild
+ * suit has none of its own: its cards go on the others. */
 export function fireworks(info, view) {
+  const ids = info.variant.fireworks || Object.keys(view.fireworks);
   return h(
     "ul",
     { class: "fireworks", "aria-label": "Fireworks" },
-    info.suits.map((s) => {
+    ids.map((id) => {
+      const s = info.byId[id] || { id, abbreviation: info.letter(id) };
       const height = view.fireworks[s.id] ?? 0;
       return h(
         "li",
