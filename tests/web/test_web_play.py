@@ -214,6 +214,12 @@ def test_a_reload_keeps_the_seat_and_the_token_stays_out_of_the_address(web: Bro
     other = web.watch(ann.context.new_page())
     other.goto(f"/games/{game_id}")
     expect(other.get_by_role("group", name="Your hand (ann)")).to_be_visible()
+    # the lobby lists the games this browser holds a seat at, to go back to
+    other.goto("/")
+    mine = other.get_by_role("list", name="Your games")
+    mine.get_by_role("link", name="Open").click()
+    other.wait_for_url(f"**/games/{game_id}")
+    expect(other.get_by_role("group", name="Your hand (ann)")).to_be_visible()
     # another browser only watches
     stranger = web.person()
     stranger.goto(f"/games/{game_id}")

@@ -58,8 +58,26 @@ export function seatToken(gameId) {
   }
 }
 
+/** At most this many seats are remembered; the oldest go first. */
+const MAX_SEATS = 50;
+
 export function keepSeat(gameId, seat, token) {
-  localStorage.setItem(SEAT(gameId), JSON.stringify({ seat, token }));
+  localStorage.setItem(SEAT(gameId), JSON.stringify({ seat, token, at: Date.now() }));
+  const kept = keptSeats();
+  for (const old of kept.slice(MAX_SEATS)) forgetSeat(old.gameId);
+}
+
+/** Every seat this browser holds, newest first: [{gameId, seat, token, at}]. */
+export function keptSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (!key || !key.startsWith("hanabi.seat.")) continue;
+    const gameId = key.slice("hanabi.seat.".length);
+    const held = seatToken(gameId);
+    if (held) seats.push({ gameId, ...held, at: held.at || 0 });
+  }
+  return seats.sort((a, b) => b.at - a.at);
 }
 
 export function forgetSeat(gameId) {

@@ -48,11 +48,15 @@ export function showLobby(main, { variants, strategies }) {
     }
   }
 
+  const mine = h("ul", { class: "games", "aria-label": "Your games" });
+  const minePanel = h("section", { class: "panel", "aria-labelledby": "mine-h", hidden: true },
+    h("h2", { id: "mine-h" }, "Your games"), mine);
   fill(
     main,
     h("h1", {}, "Hanabi"),
     h("p", { class: "lead" }, "The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together."),
     alert.el,
+    minePanel,
     who,
     createForm(variants, strategies, identity, alert, account),
     h("section", { class: "panel", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open tables"), lists.lobby),
@@ -93,6 +97,7 @@ export function showLobby(main, { variants, strategies }) {
     fill(lists[status], games.length ? games.map(row) : h("li", { class: "muted" }, status === "lobby" ? "No open table: create one." : "None right now."));
   };
 
+  yourGames(mine, minePanel, row);
   const stop = new AbortController();
   liveLobby((games) => show("lobby", games), stop.signal);
   const others = async () => {
@@ -107,6 +112,26 @@ export function showLobby(main, { variants, strategies }) {
   others();
   const timer = setInterval(others, 15000);
   return { close: () => (stop.abort(), clearInterval(timer)) };
+}
+
+/**
+ * The games this browser holds a seat at (the newest 10 that are not over, then the
+ * finished ones to replay); a game the server no longer has is forgotten.
+ */
+async function yourGames(list, panel, row) {
+  const rows = [];
+  for (const held of api.keptSeats().slice(0, 10)) {
+    try {
+      const game = await api.get(`/games/${encodeURIComponent(held.gameId)}`);
+      rows.push(row({ ...game, turn: game.turn, score: game.score }));
+    } catch (error) {
+      if (error instanceof api.ApiError && error.status === 404) api.forgetSeat(held.gameId);
+    }
+  }
+  if (rows.length) {
+    fill(list, rows);
+    panel.hidden = false;
+  }
 }
 
 /** Follow the open tables: the listing is asked again with its ETag and held until it changes. */
