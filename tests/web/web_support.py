@@ -97,7 +97,7 @@ def create_game(
     if guest:
         page.get_by_label("Play as a guest").check()
     page.get_by_label("Name", exact=True).fill(name)
-    page.get_by_label("Variant").select_option(variant)
+    page.get_by_role("combobox", name="Variant").select_option(variant)
     page.get_by_label("Players").select_option(str(players))
     page.get_by_label("Bots", exact=True).fill(str(bots))
     page.get_by_label("Bot strategy").select_option(strategy)
