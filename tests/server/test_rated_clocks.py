@@ -57,6 +57,12 @@ def test_a_rated_game_ended_by_a_clock_is_settled_once(
     view = finished(client, table.url, within)
     result = view["result"]
     assert result["reason"] == reason and result["score"] == 0
+    # The ratings are recorded a moment after the end (the commit that ends the game
+    # comes first): a reader in between sees the result without them.
+    began = time.monotonic()
+    while "rating_changes" not in (result := client.get(table.url).get_json()["result"]):
+        assert time.monotonic() - began < 5, "the ratings were not recorded"
+        time.sleep(0.05)
     changes = result["rating_changes"]
     assert set(changes) == {"0", "1"}
     for change in changes.values():
