@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
 import { Narrator, REASONS, VariantInfo } from "./words.js";
@@ -264,79 +265,7 @@ class GamePage {
   }
 
   controls() {
-    const v = this.view;
-    const parts = [h("h2", { id: "controls-h" }, "Your move")];
-    if (v.you === null) return null;
-    if (v.current_seat !== v.you) {
-      const who = v.players[v.current_seat]?.name || "someone";
-      parts.push(h("p", {}, `Waiting for ${who} to move.`));
-    } else {
-      const order = this.sel.card;
-      const plays = order === null ? [] : this.legal((a) => a.type === "play" && a.card === order);
-      const discards = order === null ? [] : this.legal((a) => a.type === "discard" && a.card === order);
-      const fireworkChoice = plays.length > 1 && plays[0].firework
-        ? h("select", { "aria-label": "Firework", "data-key": "firework" },
-            plays.map((a) => h("option", { value: a.firework }, this.info.suitName(a.firework))))
-        : null;
-      parts.push(
-        h("p", {}, "Your turn: select one of your cards, then Play or Discard; or select a partner, a colour or a rank, then Give clue."),
-        h("div", { class: "row actions" },
-          fireworkChoice,
-          h("button", {
-            type: "button", class: "primary", disabled: !plays.length, "data-key": "play",
-            onclick: () => this.send({ type: "play", card: order, ...(fireworkChoice ? { firework: fireworkChoice.value } : plays[0]?.firework ? { firework: plays[0].firework } : {}) }),
-          }, "Play"),
-          h("button", {
-            type: "button", disabled: !discards.length, "data-key": "discard",
-            title: v.clue_tokens >= 8 ? "No discarding with all 8 clue tokens" : null,
-            onclick: () => this.send({ type: "discard", card: order }),
-          }, "Discard"),
-        ),
-      );
-      const others = v.players.filter((p) => p.seat !== v.you);
-      if (this.sel.target === null && others.length === 1) this.sel.target = others[0].seat;
-      const target = this.sel.target;
-      if (target === null) {
-        parts.push(h("p", { class: "muted" }, "Select a partner (a card of theirs or the Clue button under their hand) to give a clue."));
-      } else {
-        const name = v.players[target]?.name;
-        const clues = this.legal((a) => a.type === "clue" && a.target === target);
-        const chosen = this.sel.clue;
-        const option = (kind, value, text, cls) => {
-          const ok = clues.some((a) => a[kind] === value);
-          const pressed = chosen && chosen[kind] === value;
-          return h("button", {
-            type: "button", class: `clue ${cls}`, disabled: !ok, "aria-pressed": String(Boolean(pressed)),
-            "aria-label": `${text} clue`, "data-key": `clue-${kind}-${value}`,
-            onclick: () => this.pick({ clue: pressed ? null : { [kind]: value } }),
-          }, text);
-        };
-        const legalChosen = chosen && clues.some((a) => ("color" in chosen ? a.color === chosen.color : a.rank === chosen.rank));
-        parts.push(
-          h("div", { class: "clues", role: "group", "aria-label": `Clue for ${name}` },
-            h("p", {}, `Clue for ${name}:`),
-            h("div", { class: "row" }, this.info.clueColors.map((c) => option("color", c, c, this.info.suitClass(c)))),
-            h("div", { class: "row" }, this.info.clueRanks.map((r) => option("rank", r, String(r), "rank"))),
-            h("button", {
-              type: "button", class: "primary", disabled: !legalChosen, "data-key": "give-clue",
-              onclick: () => this.send({ type: "clue", target, ...chosen }),
-            }, "Give clue"),
-            v.clue_tokens === 0 && !v.options.empty_clues ? h("p", { class: "muted" }, "No clue tokens left: play or discard.") : null,
-          ),
-        );
-      }
-      parts.push(h("p", { class: "muted keys" }, "Keys: 1-6 select a card, p play, d discard, c give clue."));
-    }
-    const votes = v.votes;
-    parts.push(
-      h("div", { class: "row votes" },
-        h("button", {
-          type: "button", "data-key": "vote",
-          onclick: () => this.act(() => api.post(`${this.path}/votes`, { end: !votes.mine }, { token: this.token })),
-        }, votes.mine ? "Take back my vote" : "Vote to end"),
-        h("span", { class: "muted" }, `${votes.end} of ${votes.needed} votes to end the game`)),
-    );
-    return h("section", { class: "panel controls", "aria-labelledby": "controls-h" }, parts);
+    return movePanel(this);
   }
 
   async send(action) {
