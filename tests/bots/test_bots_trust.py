@@ -135,3 +135,50 @@ def test_a_person_who_misled_it_earns_trust_back_more_slowly_than_a_bot() -> Non
     # without a known table every seat counts as a bot (self-play, old callers)
     _, unknown = position(TOP2, actions, seat=1)
     assert unknown.misled == with_bot.misled
+
+
+# Three players. Seat 0 holds r3 g4 y4 w4 r4 (orders 0-4) and draws the blue 2 (order
+# 16); seat 1 holds b1 r5 g3 y3 w3 and draws a g2; seat 2 holds r2 g5 y5 w5 b3 (its
+# newest, order 14).
+TOP3 = ["r3", "g4", "y4", "w4", "r4", "b1", "r5", "g3", "y3", "w3"]
+TOP3 += ["r2", "g5", "y5", "w5", "b3", "g2", "b2"]
+FINESSE = [
+    Action.clue(1, color="blue"),  # seat 0: the b1
+    Action.play(5),  # seat 1 plays it
+    Action.clue(0, rank=4),  # seat 2
+    Action.discard(0),  # seat 0 throws the r3 and draws the b2 on its finesse position
+]
+
+
+def test_no_finesse_is_read_or_given_while_blind_plays_are_forbidden() -> None:
+    _, giver = position(TOP3, FINESSE, seat=1, players=3)
+    blue = giver.obs.variant.color_masks["blue"]
+    # Blue on seat 2's b3 is a finesse: seat 0 is to blind-play its b2 first ...
+    assert giver._evaluate(2, blue, None) is not None
+    # ... but with a strike down and a seat that misled the table, no one blind-plays:
+    # the clue would read "the blue 2, play it", which is false, so it is not given.
+    giver.obs.strikes = 1
+    giver.misled[0] = 1.0
+    assert not giver.blind_plays_allowed()
+    assert giver._evaluate(2, blue, None) is None
+
+
+def test_a_finessed_player_who_may_not_blind_play_does_not_disprove_the_finesse() -> None:
+    actions = [*FINESSE, Action.clue(2, color="blue"), Action.clue(1, rank=5)]
+    for blocked in (False, True):
+        game, target = position(TOP3, actions, seat=2, players=3)
+        assert target.finesses and 16 in target.committed  # seat 0's b2, then the b3
+        if blocked:
+            game.strikes = target.obs.strikes = 1
+            target.misled[0] = 1.0
+        # Seat 0 discards instead of playing its finessed card.
+        target.observe(seat_events(game.apply(Action.discard(1)), 2))
+        if blocked:
+            # It was not allowed to blind-play: the finesse still stands, and the b3
+            # (the blue 2 or 3, by the reading) waits.
+            assert target.finesses
+            assert target.act() != Action.play(14)
+        else:
+            # It could have played and did not: the blue card is the blue 2, play it.
+            assert not target.finesses
+            assert target.act() == Action.play(14)

@@ -50,7 +50,9 @@ read its clues and give it clues it understands:
   exists.
 * **Trust, but check** (:mod:`.trust`). Readings are checked against strikes and
   against who gave the clue: a seat whose clues led to a misplay is doubted, and no
-  blind play is made at two strikes.
+  blind play is made at two strikes (nor at one once a clue or a blind play misled the
+  table). While blind plays are off, no one gives or reads a finesse, and a finessed
+  player who does something else has not disproved one: the target waits.
 * **No risky blind plays.** A card is played only when everything its holder knows
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.

@@ -6,6 +6,7 @@ A mixin of :class:`~hanabi.bots.conventions.ConventionsBot` (its state: ``finess
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .observation import UNKNOWN
@@ -22,6 +23,7 @@ class Finesses:
     _delayed: int | None
     MAX_CHAIN: int
     PROMPTS: bool
+    blind_plays_allowed: Callable[[], bool]  # Trust's
 
     def delayed(self) -> int:  # pragma: no cover - ConventionsBot's
         raise NotImplementedError
@@ -54,7 +56,8 @@ class Finesses:
 
     def _track_finesses(self, event: dict[str, Any]) -> None:
         """Advance finesses on blind plays; a finessed player who clues or discards
-        while their card is playable was not finessed (so the focus is not that id)."""
+        while their card is playable was not finessed (so the focus is not that id),
+        unless the strikes and trust forbade them a blind play then: the finesse waits."""
         obs = self.obs
         kind = event["type"]
         actor = event["seat"]
@@ -72,7 +75,12 @@ class Finesses:
                 self._drop_finesse(rec, True)
             elif card == rec[0]:
                 self._drop_finesse(rec, False)
-            elif seat == actor and kind != "play" and playable >> x & 1:
+            elif (
+                seat == actor
+                and kind != "play"
+                and playable >> x & 1
+                and (obs.clued[order] or self.blind_plays_allowed())
+            ):
                 self._drop_finesse(rec, True)
 
     def _slot(self, seat: int, used: set[int]) -> int | None:
@@ -139,12 +147,15 @@ class Finesses:
                 break
         chain = []
         used: set[int] = set()
+        blind_ok = self.blind_plays_allowed()
         for i in range(k, r):
             x = s * 5 + i
             found = prompts.get(x)
             if found is not None:
                 chain.append(found)
                 continue
+            if not blind_ok:
+                return None  # no one may blind-play now: no one reads a finesse
             for off in range(1, n + 1):
                 p = (giver + off) % n
                 if p in (giver, target, me):

