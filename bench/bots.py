@@ -39,11 +39,11 @@ from multiprocessing import Pool
 from typing import Any
 
 from hanabi.bots import STRATEGIES, Bot, choose_action, make_bot, play_game, run_game
-from hanabi.bots.search import SearchBot
+from hanabi.bots.search import Search
 from hanabi.game import Action, Game, Setup
 
 NOISE = {"clue20": ("clue", 0.20), "play5": ("play", 0.05)}
-SERVER_BUDGET = (SearchBot.SAMPLES, SearchBot.SECONDS)  # what a server bot uses
+SERVER_BUDGET = (Search.SAMPLES, Search.SECONDS)  # what a server bot uses
 
 
 class NoisyPartner(Bot):
@@ -116,8 +116,8 @@ def run_chunk(args: tuple[tuple, int, int, int]) -> tuple[list[int], int, int, f
     """Games ``start..stop`` of a row: scores, perfects, strikeouts, CPU seconds, and
     strikeouts in which only the noisy seat misplayed."""
     row, start, stop, samples = args
-    SearchBot.SAMPLES = samples
-    SearchBot.SECONDS = None
+    Search.SAMPLES = samples
+    Search.SECONDS = None
     scores = []
     perfect = strikeout = 0
     t0 = time.process_time()
@@ -168,7 +168,7 @@ def mixes(strategies: list[str], n: int) -> list[tuple[str, ...]]:
 
 def timing(players: list[int], games: int) -> None:
     """Seconds per server decision of a search bot (default budget and clock)."""
-    SearchBot.SAMPLES, SearchBot.SECONDS = SERVER_BUDGET
+    Search.SAMPLES, Search.SECONDS = SERVER_BUDGET
     print("\n| search move (server: replay + search) | players | moves | p50 s | p99 s | max s |")
     print("|---|---|---|---|---|---|")
     for n in players:
@@ -184,7 +184,7 @@ def timing(players: list[int], games: int) -> None:
         times.sort()
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
         print(
-            f"| default budget ({SearchBot.SAMPLES} samples, {SearchBot.SECONDS} s cap) | {n} | "
+            f"| default budget ({Search.SAMPLES} samples, {Search.SECONDS} s cap) | {n} | "
             f"{len(times)} | {times[len(times) // 2]:.3f} | {p99:.3f} | {times[-1]:.3f} |",
             flush=True,
         )
@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", nargs="+", type=int, default=[2, 3, 4, 5])
     parser.add_argument("--variants", nargs="+", default=["no_variant"], help="self rows")
     parser.add_argument("--search-games", type=int, default=200, help="games per search row")
-    parser.add_argument("--search-samples", type=int, default=SearchBot.SAMPLES)
+    parser.add_argument("--search-samples", type=int, default=Search.SAMPLES)
     parser.add_argument(
         "--search-players", nargs="+", type=int, default=[2], help="table sizes with search"
     )

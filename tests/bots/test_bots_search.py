@@ -1,5 +1,6 @@
 """The search layer: sampled worlds agree with what the seat knows, the clock caps a move,
-and with no budget it is the conventions bot."""
+and with no budget it is its blueprint: the conventions next to anyone, hat among search
+bots only."""
 
 from __future__ import annotations
 
@@ -9,18 +10,32 @@ import time
 import pytest
 
 from hanabi.bots import choose_action, make_bot, play_game, seat_events
-from hanabi.bots.search import SearchBot
+from hanabi.bots.hat import HatBot
+from hanabi.bots.hat_search import HatSearchBot
+from hanabi.bots.search import Search, SearchBot
 from hanabi.game import Game, Setup
 
+WITH_PERSON = "person"  # a table where seat 0 is a person: search on conventions
+AMONG_OWN = "search"  # every seat a search bot: search on hat
 
-def search_bot_mid_game(seed: str, players: int, turns: int) -> tuple[Game, SearchBot]:
+
+def table_of(kind: str, players: int) -> list[str | None]:
+    return ["search"] * players if kind == AMONG_OWN else [None] + ["search"] * (players - 1)
+
+
+def search_bot_mid_game(
+    seed: str, players: int, turns: int, kind: str = WITH_PERSON
+) -> tuple[Game, Search]:
     finished = play_game(Setup.create("no_variant", players, seed=seed), "conventions")
     game = Game(finished.setup)
     for action in finished.actions[:turns]:
         game.apply(action)
     seat = game.current
-    bot = make_bot("search", "no_variant", players, seat)
-    assert isinstance(bot, SearchBot)
+    if kind == WITH_PERSON and seat == 0:
+        game.apply(finished.actions[turns])
+        seat = game.current
+    bot = make_bot("search", "no_variant", players, seat, table=table_of(kind, players))
+    assert isinstance(bot, SearchBot if kind == WITH_PERSON else HatSearchBot)
     replay = Game(game.setup)
     bot.observe(seat_events(replay.deal_events(), seat))
     for action in game.actions:
@@ -28,9 +43,10 @@ def search_bot_mid_game(seed: str, players: int, turns: int) -> tuple[Game, Sear
     return game, bot
 
 
+@pytest.mark.parametrize("kind", [WITH_PERSON, AMONG_OWN])
 @pytest.mark.parametrize("players", [2, 4])
-def test_sampled_decks_fit_what_the_seat_knows(players: int) -> None:
-    game, bot = search_bot_mid_game("sample", players, 21)
+def test_sampled_decks_fit_what_the_seat_knows(players: int, kind: str) -> None:
+    game, bot = search_bot_mid_game("sample", players, 21, kind)
     obs = bot.obs
     copies = obs.variant.copies
     rng = random.Random(1)
@@ -48,36 +64,50 @@ def test_sampled_decks_fit_what_the_seat_knows(players: int) -> None:
 
 
 def test_without_a_budget_it_plays_the_blueprint(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(SearchBot, "SAMPLES", 0)
+    monkeypatch.setattr(Search, "SAMPLES", 0)
     for seed in ("blue-1", "blue-2"):
         finished = play_game(Setup.create("no_variant", 2, seed=seed), "search")
-        assert finished.actions == play_game(finished.setup, "conventions").actions
+        assert finished.actions == play_game(finished.setup, "hat").actions
+        mixed = play_game(finished.setup, ["search", "conventions"])
+        assert mixed.actions == play_game(finished.setup, "conventions").actions
 
 
-def test_the_clock_caps_a_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(SearchBot, "SAMPLES", 100_000)
-    monkeypatch.setattr(SearchBot, "SECONDS", 0.2)
-    monkeypatch.setattr(SearchBot, "DECK_AT", 99)  # search every move
+def test_search_plays_hat_only_among_search_bots() -> None:
+    assert isinstance(make_bot("search", "no_variant", 2, 0, table=["search", "search"]), HatBot)
+    for table in (["search", None], ["search", "hat"], ["search", "conventions", "search"]):
+        bot = make_bot("search", "no_variant", len(table), 0, table=table)
+        assert isinstance(bot, SearchBot) and not isinstance(bot, HatBot)
+
+
+@pytest.mark.parametrize("kind", [WITH_PERSON, AMONG_OWN])
+def test_the_clock_caps_a_move(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    monkeypatch.setattr(Search, "SAMPLES", 100_000)
+    monkeypatch.setattr(Search, "SECONDS", 0.2)
+    monkeypatch.setattr(Search, "DECK_AT", 99)  # search every move
     for turns in (5, 20, 35):
-        game, _ = search_bot_mid_game("clock", 2, turns)
+        game, _ = search_bot_mid_game("clock", 2, turns, kind)
         t0 = time.perf_counter()
-        action = choose_action("search", game, game.current)
+        action = choose_action("search", game, game.current, table_of(kind, 2))
         assert time.perf_counter() - t0 < 1.0
         assert action in game.legal_actions()
 
 
-def test_it_searches_and_sometimes_deviates(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("kind", "blueprint"), [(WITH_PERSON, "conventions"), (AMONG_OWN, "hat")])
+def test_it_searches_and_sometimes_deviates(
+    monkeypatch: pytest.MonkeyPatch, kind: str, blueprint: str
+) -> None:
     """With a real budget the search does change moves (else it would be dead weight),
     and the same position always gives the same move."""
-    monkeypatch.setattr(SearchBot, "SAMPLES", 16)
-    deviations = 0
+    monkeypatch.setattr(Search, "SAMPLES", 16 if kind == WITH_PERSON else 10)
+    table = table_of(kind, 2)
     for i in range(3):
-        finished = play_game(Setup.create("no_variant", 2, seed=f"deviate-{i}"), "conventions")
+        finished = play_game(Setup.create("no_variant", 2, seed=f"deviate-{i}"), blueprint)
         game = Game(finished.setup)
         for action in finished.actions:
-            if game.deck_size <= SearchBot.DECK_AT and game.turn % 2 == 0:
-                got = choose_action("search", game, game.current)
-                assert got == choose_action("search", game, game.current)
-                deviations += got != action
+            if game.deck_size <= Search.DECK_AT and game.current == 1:
+                got = choose_action("search", game, 1, table)
+                assert got == choose_action("search", game, 1, table)
+                if got != action:
+                    return  # a deviation, reproducible
             game.apply(action)
-    assert deviations
+    pytest.fail("the search never left its blueprint")

@@ -613,7 +613,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="the bots' strategy: conventions (the default; plays with people and any bots), "
         "hat (only with other hat bots; next to anyone else it plays conventions), search "
-        "(conventions plus a late-game search of its moves; a little stronger, slower)",
+        "(conventions plus a late-game search of its moves, hat plus the search among search "
+        "bots only; stronger, slower)",
     )
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
@@ -653,7 +654,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="the bot's strategy, from hanabi.bots: conventions (the default; plays with "
         "anyone), hat (only with other hat bots: the server's; other API bots count as "
-        "people), search (conventions plus a late-game search of its moves)",
+        "people), search (conventions plus a late-game search of its moves; hat plus the "
+        "search among search bots only)",
     )
     p.add_argument(
         "--name",

@@ -34,7 +34,8 @@ In the lobby:
                        one move every SECS seconds (default 1; space pauses, n steps)
   bot [STRATEGY] [NAME]  seat a bot the server plays (host; e.g. bot, bot hat, bot hat robo):
                        conventions plays with anyone, hat only with other hat bots,
-                       search is conventions with a late-game search
+                       search is conventions with a late-game search (hat with
+                       it among search bots only)
   leave                give up your seat
 To end a game early (score 0): vote end; it ends once half of the people seated voted
 (both of two). vote keep takes your vote back."""

@@ -1,22 +1,25 @@
-"""``search``: the conventions bot with a search of each move on top (after SPARTA).
+"""``search``: a search of each move on top of a blueprint bot (after SPARTA).
 
 Lerer et al., "Improving Policies via Search in Cooperative Partially Observable Games"
 (2020): a seat keeps a *blueprint* policy that every partner is assumed to follow, and on
 its turn
 
 1. samples decks consistent with everything it knows: its own cards drawn from the
-   unseen copies, each within what the clues (hard facts) and the conventions' reading
-   (the blueprint's belief) allow; the rest of the deck shuffled;
+   unseen copies, each within what the clues (hard facts) and the blueprint's reading
+   (its belief) allow; the rest of the deck shuffled;
 2. for each candidate move, plays the sampled game out with the blueprint at every seat
    (the same samples for every candidate, so their difference is measured, not noise);
 3. deviates from the blueprint's own move only when another move's gain is clear: the
    best rival (at least ``MIN_GAIN`` points better on average) is checked again on
    fresh samples, and must again win by ``MIN_GAIN`` and twice its standard error.
 
-The blueprint is :class:`~hanabi.bots.conventions.ConventionsBot`, so partners who read
-conventions read this bot too; it only plays a different move where the rollouts show
-that the conventions' move loses points (a discard that throws away the game, a clue
-that comes too late, ...).
+:class:`Search` is that layer; :class:`SearchBot` puts it on
+:class:`~hanabi.bots.conventions.ConventionsBot`, so partners who read conventions (people
+included) read this bot too: it only plays a different move where the rollouts show that
+the conventions' move loses points (a discard that throws away the game, a clue that
+comes too late, ...). Where every seat is a ``search`` bot, the registry seats
+:class:`~hanabi.bots.hat_search.HatSearchBot` instead: the same layer on hat, the
+stronger code among bots.
 
 **Budget.** ``SAMPLES`` sampled decks at most per move (the deterministic budget: the
 same position always gives the same move), and a wall-clock cap of ``SECONDS`` per move,
@@ -42,6 +45,7 @@ from typing import Any
 
 from hanabi.game import MAX_CLUE_TOKENS, Action, Game, Setup, Variant
 
+from .base import Bot
 from .conventions import ConventionsBot
 from .observation import UNKNOWN, Observation
 
@@ -51,23 +55,24 @@ def _env_float(name: str, default: float) -> float:
     return float(value) if value else default
 
 
-class SearchBot(ConventionsBot):
-    """Conventions plus a single-agent rollout search of every move (see module doc)."""
+class Search:
+    """The search layer, on top of a blueprint bot class (see the module doc).
 
-    name = "search"
-    description = (
-        "conventions plus a search of its moves in the last 20 cards of the deck (sampled "
-        "rollouts); plays with people and any bots, a little stronger, up to 0.5 s a move"
-    )
+    A mixin: ``class X(Search, Blueprint)``. The blueprint's ``act`` gives the move to
+    beat; subclasses say which other moves to try (:meth:`_candidates`), what this seat
+    knows of its own cards (:meth:`_own_mask`) and whether a play is certain.
+    """
 
+    obs: Observation
+    BLUEPRINT: type[Bot]
     SAMPLES = int(_env_float("HANABI_SEARCH_SAMPLES", 32))
     SECONDS: float | None = _env_float("HANABI_SEARCH_SECONDS", 0.5) or None
     DECK_AT = int(_env_float("HANABI_SEARCH_DECK_AT", 20))  # search once the deck is this small
     MIN_GAIN = 0.25  # points a deviation must win on average ...
     MIN_Z = 2.0  # ... and by this many standard errors
-    CLUE_CANDIDATES = 2  # best clues (by the conventions' own rating) tried besides its move
     PRUNE_AFTER = 6  # samples before clearly worse candidates are dropped
     PRUNE_LOSS = 1.5  # ... when they trail the blueprint's move by this much
+    PRUNE_Z: float | None = None  # ... or cannot reach MIN_GAIN by this many s.e.
 
     def __init__(
         self,
@@ -76,7 +81,7 @@ class SearchBot(ConventionsBot):
         seat: int,
         options: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(variant, num_players, seat, options)
+        super().__init__(variant, num_players, seat, options)  # type: ignore[call-arg]
         self.history: list[Action] = []  # every action so far, to replay sampled games
 
     def observe(self, events: Any) -> None:
@@ -91,12 +96,12 @@ class SearchBot(ConventionsBot):
                 self.history.append(Action.play(event["card"]))
             elif kind == "discard":
                 self.history.append(Action.discard(event["card"]))
-        super().observe(events)
+        super().observe(events)  # type: ignore[misc]
 
     # -- deciding ---------------------------------------------------------------------
 
     def act(self) -> Action:
-        blueprint = super().act()
+        blueprint = super().act()  # type: ignore[misc]
         obs = self.obs
         if (
             obs.wild
@@ -112,12 +117,234 @@ class SearchBot(ConventionsBot):
         return self._search(blueprint, candidates)
 
     def _certain_play(self, action: Action) -> bool:
-        """A play of a card whose clues alone prove it playable: nothing to search."""
+        """A play of a card this seat knows is playable: nothing to search."""
         if action.type != "play":
             return False
         obs = self.obs
-        k = obs.told[action.card] & ~obs.seen_full
+        k = self._own_mask(action.card)
         return bool(k) and not k & ~obs.playable
+
+    def _candidates(self, blueprint: Action) -> list[Action]:
+        """The blueprint's move first, then the moves worth weighing against it."""
+        raise NotImplementedError
+
+    def _own_mask(self, order: int) -> int:
+        """The identities this seat considers possible for its card ``order``, as far as
+        the blueprint's reading goes (sampled worlds draw from them)."""
+        raise NotImplementedError
+
+    def _play(self, order: int) -> Action:
+        """The play of ``order``, naming the firework if the card could be wild."""
+        obs = self.obs
+        k = self._own_mask(order)
+        return obs.play(order, k & obs.playable or k)
+
+    def _search(self, blueprint: Action, candidates: list[Action]) -> Action:
+        """Race the candidates against the blueprint's move on common samples, then
+        confirm the best one on fresh samples: picking the best of several noisy means
+        favours a lucky one, and a second look removes that bias."""
+        obs = self.obs
+        tail = ",".join(str(a.to_dict()) for a in self.history[-6:])
+        rng = random.Random(f"search:{obs.me}:{obs.turn}:{tail}")
+        deadline = None if self.SECONDS is None else time.perf_counter() + self.SECONDS
+        gains = self._race(blueprint, candidates[1:], self.SAMPLES, rng, deadline, True)
+        best = max(gains, key=lambda a: gains[a][0], default=None)
+        if best is None or gains[best][0] < self.MIN_GAIN:
+            return blueprint
+        again = self._race(blueprint, [best], self.SAMPLES, rng, deadline, False)
+        if best not in again:
+            return blueprint
+        mean, se = again[best]
+        if mean < self.MIN_GAIN or mean < self.MIN_Z * se:
+            return blueprint
+        if best.type == "play":
+            return self._play(best.card)
+        return best
+
+    def _race(
+        self,
+        blueprint: Action,
+        rivals: list[Action],
+        samples: int,
+        rng: random.Random,
+        deadline: float | None,
+        prune: bool,
+    ) -> dict[Action, tuple[float, float]]:
+        """Mean gain over the blueprint's move (and its standard error) of each rival
+        that survives ``samples`` common samples (or the clock: only complete samples
+        count; fewer than two give nothing)."""
+        diffs: dict[Action, list[int]] = {a: [] for a in rivals}
+        alive = list(rivals)
+        done = 0
+        while done < samples and alive:
+            deck = self._sample_deck(rng)
+            if deck is None:
+                break
+            base = self._rollout(deck, blueprint)
+            for action in alive:
+                diffs[action].append(self._rollout(deck, action) - base)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            else:
+                done += 1
+                if prune and done >= self.PRUNE_AFTER:
+                    alive = [a for a in alive if self._keep(diffs[a], done)]
+                continue
+            break
+        out = {}
+        if done < 2:
+            return out
+        for action in alive:
+            d = diffs[action][:done]
+            mean = sum(d) / done
+            var = sum((x - mean) ** 2 for x in d) / (done - 1)
+            out[action] = (mean, (var / done) ** 0.5)
+        return out
+
+    def _keep(self, diffs: list[int], done: int) -> bool:
+        """Whether a rival is still worth samples: it does not trail the blueprint's
+        move by ``PRUNE_LOSS``, and (with ``PRUNE_Z`` set) it may still reach
+        ``MIN_GAIN``: its mean plus ``PRUNE_Z`` standard errors gets there."""
+        mean = sum(diffs) / done
+        if mean <= -self.PRUNE_LOSS:
+            return False
+        if self.PRUNE_Z is None:
+            return True
+        var = sum((x - mean) ** 2 for x in diffs) / (done - 1)
+        return mean + self.PRUNE_Z * (var / done) ** 0.5 >= self.MIN_GAIN
+
+    # -- sampled worlds ---------------------------------------------------------------
+
+    def _sample_deck(self, rng: random.Random) -> list[int] | None:
+        """Card ids by order, consistent with this seat's knowledge: its own cards drawn
+        from the unseen copies within what its clues allow (and, where possible, within
+        the conventions' reading of them), the undrawn cards shuffled."""
+        obs = self.obs
+        copies = obs.variant.copies
+        pool = [max(n - s, 0) for n, s in zip(copies, obs.seen, strict=True)]
+        deck = list(obs.card)
+        mine = obs.hands[obs.me]
+        told = obs.told
+        masks = {o: told[o] & self._own_mask(o) for o in mine}
+        for order in self._sampling_order(mine, masks):
+            c = self._draw(pool, masks[order], rng)
+            if c is None:
+                c = self._draw(pool, told[order], rng)
+            if c is None:
+                return None
+            pool[c] -= 1
+            deck[order] = c
+        rest = [c for c, k in enumerate(pool) for _ in range(k)]
+        rng.shuffle(rest)
+        start = len(deck) - obs.deck_size
+        if len(rest) != obs.deck_size:
+            return None
+        deck[start:] = rest
+        if UNKNOWN in deck:
+            return None
+        return deck
+
+    def _sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
+        """The most constrained cards first, so that they find a copy left."""
+        return sorted(mine, key=lambda o: masks[o].bit_count())
+
+    @staticmethod
+    def _draw(pool: list[int], mask: int, rng: random.Random) -> int | None:
+        total = 0
+        m = mask
+        while m:
+            low = m & -m
+            total += pool[low.bit_length() - 1]
+            m ^= low
+        if not total:
+            return None
+        pick = rng.randrange(total)
+        m = mask
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            pick -= pool[c]
+            if pick < 0:
+                return c
+            m ^= low
+        return None  # pragma: no cover
+
+    def _rollout(self, deck: list[int], first: Action) -> int:
+        """The score of the sampled game after ``first``, the blueprint playing on."""
+        obs = self.obs
+        variant = obs.variant
+        setup = Setup.create(
+            variant.id, obs.num_players, obs.options, seed="search",
+            deck=[variant.card(c) for c in deck],
+        )  # fmt: skip
+        game = Game(setup)
+        for action in self.history:
+            game.apply(action)
+        bots = [self._blueprint_for(seat, deck) for seat in range(obs.num_players)]
+        action = first
+        while True:
+            events = game.apply(action)
+            if game.result is not None:
+                return game.result["score"]
+            for seat, bot in enumerate(bots):
+                bot.observe(_redact(events, seat))
+            action = bots[game.current].act()
+
+    def _blueprint_for(self, seat: int, deck: list[int]) -> Bot:
+        """A blueprint bot for ``seat`` of the sampled game, in the state it would be in
+        now: this seat's own picture with ``seat``'s cards hidden and this seat's
+        (sampled) cards shown. Exact for what the blueprint reads from public events
+        (the conventions' reading of clues, hat's public knowledge); a partner's
+        private guesses (a finesse it suspects) are taken to be this seat's."""
+        cls = self.BLUEPRINT
+        bot = cls.__new__(cls)
+        for name, value in vars(self).items():
+            if name == "history":
+                continue
+            if isinstance(value, (list, set, dict)):
+                value = value.copy()  # the rollout changes them; this seat's stay
+            setattr(bot, name, value)
+        bot.obs = _copy_obs(self.obs)
+        self._copy_private(bot)
+        obs = bot.obs
+        if seat != obs.me:
+            copies = obs.variant.copies
+            for order in obs.hands[obs.me]:
+                c = deck[order]
+                obs.card[order] = c
+                obs.seen[c] += 1
+            for order in obs.hands[seat]:
+                obs.seen[obs.card[order]] -= 1
+                obs.card[order] = UNKNOWN
+            obs.me = seat
+            obs.seen_full = sum(1 << c for c, n in enumerate(copies) if n and obs.seen[c] >= n)
+        return bot
+
+    def _copy_private(self, bot: Any) -> None:
+        """Copy what a shallow copy of the attributes would share (nested lists)."""
+
+
+class SearchBot(Search, ConventionsBot):
+    """Conventions plus a rollout search of its moves: the one for tables with people."""
+
+    name = "search"
+    description = (
+        "conventions plus a search of its moves late in the game (sampled rollouts); "
+        "plays with people and any bots; among search bots only, hat plus the search; "
+        "stronger, up to 0.5 s a move"
+    )
+    BLUEPRINT = ConventionsBot
+    CLUE_CANDIDATES = 2  # best clues (by the conventions' own rating) tried besides its move
+
+    def _certain_play(self, action: Action) -> bool:
+        """A play of a card whose clues alone prove it playable (not just the reading)."""
+        return action.type == "play" and self.certain(action.card)
+
+    def _own_mask(self, order: int) -> int:
+        giver = self.read_from.get(order)
+        if giver is not None and self.misled[giver] >= self.TRUST_AFTER:
+            return self.obs.told[order]  # a reading from a seat that misled lately
+        return self.knowledge(order)
 
     def _candidates(self, blueprint: Action) -> list[Action]:
         """The blueprint's move first, then the moves a good player would weigh: plays of
@@ -164,173 +391,13 @@ class SearchBot(ConventionsBot):
                 unique.append(action)
         return unique
 
-    def _search(self, blueprint: Action, candidates: list[Action]) -> Action:
-        """Race the candidates against the blueprint's move on common samples, then
-        confirm the best one on fresh samples: picking the best of several noisy means
-        favours a lucky one, and a second look removes that bias."""
-        obs = self.obs
-        tail = ",".join(str(a.to_dict()) for a in self.history[-6:])
-        rng = random.Random(f"search:{obs.me}:{obs.turn}:{tail}")
-        deadline = None if self.SECONDS is None else time.perf_counter() + self.SECONDS
-        gains = self._race(blueprint, candidates[1:], self.SAMPLES, rng, deadline, True)
-        best = max(gains, key=lambda a: gains[a][0], default=None)
-        if best is None or gains[best][0] < self.MIN_GAIN:
-            return blueprint
-        again = self._race(blueprint, [best], self.SAMPLES, rng, deadline, False)
-        if best not in again:
-            return blueprint
-        mean, se = again[best]
-        if mean < self.MIN_GAIN or mean < self.MIN_Z * se:
-            return blueprint
-        if best.type == "play":
-            return obs.play(best.card, self.knowledge(best.card) & obs.playable)
-        return best
+    def _sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
+        told = self.obs.told
+        return sorted(mine, key=lambda o: (told[o] & self.inf[o]).bit_count())
 
-    def _race(
-        self,
-        blueprint: Action,
-        rivals: list[Action],
-        samples: int,
-        rng: random.Random,
-        deadline: float | None,
-        prune: bool,
-    ) -> dict[Action, tuple[float, float]]:
-        """Mean gain over the blueprint's move (and its standard error) of each rival
-        that survives ``samples`` common samples (or the clock: only complete samples
-        count; fewer than two give nothing)."""
-        diffs: dict[Action, list[int]] = {a: [] for a in rivals}
-        alive = list(rivals)
-        done = 0
-        while done < samples and alive:
-            deck = self._sample_deck(rng)
-            if deck is None:
-                break
-            base = self._rollout(deck, blueprint)
-            for action in alive:
-                diffs[action].append(self._rollout(deck, action) - base)
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-            else:
-                done += 1
-                if prune and done >= self.PRUNE_AFTER:
-                    alive = [a for a in alive if sum(diffs[a]) / done > -self.PRUNE_LOSS]
-                continue
-            break
-        out = {}
-        if done < 2:
-            return out
-        for action in alive:
-            d = diffs[action][:done]
-            mean = sum(d) / done
-            var = sum((x - mean) ** 2 for x in d) / (done - 1)
-            out[action] = (mean, (var / done) ** 0.5)
-        return out
-
-    # -- sampled worlds ---------------------------------------------------------------
-
-    def _sample_deck(self, rng: random.Random) -> list[int] | None:
-        """Card ids by order, consistent with this seat's knowledge: its own cards drawn
-        from the unseen copies within what its clues allow (and, where possible, within
-        the conventions' reading of them), the undrawn cards shuffled."""
-        obs = self.obs
-        copies = obs.variant.copies
-        pool = [max(n - s, 0) for n, s in zip(copies, obs.seen, strict=True)]
-        deck = list(obs.card)
-        mine = obs.hands[obs.me]
-        told = obs.told
-        order_by = sorted(mine, key=lambda o: (told[o] & self.inf[o]).bit_count())
-        for order in order_by:
-            giver = self.read_from.get(order)
-            if giver is not None and self.misled[giver] >= self.TRUST_AFTER:
-                c = None  # a reading from a seat that misled lately: the clues alone
-            else:
-                c = self._draw(pool, told[order] & self.knowledge(order), rng)
-            if c is None:
-                c = self._draw(pool, told[order], rng)
-            if c is None:
-                return None
-            pool[c] -= 1
-            deck[order] = c
-        rest = [c for c, k in enumerate(pool) for _ in range(k)]
-        rng.shuffle(rest)
-        start = len(deck) - obs.deck_size
-        if len(rest) != obs.deck_size:
-            return None
-        deck[start:] = rest
-        if UNKNOWN in deck:
-            return None
-        return deck
-
-    @staticmethod
-    def _draw(pool: list[int], mask: int, rng: random.Random) -> int | None:
-        total = 0
-        m = mask
-        while m:
-            low = m & -m
-            total += pool[low.bit_length() - 1]
-            m ^= low
-        if not total:
-            return None
-        pick = rng.randrange(total)
-        m = mask
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            pick -= pool[c]
-            if pick < 0:
-                return c
-            m ^= low
-        return None  # pragma: no cover
-
-    def _rollout(self, deck: list[int], first: Action) -> int:
-        """The score of the sampled game after ``first``, the blueprint playing on."""
-        obs = self.obs
-        variant = obs.variant
-        setup = Setup.create(
-            variant.id, obs.num_players, obs.options, seed="search",
-            deck=[variant.card(c) for c in deck],
-        )  # fmt: skip
-        game = Game(setup)
-        for action in self.history:
-            game.apply(action)
-        bots = [self._blueprint_for(seat, deck) for seat in range(obs.num_players)]
-        action = first
-        while True:
-            events = game.apply(action)
-            if game.result is not None:
-                return game.result["score"]
-            for seat, bot in enumerate(bots):
-                bot.observe(_redact(events, seat))
-            action = bots[game.current].act()
-
-    def _blueprint_for(self, seat: int, deck: list[int]) -> ConventionsBot:
-        """A conventions bot for ``seat`` of the sampled game, in the state it would be in
-        now: this seat's own picture with ``seat``'s cards hidden and this seat's
-        (sampled) cards shown. Exact for the public reading of clues; a partner's private
-        finesse guesses are taken to be this seat's."""
-        bot = ConventionsBot.__new__(ConventionsBot)
-        for name, value in vars(self).items():
-            if name == "history":
-                continue
-            if isinstance(value, (list, set, dict)):
-                value = value.copy()  # the rollout changes them; this seat's stay
-            setattr(bot, name, value)
-        bot.obs = _copy_obs(self.obs)
+    def _copy_private(self, bot: Any) -> None:
         bot._delayed = None
         bot.finesses = [[r[0], r[1], list(r[2]), r[3], r[4]] for r in self.finesses]
-        obs = bot.obs
-        if seat != obs.me:
-            copies = obs.variant.copies
-            for order in obs.hands[obs.me]:
-                c = deck[order]
-                obs.card[order] = c
-                obs.seen[c] += 1
-            for order in obs.hands[seat]:
-                obs.seen[obs.card[order]] -= 1
-                obs.card[order] = UNKNOWN
-            obs.me = seat
-            obs.seen_full = sum(1 << c for c, n in enumerate(copies) if n and obs.seen[c] >= n)
-        return bot
 
 
 def _copy_obs(obs: Observation) -> Observation:
