@@ -17,8 +17,9 @@ Rows (standard game unless ``--variants``; a strikeout scores 0):
   ``play5`` plays its newest card blind on 5 %. The others play the row's strategy and
   see that seat as a person.
 * ``timing``: the time of one server decision with ``search`` (``choose_action``: the
-  log replay plus the search with its default budget and clock) at every turn of a few
-  games per table size: p50, p99 and the slowest.
+  log replay plus the search with its default budget and clock) at every bot turn of a
+  few games per table size, next to a person (on conventions) and among search bots
+  only (on hat): p50, p99 and the slowest.
 
 Each kind of row has seeds of its own (``self-i``, ``mixed-i``, ``noisy-i``), apart from
 the regression test's. Rows with a ``search`` seat use ``--search-samples`` sampled decks
@@ -167,27 +168,36 @@ def mixes(strategies: list[str], n: int) -> list[tuple[str, ...]]:
 
 
 def timing(players: list[int], games: int) -> None:
-    """Seconds per server decision of a search bot (default budget and clock)."""
+    """Seconds per server decision of a search bot (default budget and clock), at a table
+    with a person (search on conventions) and at a table of search bots (on hat)."""
     Search.SAMPLES, Search.SECONDS = SERVER_BUDGET
-    print("\n| search move (server: replay + search) | players | moves | p50 s | p99 s | max s |")
-    print("|---|---|---|---|---|---|")
+    print("\n| search move (server: replay + search) | table | players | moves | p50 s | p99 s "
+          "| max s |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     for n in players:
-        times = []
-        for i in range(games):
-            finished = play_game(Setup.create("no_variant", n, seed=f"timing-{i}"), "conventions")
-            game = Game(finished.setup)
-            for action in finished.actions:
-                t0 = time.perf_counter()
-                choose_action("search", game, game.current, ["search"] * n)
-                times.append(time.perf_counter() - t0)
-                game.apply(action)
-        times.sort()
-        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-        print(
-            f"| default budget ({Search.SAMPLES} samples, {Search.SECONDS} s cap) | {n} | "
-            f"{len(times)} | {times[len(times) // 2]:.3f} | {p99:.3f} | {times[-1]:.3f} |",
-            flush=True,
-        )
+        for label, table in (
+            ("a person + search bots", [None] + ["search"] * (n - 1)),
+            ("search bots only", ["search"] * n),
+        ):
+            times = []
+            for i in range(games):
+                setup = Setup.create("no_variant", n, seed=f"timing-{i}")
+                finished = play_game(setup, "conventions")
+                game = Game(finished.setup)
+                for action in finished.actions:
+                    if table[game.current] is not None:
+                        t0 = time.perf_counter()
+                        choose_action("search", game, game.current, table)
+                        times.append(time.perf_counter() - t0)
+                    game.apply(action)
+            times.sort()
+            p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+            print(
+                f"| default budget ({Search.SAMPLES} samples, {Search.SECONDS} s cap) | {label} "
+                f"| {n} | {len(times)} | {times[len(times) // 2]:.3f} | {p99:.3f} "
+                f"| {times[-1]:.3f} |",
+                flush=True,
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -111,3 +111,18 @@ def test_it_searches_and_sometimes_deviates(
                     return  # a deviation, reproducible
             game.apply(action)
     pytest.fail("the search never left its blueprint")
+
+
+def test_candidates_that_cannot_reach_the_gain_are_dropped() -> None:
+    on_hat = make_bot("search", "no_variant", 2, 0, table=["search", "search"])
+    on_conventions = make_bot("search", "no_variant", 2, 0, table=["search", None])
+    assert isinstance(on_hat, HatSearchBot) and isinstance(on_conventions, SearchBot)
+    same = [0, 0, 0, 0]  # the move changes nothing: no sample will make it worth 0.25
+    better = [1, 0, 2, 1]
+    hopeless = [-2, -1, -3, -2]
+    assert not on_hat._keep(same, 4)
+    assert on_hat._keep(better, 4)
+    assert not on_hat._keep(hopeless, 4)
+    # On conventions only a clear loss drops a candidate (PRUNE_Z unset).
+    assert on_conventions._keep(same, 4)
+    assert not on_conventions._keep(hopeless, 4)
