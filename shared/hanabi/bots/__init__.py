@@ -10,7 +10,8 @@ Entry points:
   incremental play;
 * ``describe(name)`` / ``descriptions()``: what a strategy expects of its table, in a line;
 * ``playing(strategy, seat, table)``: the strategy a seat really plays at a table (a hat
-  bot plays hat only when every other seat is a hat bot, else conventions);
+  bot plays hat only when every other seat is a hat bot, else conventions); ``make_bot``
+  also gives ``search`` hat as its blueprint where every seat is a search bot;
 * ``play_game(setup, strategies) -> Game``: self-play, or a mixed table of bots;
   ``run_game(setup, bots)`` plays ready-made bot objects;
 * ``choose_action(strategy, game, seat, table=None) -> Action``: one decision for a
