@@ -14,20 +14,33 @@ connection was never made, so the server cannot have seen them.
 >>> seat = api.create_game("alice", max_players=2)           # doctest: +SKIP
 >>> table = api.table(seat.game_id, seat.token)              # doctest: +SKIP
 >>> table.play(turn=0, card=4)                               # doctest: +SKIP
+
+This module holds :class:`Client` (its requests, retries and streams); what calls return
+is in :mod:`.results`, what they raise in :mod:`.errors`, and the per-game handle in
+:mod:`.table`. Everything is importable from here, as before.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import requests
-from urllib3.exceptions import NewConnectionError
 
 from .accounts import AccountCalls
+from .errors import (
+    ApiError,
+    StreamUnavailable,
+    Unreachable,
+    _is_problem,
+    _never_sent,
+    _problem,
+    _reason,
+)
+from .results import ActResult, BotSeat, Event, EventPage, GamePage, Poll, Seat, View, _seat
 from .sse import StreamBroken, StreamEvent, parse_sse, read_timeout, timed_out
+from .table import Table
 
 __all__ = [
     "DEFAULT_SERVER",
@@ -51,138 +64,6 @@ USER_AGENT = "hanabi-client/0.1"
 MAX_WAIT = 30  # the server holds a long-poll at most this long
 STREAM_QUIET = 40  # seconds of silence after which a stream is taken as dead (keep-alive: 15)
 STREAM_FIRST = 5  # seconds for a new stream's first message (the server sends it at once)
-
-View = dict[str, Any]
-Event = dict[str, Any]
-
-
-class ApiError(Exception):
-    """A request the server refused, or one that never got an answer.
-
-    ``code`` is the server's stable problem code (``not_your_turn``, ``stale_turn``, ...)
-    or, for failures that are not the server's answer, one of the client's own:
-    ``unreachable`` (see :class:`Unreachable`) and ``bad_response``. ``status`` is the
-    HTTP status (None when there was no answer), ``detail`` the human sentence, and
-    ``problem`` the whole problem document (schema errors list failing fields there).
-    """
-
-    def __init__(
-        self,
-        code: str,
-        status: int | None,
-        detail: str,
-        *,
-        title: str | None = None,
-        problem: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.status = status
-        self.detail = detail
-        self.title = title
-        self.problem: dict[str, Any] = dict(problem or {})
-
-    def __str__(self) -> str:
-        return self.detail
-
-    def __repr__(self) -> str:
-        return f"ApiError(code={self.code!r}, status={self.status!r}, detail={self.detail!r})"
-
-
-class Unreachable(ApiError):
-    """The server could not be reached (after retrying where that was safe).
-
-    ``maybe_sent`` is False when no attempt ever got a connection, so the server cannot
-    have acted on the request; True when an attempt may have reached it (its answer lost).
-    """
-
-    def __init__(self, detail: str, *, maybe_sent: bool = True, reason: str = "") -> None:
-        super().__init__("unreachable", None, detail)
-        self.maybe_sent = maybe_sent
-        self.reason = reason or detail
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat at a table: what creating or joining a game returns.
-
-    ``token`` is shown once by the server; keep it to act, or to come back later.
-    """
-
-    game_id: str
-    seat: int
-    token: str
-    game: View
-
-
-@dataclass(frozen=True)
-class BotSeat:
-    """A bot the server plays, seated by the host: its seat, and the host's view after.
-
-    A bot seat has no token: the server plays its turns itself.
-    """
-
-    game_id: str
-    seat: int
-    game: View
-
-
-@dataclass(frozen=True)
-class ActResult:
-    """The answer to an action: the events it caused and the view after it.
-
-    ``repeated`` is True when the server had already applied this very action (a retry
-    after a lost answer) and sent the original result again.
-    """
-
-    events: list[Event]
-    game: View
-    repeated: bool = False
-
-
-@dataclass(frozen=True)
-class Poll:
-    """One answer to a conditional view request.
-
-    ``game`` is None when nothing changed since ``etag`` (HTTP 304).
-    """
-
-    game: View | None
-    etag: str | None
-
-    @property
-    def changed(self) -> bool:
-        return self.game is not None
-
-
-@dataclass(frozen=True)
-class EventPage:
-    """Events after some ``seq``, and ``last_seq``: the newest event's seq on the server.
-
-    ``next`` is the ``after`` of the next page, None when this page is the last
-    (:meth:`Client.all_events` follows them).
-    """
-
-    events: list[Event]
-    last_seq: int | None = None
-    next: int | None = None
-
-
-@dataclass(frozen=True)
-class GamePage:
-    """One page of game summaries; pass ``cursor`` back for the next page."""
-
-    games: list[dict[str, Any]]
-    cursor: str | None = None
-    raw: dict[str, Any] = field(default_factory=dict, repr=False)
-    etag: str | None = None  # the page's tag, for list_games(etag=..., wait=...)
-
-
-class StreamUnavailable(ApiError):
-    """The server (or a proxy in between) does not deliver an event stream: poll instead."""
-
-    def __init__(self, detail: str) -> None:
-        super().__init__("stream_unavailable", 0, detail)
 
 
 class Client(AccountCalls):
@@ -711,141 +592,3 @@ class Client(AccountCalls):
 
     def _sleep(self, attempt: int) -> None:
         time.sleep(self.backoff * (2**attempt))
-
-
-class Table:
-    """One seat's (or a spectator's) handle on one game: the client, game id and token."""
-
-    def __init__(self, client: Client, game_id: str, token: str | None = None) -> None:
-        self.client = client
-        self.game_id = game_id
-        self.token = token
-
-    def game(self) -> View:
-        return self.client.game(self.game_id, token=self.token)
-
-    def poll(self, etag: str | None = None, *, wait: float | None = None) -> Poll:
-        return self.client.poll(self.game_id, etag, wait=wait, token=self.token)
-
-    def watch(self, *, wait: float = 25) -> Iterator[View]:
-        return self.client.watch(self.game_id, wait=wait, token=self.token)
-
-    def add_bot(self, strategy: str | None = None, name: str | None = None) -> BotSeat:
-        return self.client.add_bot(self.game_id, strategy, name, token=self.token)
-
-    def start(self, *, watch: bool = False) -> View:
-        return self.client.start(self.game_id, watch=watch, token=self.token)
-
-    def leave(self, seat: int) -> None:
-        self.client.leave(self.game_id, seat, token=self.token)
-
-    def act(self, turn: int, action: Mapping[str, Any]) -> ActResult:
-        return self.client.act(self.game_id, turn, action, token=self.token)
-
-    def play(self, turn: int, card: int, *, firework: str | None = None) -> ActResult:
-        return self.client.play(self.game_id, turn, card, firework=firework, token=self.token)
-
-    def discard(self, turn: int, card: int) -> ActResult:
-        return self.client.discard(self.game_id, turn, card, token=self.token)
-
-    def clue(
-        self, turn: int, target: int, *, color: str | None = None, rank: int | None = None
-    ) -> ActResult:
-        return self.client.clue(
-            self.game_id, turn, target, color=color, rank=rank, token=self.token
-        )
-
-    def stream(self, *, after: int | None = None, resume: bool = True) -> Iterator[StreamEvent]:
-        return self.client.stream(self.game_id, after=after, token=self.token, resume=resume)
-
-    def stream_ticket(self) -> dict[str, Any]:
-        return self.client.stream_ticket(self.game_id, token=self.token)
-
-    def events(self, after: int | None = None) -> list[Event]:
-        return self.client.events(self.game_id, after, token=self.token)
-
-    def event_page(self, after: int | None = None) -> EventPage:
-        return self.client.event_page(self.game_id, after, token=self.token)
-
-    def all_events(self, after: int | None = None) -> list[Event]:
-        return self.client.all_events(self.game_id, after, token=self.token)
-
-    def chat(self, text: str) -> dict[str, Any]:
-        return self.client.chat(self.game_id, text, token=self.token)
-
-    def vote(self, end: bool = True) -> View:
-        return self.client.vote(self.game_id, end, token=self.token)
-
-    def terminate(self) -> View:
-        return self.client.terminate(self.game_id, token=self.token)
-
-
-def _is_problem(response: requests.Response) -> bool:
-    """Whether a 404/405/406 is this API's own answer about the game (a missing game),
-    rather than a server or proxy that knows no stream route."""
-    if not response.headers.get("Content-Type", "").startswith("application/problem+json"):
-        return False
-    try:
-        return response.json().get("code") == "game_not_found"
-    except ValueError:
-        return False
-
-
-def _seat(data: Mapping[str, Any]) -> Seat:
-    game = data.get("game") or {}
-    game_id = data.get("id") or game.get("id")
-    return Seat(str(game_id), int(data["seat"]), str(data["token"]), dict(game))
-
-
-def _problem(response: requests.Response) -> ApiError:
-    """The ApiError for a 4xx/5xx answer, from its problem+json body when there is one."""
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    if isinstance(body, dict) and ("code" in body or "detail" in body or "title" in body):
-        title = body.get("title")
-        detail = body.get("detail") or title or response.reason or f"HTTP {response.status_code}"
-        code = body.get("code") or f"http_{response.status_code}"
-        status = body.get("status") if isinstance(body.get("status"), int) else None
-        return ApiError(
-            str(code), status or response.status_code, str(detail), title=title, problem=body
-        )
-    reason = response.reason or "error"
-    return ApiError(
-        "bad_response",
-        response.status_code,
-        f"The server answered {response.status_code} {reason}.",
-    )
-
-
-def _never_sent(exc: requests.RequestException) -> bool:
-    """True when the request failed before any byte reached the server."""
-    if isinstance(exc, requests.ConnectTimeout):
-        return True
-    if isinstance(exc, requests.ConnectionError):
-        seen: set[int] = set()
-        stack: list[BaseException | None] = [exc]
-        while stack:
-            item = stack.pop()
-            if item is None or id(item) in seen:
-                continue
-            seen.add(id(item))
-            if isinstance(item, NewConnectionError | ConnectionRefusedError):
-                return True
-            stack.extend([item.__cause__, item.__context__, getattr(item, "reason", None)])
-            stack.extend(a for a in item.args if isinstance(a, BaseException))
-    return False
-
-
-def _reason(exc: requests.RequestException) -> str:
-    if isinstance(exc, requests.Timeout):
-        return "no answer in time"
-    text = str(exc)
-    if "refused" in text.lower():
-        return "connection refused"
-    if "Name or service not known" in text or "nodename nor servname" in text:
-        return "unknown host"
-    if "RemoteDisconnected" in text or "aborted" in text.lower():
-        return "the connection was closed"
-    return exc.__class__.__name__
