@@ -63,7 +63,6 @@ class HatSearchBot(Search, HatBot):
             out += [Action.discard(order) for order in hand]
         if obs.clue_tokens > 0:
             n = obs.num_players
-            variant = obs.variant
             for offset in range(1, n):
                 target = (obs.me + offset) % n
                 present = 0
@@ -71,16 +70,12 @@ class HatSearchBot(Search, HatBot):
                     present |= 1 << obs.card[order]
                 out += [
                     Action.clue(target, color=color)
-                    for color, mask in variant.color_masks.items()
+                    for color, mask in self.color_clues
                     if mask & present
                 ]
                 out += [
                     Action.clue(target, rank=rank)
-                    for rank, mask in variant.rank_masks.items()
+                    for rank, mask in self.rank_clues
                     if mask & present
                 ]
-        unique: list[Action] = []
-        for action in out:
-            if action not in unique:
-                unique.append(action)
-        return unique
+        return out

@@ -59,7 +59,7 @@ def playing(strategy: str, seat: int, table: Table | None) -> str:
         return strategy
     if len(table) <= seat:
         raise ValueError(f"a table of {len(table)} seats has no seat {seat}")
-    if all(who == strategy for s, who in enumerate(table) if s != seat):
+    if _others_play(table, seat, strategy):
         return strategy
     return cls.fallback
 
@@ -77,10 +77,13 @@ def make_bot(
     its class for that table (``AMONG_OWN``: search on hat)."""
     name = playing(strategy, seat, table)
     cls = get_strategy(name)
-    if name in AMONG_OWN and (
-        table is None or all(who == name for s, who in enumerate(table) if s != seat)
-    ):
+    if name in AMONG_OWN and (table is None or _others_play(table, seat, name)):
         cls = AMONG_OWN[name]
     bot = cls(variant, num_players, seat, options)
     bot.table = list(table) if table is not None else None
     return bot
+
+
+def _others_play(table: Table, seat: int, strategy: str) -> bool:
+    """Whether every seat of ``table`` but ``seat`` is a bot of ``strategy``."""
+    return all(who == strategy for s, who in enumerate(table) if s != seat)

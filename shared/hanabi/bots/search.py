@@ -111,7 +111,7 @@ class Search:
             or self._certain_play(blueprint)
         ):
             return blueprint
-        candidates = self._candidates(blueprint)
+        candidates = list(dict.fromkeys(self._candidates(blueprint)))  # once each, in order
         if len(candidates) < 2:
             return blueprint
         return self._search(blueprint, candidates)
@@ -125,7 +125,8 @@ class Search:
         return bool(k) and not k & ~obs.playable
 
     def _candidates(self, blueprint: Action) -> list[Action]:
-        """The blueprint's move first, then the moves worth weighing against it."""
+        """The blueprint's move first, then the moves worth weighing against it (a move
+        listed twice is weighed once)."""
         raise NotImplementedError
 
     def _own_mask(self, order: int) -> int:
@@ -385,11 +386,7 @@ class SearchBot(Search, ConventionsBot):
                             rated.append((-gain, offset, len(rated), clue))
             rated.sort(key=lambda r: r[:3])
             out += [r[3] for r in rated[: self.CLUE_CANDIDATES]]
-        unique: list[Action] = []
-        for action in out:
-            if action not in unique:
-                unique.append(action)
-        return unique
+        return out
 
     def _sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
         told = self.obs.told
