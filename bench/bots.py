@@ -175,14 +175,16 @@ def timing(players: list[int], games: int) -> None:
           "| max s |")  # fmt: skip
     print("|---|---|---|---|---|---|---|")
     for n in players:
+        finished_games = [
+            play_game(Setup.create("no_variant", n, seed=f"timing-{i}"), "conventions")
+            for i in range(games)
+        ]
         for label, table in (
             ("a person + search bots", [None] + ["search"] * (n - 1)),
             ("search bots only", ["search"] * n),
         ):
             times = []
-            for i in range(games):
-                setup = Setup.create("no_variant", n, seed=f"timing-{i}")
-                finished = play_game(setup, "conventions")
+            for finished in finished_games:
                 game = Game(finished.setup)
                 for action in finished.actions:
                     if table[game.current] is not None:
