@@ -97,14 +97,16 @@ def test_it_searches_and_sometimes_deviates(
     monkeypatch: pytest.MonkeyPatch, kind: str, blueprint: str
 ) -> None:
     """With a real budget the search does change moves (else it would be dead weight),
-    and the same position always gives the same move."""
+    and the same position always gives the same move. On hat it deviates rarely (about
+    1 late move in 100), mostly in the last few cards: those are the positions tried."""
     monkeypatch.setattr(Search, "SAMPLES", 16 if kind == WITH_PERSON else 10)
     table = table_of(kind, 2)
-    for i in range(3):
+    last = Search.DECK_AT if kind == WITH_PERSON else 6
+    for i in range(12):
         finished = play_game(Setup.create("no_variant", 2, seed=f"deviate-{i}"), blueprint)
         game = Game(finished.setup)
         for action in finished.actions:
-            if game.deck_size <= Search.DECK_AT and game.current == 1:
+            if game.deck_size <= last and game.current == 1:
                 got = choose_action("search", game, 1, table)
                 assert got == choose_action("search", game, 1, table)
                 if got != action:

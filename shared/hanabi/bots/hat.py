@@ -25,8 +25,9 @@ variants; conventions:
 * **Actions.** Play a card known to be playable (lowest rank, unique cards first); with a
   strike to spare, play a card that is either playable or dead if it is playable with
   probability over 3/4; give a clue when someone has a playable card without knowing it
-  (or when tokens are plentiful); else discard a useless card, or the card whose loss
-  costs the fewest expected points (a last copy costs the ranks it would block; another
+  (or when tokens are plentiful, or, with three or more, when even the cheapest discard
+  is expected to cost over half a point); else discard a useless card, or the card whose
+  loss costs the fewest expected points (a last copy costs the ranks it would block; another
   copy a tenth of that or less, least when a copy is in view). Before discarding with a
   token left, look at the next player: if it knows no playable or useless card and would
   discard a last copy, give a clue (of the kind the hat sum asks for) after which, by
@@ -441,6 +442,12 @@ class HatBot(Bot):
         obs.end_turn()
 
     RISK = 0.75
+    CLUE_ABOVE = 4  # tokens above which a seat with nothing better to do clues
+    # With more than STALL_TOKENS tokens, a clue (it always says something) rather than
+    # a discard that costs more than STALL_COST expected points (a last copy, likelier
+    # than not). Measured over 2000 two-player games: +0.06 points (3-5 players: same).
+    STALL_TOKENS = 2
+    STALL_COST = 0.55
 
     def knows_playable(self, seat: int, w: list[int]) -> bool:
         playable = self.obs.playable
@@ -532,7 +539,14 @@ class HatBot(Bot):
         elif tokens > 0 and self.someone_can_play():
             will_clue = True
         else:
-            will_clue = tokens > 4
+            will_clue = tokens > self.CLUE_ABOVE
+        if (
+            not will_clue
+            and tokens > self.STALL_TOKENS
+            and not useless
+            and self.safest_discard(masks, w)[1] > self.STALL_COST
+        ):
+            will_clue = True
         if obs.max_clues:
             will_clue = True
         last_round = obs.turns_left is not None and obs.strikes < 2
