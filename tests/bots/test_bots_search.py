@@ -122,9 +122,9 @@ def test_candidates_that_cannot_reach_the_gain_are_dropped() -> None:
     same = [0, 0, 0, 0]  # the move changes nothing: no sample will make it worth 0.25
     better = [1, 0, 2, 1]
     hopeless = [-2, -1, -3, -2]
-    assert not on_hat._keep(same, 4)
-    assert on_hat._keep(better, 4)
-    assert not on_hat._keep(hopeless, 4)
+    assert not on_hat._keep(same, 4, 0.25)
+    assert on_hat._keep(better, 4, 0.25)
+    assert not on_hat._keep(hopeless, 4, 0.25)
     # On conventions only a clear loss drops a candidate (PRUNE_Z unset).
-    assert on_conventions._keep(same, 4)
-    assert not on_conventions._keep(hopeless, 4)
+    assert on_conventions._keep(same, 4, 0.25)
+    assert not on_conventions._keep(hopeless, 4, 0.25)

@@ -38,6 +38,19 @@ class HatSearchBot(Search, HatBot):
     # of 490, a game 3.3 times faster, +0.61 +- 0.19 over hat (38 games).
     PRUNE_AFTER = 4
     PRUNE_Z = 1.0
+    # Rollouts from the last LATE_AT cards are less than half a game long: there three
+    # times the samples cost about what an early move's do, and measure gains finely
+    # enough to take smaller ones. Measured over 200 two-player deals, searching the
+    # last 20 cards only: +0.27 +- 0.06 points over hat at 32 samples and a 0.25 gain,
+    # +0.35 +- 0.05 at 96 and 0.15 (0.08: +0.32; 0.15 at 1.5 s.e.: +0.33).
+    LATE_AT = 20
+    LATE_SAMPLES = 3  # times SAMPLES
+    LATE_GAIN = 0.15
+
+    def _budget(self) -> tuple[int, float]:
+        if self.obs.deck_size <= self.LATE_AT:
+            return self.SAMPLES * self.LATE_SAMPLES, self.LATE_GAIN
+        return self.SAMPLES, self.MIN_GAIN
 
     def act(self) -> Action:
         if self.obs.num_players > self.SEARCH_UP_TO:

@@ -148,19 +148,24 @@ class Search:
         tail = ",".join(str(a.to_dict()) for a in self.history[-6:])
         rng = random.Random(f"search:{obs.me}:{obs.turn}:{tail}")
         deadline = None if self.SECONDS is None else time.perf_counter() + self.SECONDS
-        gains = self._race(blueprint, candidates[1:], self.SAMPLES, rng, deadline, True)
+        samples, gain = self._budget()
+        gains = self._race(blueprint, candidates[1:], samples, rng, deadline, gain)
         best = max(gains, key=lambda a: gains[a][0], default=None)
-        if best is None or gains[best][0] < self.MIN_GAIN:
+        if best is None or gains[best][0] < gain:
             return blueprint
-        again = self._race(blueprint, [best], self.SAMPLES, rng, deadline, False)
+        again = self._race(blueprint, [best], samples, rng, deadline, None)
         if best not in again:
             return blueprint
         mean, se = again[best]
-        if mean < self.MIN_GAIN or mean < self.MIN_Z * se:
+        if mean < gain or mean < self.MIN_Z * se:
             return blueprint
         if best.type == "play":
             return self._play(best.card)
         return best
+
+    def _budget(self) -> tuple[int, float]:
+        """Samples for this move, and the gain a deviation must show."""
+        return self.SAMPLES, self.MIN_GAIN
 
     def _race(
         self,
@@ -169,11 +174,12 @@ class Search:
         samples: int,
         rng: random.Random,
         deadline: float | None,
-        prune: bool,
+        prune: float | None,
     ) -> dict[Action, tuple[float, float]]:
         """Mean gain over the blueprint's move (and its standard error) of each rival
         that survives ``samples`` common samples (or the clock: only complete samples
-        count; fewer than two give nothing)."""
+        count; fewer than two give nothing). With ``prune`` (the gain to reach), rivals
+        that are clearly not worth more samples are dropped on the way."""
         diffs: dict[Action, list[int]] = {a: [] for a in rivals}
         alive = list(rivals)
         done = 0
@@ -188,8 +194,8 @@ class Search:
                     break
             else:
                 done += 1
-                if prune and done >= self.PRUNE_AFTER:
-                    alive = [a for a in alive if self._keep(diffs[a], done)]
+                if prune is not None and done >= self.PRUNE_AFTER:
+                    alive = [a for a in alive if self._keep(diffs[a], done, prune)]
                 continue
             break
         out = {}
@@ -202,17 +208,17 @@ class Search:
             out[action] = (mean, (var / done) ** 0.5)
         return out
 
-    def _keep(self, diffs: list[int], done: int) -> bool:
+    def _keep(self, diffs: list[int], done: int, gain: float) -> bool:
         """Whether a rival is still worth samples: it does not trail the blueprint's
         move by ``PRUNE_LOSS``, and (with ``PRUNE_Z`` set) it may still reach
-        ``MIN_GAIN``: its mean plus ``PRUNE_Z`` standard errors gets there."""
+        ``gain``: its mean plus ``PRUNE_Z`` standard errors gets there."""
         mean = sum(diffs) / done
         if mean <= -self.PRUNE_LOSS:
             return False
         if self.PRUNE_Z is None:
             return True
         var = sum((x - mean) ** 2 for x in diffs) / (done - 1)
-        return mean + self.PRUNE_Z * (var / done) ** 0.5 >= self.MIN_GAIN
+        return mean + self.PRUNE_Z * (var / done) ** 0.5 >= gain
 
     # -- sampled worlds ---------------------------------------------------------------
 
