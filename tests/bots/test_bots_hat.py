@@ -1,0 +1,42 @@
+"""Hat's own rules, checked on positions of real hat games."""
+
+from __future__ import annotations
+
+import pytest
+
+from hanabi.bots import make_bot, seat_events
+from hanabi.bots.hat import HatBot
+from hanabi.game import Game, Setup
+
+
+def test_hat_clues_rather_than_throw_away_a_likely_last_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With more than ``STALL_TOKENS`` tokens, a hat bot whose cheapest discard is
+    expected to cost more than ``STALL_COST`` points gives a clue instead; without the
+    rule it would have discarded there."""
+    stalls = 0
+    for i in range(4):
+        game = Game(Setup.create("no_variant", 2, seed=f"stall-{i}"))
+        bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
+        for seat, bot in enumerate(bots):
+            bot.observe(seat_events(game.deal_events(), seat))
+        while not game.is_over:
+            bot = bots[game.current]
+            assert isinstance(bot, HatBot)
+            action = bot.act()
+            with monkeypatch.context() as m:
+                m.setattr(HatBot, "STALL_TOKENS", 99)
+                without = bot.act()
+            if without != action:
+                obs = bot.obs
+                w = bot.priv_weights()
+                masks = [bot.private(o, w) for o in obs.hands[obs.me]]
+                assert action.type == "clue" and without.type == "discard"
+                assert obs.clue_tokens > HatBot.STALL_TOKENS
+                assert bot.safest_discard(masks, w)[1] > HatBot.STALL_COST
+                stalls += 1
+            events = game.apply(action)
+            for seat, b in enumerate(bots):
+                b.observe(seat_events(events, seat))
+    assert stalls, "the rule never applied in these games"
