@@ -36,7 +36,6 @@ variants; conventions:
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from hanabi.game import Action, Variant
@@ -121,7 +120,6 @@ class HatBot(Bot):
         distinct = sum(1 for n in v.copies if n)
         self.discard_threshold = v.card_count - distinct - num_players * obs.hand_size
         self._bits: dict[int, list[int]] = {}
-        self._positive: tuple[list[int] | None, int] = (None, 0)
 
     # -- small helpers -------------------------------------------------------------------
 
@@ -138,19 +136,22 @@ class HatBot(Bot):
         return out
 
     def pub_weights(self) -> list[int]:
-        """Copies of each identity that no one has seen played or discarded."""
-        return list(map(operator.sub, self.copies, self.obs.gone))
+        gone = self.obs.gone
+        return [c - g for c, g in zip(self.copies, gone)]
 
     def priv_weights(self) -> list[int]:
-        """Copies of each identity that this seat has not seen anywhere."""
-        return list(map(operator.sub, self.copies, self.obs.seen))
+        seen = self.obs.seen
+        return [c - s for c, s in zip(self.copies, seen)]
 
     def prob(self, m: int, pred: int, w: list[int]) -> tuple[int, int]:
         """(weight of ``m``'s identities in ``pred``, total weight of ``m``)."""
-        # The hottest helper of rollouts: sums in C over the memoised bit lists.
-        weight = w.__getitem__
-        bits = self.bits
-        return sum(map(weight, bits(m & pred))), sum(map(weight, bits(m)))
+        good = total = 0
+        for c in self.bits(m):
+            x = w[c]
+            total += x
+            if pred >> c & 1:
+                good += x
+        return good, total
 
     # -- questions ---------------------------------------------------------------------
 
@@ -164,11 +165,16 @@ class HatBot(Bot):
         aug = []
         know_play = know_dead = False
         bits = self.bits
-        weight = w.__getitem__
         for i, m in enumerate(masks):
-            total = sum(map(weight, bits(m)))
-            gp = sum(map(weight, bits(m & playable)))
-            gd = sum(map(weight, bits(m & dead)))
+            total = 0
+            for c in bits(m):
+                total += w[c]
+            gp = 0
+            for c in bits(m & playable):
+                gp += w[c]
+            gd = 0
+            for c in bits(m & dead):
+                gd += w[c]
             if total == 0:
                 total = 1
             if gp == total and total:
@@ -485,21 +491,12 @@ class HatBot(Bot):
         return sorted(out)
 
     def private(self, order: int, w: list[int]) -> int:
-        """What this seat knows of its card ``order``: its public knowledge without the
-        identities of weight 0 in ``w`` (unless that leaves nothing)."""
         m = self.pub[order]
-        return m & self.positive(w) or m
-
-    def positive(self, w: list[int]) -> int:
-        """The identities of positive weight in ``w`` (remembered for the last ``w``
-        asked about: a seat asks about the same weights for each card of a hand)."""
-        if self._positive[0] is not w:
-            mask = 0
-            for c, x in enumerate(w):
-                if x > 0:
-                    mask |= 1 << c
-            self._positive = (w, mask)
-        return self._positive[1]
+        k = 0
+        for c in self.bits(m):
+            if w[c] > 0:
+                k |= 1 << c
+        return k or m
 
     # -- deciding ----------------------------------------------------------------------
 
