@@ -18,7 +18,7 @@ STRATEGIES: dict[str, type[Bot]] = {
 }
 DEFAULT_STRATEGY = "conventions"
 #: What a strategy plays when every seat plays it: ``search`` can then afford hat's
-#: private code as its blueprint (2p self-play: hat 23.1 points against conventions 22.2).
+#: private code as its blueprint (2p self-play: hat 23.3 points against conventions 22.3).
 AMONG_OWN: dict[str, type[Bot]] = {SearchBot.name: HatSearchBot}
 
 #: Who sits at a table, seat by seat: a strategy name for a bot, None for a person (or a
