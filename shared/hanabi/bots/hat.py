@@ -444,8 +444,8 @@ class HatBot(Bot):
     RISK = 0.75
     CLUE_ABOVE = 4  # tokens above which a seat with nothing better to do clues
     # With more than STALL_TOKENS tokens, a clue (it always says something) rather than
-    # a discard that costs more than STALL_COST expected points (a last copy, likelier
-    # than not). Measured over 2000 two-player games: +0.06 points (3-5 players: same).
+    # a discard that costs more than STALL_COST expected points (a last copy, likely).
+    # Measured over 2000 two-player games: +0.06 points (3-5 players: same).
     STALL_TOKENS = 2
     STALL_COST = 0.55
 
