@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from hanabi.bots import choose_action, make_bot, play_game, seat_events
 from hanabi.bots.hat import HatBot
 from hanabi.bots.hat_search import HatSearchBot
 from hanabi.bots.search import Search, SearchBot
-from hanabi.game import Game, Setup
+from hanabi.game import Action, Game, Setup
 
 WITH_PERSON = "person"  # a table where seat 0 is a person: search on conventions
 AMONG_OWN = "search"  # every seat a search bot: search on hat
@@ -90,6 +91,31 @@ def test_the_clock_caps_a_move(monkeypatch: pytest.MonkeyPatch, kind: str) -> No
         action = choose_action("search", game, game.current, table_of(kind, 2))
         assert time.perf_counter() - t0 < 1.0
         assert action in game.legal_actions()
+
+
+def test_the_check_of_a_rival_gets_time_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the clock the race may not take it all: the winner's check on fresh samples
+    has ``1 - RACE_SHARE`` of it (a rival left unchecked is never played). The clock
+    leaves it several times what two samples take, even on a loaded machine."""
+    monkeypatch.setattr(Search, "SAMPLES", 100_000)
+    monkeypatch.setattr(Search, "SECONDS", 0.4)
+    monkeypatch.setattr(Search, "DECK_AT", 99)  # search every move
+    checks: list[dict] = []
+    race = Search._race
+
+    def recording(self: Search, blueprint: Action, rivals: list[Action], *args: Any) -> dict:
+        out = race(self, blueprint, rivals, *args)
+        if args[-1] is None:  # no pruning: the check of one rival
+            checks.append(out)
+        return out
+
+    monkeypatch.setattr(Search, "_race", recording)
+    for kind in (WITH_PERSON, AMONG_OWN):
+        for turns in (5, 20, 35, 50):
+            game, _ = search_bot_mid_game("check", 2, turns, kind)
+            choose_action("search", game, game.current, table_of(kind, 2))
+    assert checks, "no rival was worth a check in these positions"
+    assert all(checks), "a check ran out of time before two samples"
 
 
 @pytest.mark.parametrize(("kind", "blueprint"), [(WITH_PERSON, "conventions"), (AMONG_OWN, "hat")])

@@ -75,6 +75,7 @@ class Search:
     PRUNE_AFTER = 6  # samples before clearly worse candidates are dropped
     PRUNE_LOSS = 1.5  # ... when they trail the blueprint's move by this much
     PRUNE_Z: float | None = None  # ... or cannot reach MIN_GAIN by this many s.e.
+    RACE_SHARE = 0.6  # of SECONDS for the race; the check of its winner gets the rest
 
     def __init__(
         self,
@@ -149,13 +150,19 @@ class Search:
         obs = self.obs
         tail = ",".join(str(a.to_dict()) for a in self.history[-6:])
         rng = random.Random(f"search:{obs.me}:{obs.turn}:{tail}")
-        deadline = None if self.SECONDS is None else time.perf_counter() + self.SECONDS
+        race = check = None
+        if self.SECONDS is not None:
+            # The check needs time of its own: a race that took the whole clock would
+            # leave none, and an unchecked rival is never played.
+            start = time.perf_counter()
+            race = start + self.SECONDS * self.RACE_SHARE
+            check = start + self.SECONDS
         samples, gain = self._budget()
-        gains = self._race(blueprint, candidates[1:], samples, rng, deadline, gain)
+        gains = self._race(blueprint, candidates[1:], samples, rng, race, gain)
         best = max(gains, key=lambda a: gains[a][0], default=None)
         if best is None or gains[best][0] < gain:
             return blueprint
-        again = self._race(blueprint, [best], samples, rng, deadline, None)
+        again = self._race(blueprint, [best], samples, rng, check, None)
         if best not in again:
             return blueprint
         mean, se = again[best]
