@@ -540,13 +540,10 @@ class HatBot(Bot):
             will_clue = True
         else:
             will_clue = tokens > self.CLUE_ABOVE
-        if (
-            not will_clue
-            and tokens > self.STALL_TOKENS
-            and not useless
-            and self.safest_discard(masks, w)[1] > self.STALL_COST
-        ):
-            will_clue = True
+        cheapest = None  # (index, expected loss) of the discard, once it is needed
+        if not will_clue and tokens > self.STALL_TOKENS and not useless:
+            cheapest = self.safest_discard(masks, w)
+            will_clue = cheapest[1] > self.STALL_COST
         if obs.max_clues:
             will_clue = True
         last_round = obs.turns_left is not None and obs.strikes < 2
@@ -573,7 +570,9 @@ class HatBot(Bot):
             return Action.discard(hand[public_useless[value]])
         if useless:
             return Action.discard(hand[useless[0]])
-        return Action.discard(hand[self.safest_discard(masks, w)[0]])
+        if cheapest is None:
+            cheapest = self.safest_discard(masks, w)
+        return Action.discard(hand[cheapest[0]])
 
     def visible_cards(self) -> int:
         """Mask of the identities this seat sees in the other hands."""
