@@ -24,8 +24,8 @@ Rows (standard game unless ``--variants``; a strikeout scores 0):
 Each kind of row has seeds of its own (``self-i``, ``mixed-i``, ``noisy-i``), apart from
 the regression test's. Rows with a ``search`` seat use ``--search-samples`` sampled decks
 per move (on hat, three times that in the last 20 cards) and no clock (so they are
-reproducible), ``--search-games`` games (it is ~1000x
-slower than conventions) and only the table sizes in ``--search-players`` (default 2).
+reproducible), ``--search-games`` games (it is ~1000x slower than conventions) and only
+the table sizes in ``--search-players`` (default 2).
 ``games/s`` is per core (CPU time of the process that played the games).
 """
 

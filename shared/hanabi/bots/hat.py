@@ -27,8 +27,8 @@ variants; conventions:
   probability over 3/4; give a clue when someone has a playable card without knowing it
   (or when tokens are plentiful, or, with three or more, when even the cheapest discard
   is expected to cost over half a point); else discard a useless card, or the card whose
-  loss costs the fewest expected points (a last copy costs the ranks it would block; another
-  copy a tenth of that or less, least when a copy is in view). Before discarding with a
+  loss costs the fewest expected points (a last copy costs the ranks it would block;
+  another copy a tenth of that or less, least when a copy is in view). Before discarding with a
   token left, look at the next player: if it knows no playable or useless card and would
   discard a last copy, give a clue (of the kind the hat sum asks for) after which, by
   its public knowledge, it would not.

@@ -50,7 +50,7 @@ class HatSearchBot(Search, HatBot):
     def _budget(self) -> tuple[int, float]:
         if self.obs.deck_size <= self.LATE_AT:
             return self.SAMPLES * self.LATE_SAMPLES, self.LATE_GAIN
-        return self.SAMPLES, self.MIN_GAIN
+        return super()._budget()
 
     def act(self) -> Action:
         if self.obs.num_players > self.SEARCH_UP_TO:
