@@ -56,6 +56,30 @@ def clue_kind(hit: bool, is_rank: bool, kinds: int) -> int:
     return 2 if is_rank else 3
 
 
+class _BitLists(dict[int, list[int]]):
+    """The set bits of a mask (card ids), memoised: hat sums weights over the identities
+    of a card's knowledge, which changes slowly, so a rollout asks for the same masks
+    again and again. Shared by every bot (a pure function of the mask); cleared at
+    ``LIMIT`` entries (a search meets some 200 000 masks a game, most of them once)."""
+
+    LIMIT = 1 << 14
+
+    def __missing__(self, m: int) -> list[int]:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        out = []
+        x = m
+        while x:
+            low = x & -x
+            out.append(low.bit_length() - 1)
+            x ^= low
+        self[m] = out
+        return out
+
+
+BITS = _BitLists()
+
+
 class Modulus:
     """A value known modulo ``modulus`` (hat_helpers' ModulusInformation)."""
 
@@ -119,25 +143,21 @@ class HatBot(Bot):
         self.rank_clues = list(v.rank_masks.items())
         distinct = sum(1 for n in v.copies if n)
         self.discard_threshold = v.card_count - distinct - num_players * obs.hand_size
-        self._bits: dict[int, list[int]] = {}
+        self._pub_w: list[int] | None = None  # pub_weights(), until a card is gone
 
     # -- small helpers -------------------------------------------------------------------
 
-    def bits(self, m: int) -> list[int]:
-        out = self._bits.get(m)
-        if out is None:
-            out = []
-            x = m
-            while x:
-                low = x & -x
-                out.append(low.bit_length() - 1)
-                x ^= low
-            self._bits[m] = out
-        return out
+    @staticmethod
+    def bits(m: int) -> list[int]:
+        return BITS[m]
 
     def pub_weights(self) -> list[int]:
-        gone = self.obs.gone
-        return [c - g for c, g in zip(self.copies, gone)]
+        """Unseen-by-the-table copies of each identity (callers only read the list: it is
+        kept until the next play, misplay or discard, the hottest call of a rollout)."""
+        w = self._pub_w
+        if w is None:
+            w = self._pub_w = [c - g for c, g in zip(self.copies, self.obs.gone)]
+        return w
 
     def priv_weights(self) -> list[int]:
         seen = self.obs.seen
@@ -146,7 +166,7 @@ class HatBot(Bot):
     def prob(self, m: int, pred: int, w: list[int]) -> tuple[int, int]:
         """(weight of ``m``'s identities in ``pred``, total weight of ``m``)."""
         good = total = 0
-        for c in self.bits(m):
+        for c in BITS[m]:
             x = w[c]
             total += x
             if pred >> c & 1:
@@ -164,16 +184,16 @@ class HatBot(Bot):
         dead = obs.dead
         aug = []
         know_play = know_dead = False
-        bits = self.bits
+        bits = BITS
         for i, m in enumerate(masks):
             total = 0
-            for c in bits(m):
+            for c in bits[m]:
                 total += w[c]
             gp = 0
-            for c in bits(m & playable):
+            for c in bits[m & playable]:
                 gp += w[c]
             gd = 0
-            for c in bits(m & dead):
+            for c in bits[m & dead]:
                 gd += w[c]
             if total == 0:
                 total = 1
@@ -433,12 +453,14 @@ class HatBot(Bot):
                 if len(useless) > 1 and e["card"] in chosen:
                     self.apply_hat(seat, len(useless), chosen.index(e["card"]))
                 obs.handle(e)
+                self._pub_w = None
             elif kind == "draw":
                 obs.handle(e)
                 w = self.pub_weights()
                 self.pub[e["card"]] = sum(1 << c for c, x in enumerate(w) if x > 0)
             else:
                 obs.handle(e)
+                self._pub_w = None
         obs.end_turn()
 
     RISK = 0.75
@@ -493,7 +515,7 @@ class HatBot(Bot):
     def private(self, order: int, w: list[int]) -> int:
         m = self.pub[order]
         k = 0
-        for c in self.bits(m):
+        for c in BITS[m]:
             if w[c] > 0:
                 k |= 1 << c
         return k or m
