@@ -23,7 +23,7 @@ Rows (standard game unless ``--variants``; a strikeout scores 0):
 
 Each kind of row has seeds of its own (``self-i``, ``mixed-i``, ``noisy-i``), apart from
 the regression test's. Rows with a ``search`` seat use ``--search-samples`` sampled decks
-per move (on hat, three times that in the last 20 cards) and no clock (so they are
+per move (on hat, three times that, in the last 30 cards only) and no clock (so they are
 reproducible), ``--search-games`` games (it is ~1000x slower than conventions) and only
 the table sizes in ``--search-players`` (default 2).
 ``games/s`` is per core (CPU time of the process that played the games).
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             pool_n = [s for s in args.mix if s != "search" or n in args.search_players]
             rows += [("mixed", m) for m in mixes(pool_n, n)]
     pool = Pool(args.jobs) if args.jobs > 1 else None
-    late = f"x{HatSearchBot.LATE_SAMPLES} in the last {HatSearchBot.LATE_AT} cards on hat"
+    late = f"on hat x{HatSearchBot.SAMPLE_FACTOR} in the last {HatSearchBot.DECK_AT} cards only"
     print(f"{args.games} games per row ({args.search_games} with search, "
           f"{args.search_samples} samples a move ({late}), no clock); strikeout = 0; "
           "games/s per core\n")  # fmt: skip

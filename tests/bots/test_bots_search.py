@@ -156,26 +156,34 @@ def test_candidates_that_cannot_reach_the_gain_are_dropped() -> None:
     assert not on_conventions._keep(hopeless, 4, 0.25)
 
 
-def test_on_hat_the_last_cards_get_more_samples_and_a_finer_gain() -> None:
-    """Rollouts from the last ``LATE_AT`` cards are short: there the search on hat
-    takes ``LATE_SAMPLES`` times the samples and smaller gains; on conventions the
-    budget stays the same all game."""
-    finished = play_game(Setup.create("no_variant", 2, seed="budget"), "hat")
-    game = Game(finished.setup)
+def test_on_hat_it_searches_the_last_cards_with_a_finer_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On hat the search looks only at the last ``DECK_AT`` cards (rollouts from there are
+    short) and takes ``SAMPLE_FACTOR`` times the samples and smaller gains; on
+    conventions the base budget."""
+    monkeypatch.setattr(HatSearchBot, "DECK_AT", 30)  # the default, not the tests' 20
     on_hat = make_bot("search", "no_variant", 2, 0, table=["search", "search"])
     on_conventions = make_bot("search", "no_variant", 2, 0, table=["search", None])
     assert isinstance(on_hat, HatSearchBot) and isinstance(on_conventions, SearchBot)
-    early = (Search.SAMPLES, Search.MIN_GAIN)
-    late = (Search.SAMPLES * HatSearchBot.LATE_SAMPLES, HatSearchBot.LATE_GAIN)
-    budgets = set()
-    for bot in (on_hat, on_conventions):
-        bot.observe(seat_events(game.deal_events(), 0))
+    assert on_hat._budget() == (Search.SAMPLES * HatSearchBot.SAMPLE_FACTOR, 0.15)
+    assert on_conventions._budget() == (Search.SAMPLES, Search.MIN_GAIN) == (Search.SAMPLES, 0.25)
+
+    searched: list[int] = []
+    search = Search._search
+
+    def recording(self: Search, *args: Any) -> Action:
+        searched.append(self.obs.deck_size)
+        return search(self, *args)
+
+    monkeypatch.setattr(Search, "_search", recording)
+    finished = play_game(Setup.create("no_variant", 2, seed="budget"), "hat")
+    game = Game(finished.setup)
+    on_hat.observe(seat_events(game.deal_events(), 0))
+    decks = []
     for action in finished.actions:
-        events = game.apply(action)
-        for bot in (on_hat, on_conventions):
-            bot.observe(seat_events(events, 0))
-        deck = on_hat.obs.deck_size
-        assert on_hat._budget() == (late if deck <= HatSearchBot.LATE_AT else early)
-        assert on_conventions._budget() == early
-        budgets.add(on_hat._budget())
-    assert budgets == {early, late}
+        if game.current == 0:
+            decks.append(game.deck_size)
+            on_hat.act()
+        on_hat.observe(seat_events(game.apply(action), 0))
+    assert max(decks) > 30 and searched and max(searched) <= 30

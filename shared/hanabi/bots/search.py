@@ -12,8 +12,8 @@ its turn
 3. deviates from the blueprint's own move only when another move's gain is clear: the
    best rival (at least ``MIN_GAIN`` points better on average) is checked again on
    fresh samples, and must again win by ``MIN_GAIN`` and twice its standard error
-   (a blueprint's :meth:`Search._budget` may change both for a move: on hat, the last
-   cards get more samples and a smaller gain).
+   (:meth:`Search._budget` gives both; on hat, which searches only the last cards, it
+   takes three times the samples and a smaller gain).
 
 :class:`Search` is that layer; :class:`SearchBot` puts it on
 :class:`~hanabi.bots.conventions.ConventionsBot`, so partners who read conventions (people
