@@ -28,10 +28,10 @@ variants; conventions:
   (or when tokens are plentiful, or, with three or more, when even the cheapest discard
   is expected to cost over half a point); else discard a useless card, or the card whose
   loss costs the fewest expected points (a last copy costs the ranks it would block;
-  another copy a tenth of that or less, least when a copy is in view). Before discarding with a
-  token left, look at the next player: if it knows no playable or useless card and would
-  discard a last copy, give a clue (of the kind the hat sum asks for) after which, by
-  its public knowledge, it would not.
+  another copy a tenth of that or less, least when a copy is in view). Before
+  discarding with a token left, look at the next player: if it knows no playable or
+  useless card and would discard a last copy, give a clue (of the kind the hat sum asks
+  for) after which, by its public knowledge, it would not.
 """
 
 from __future__ import annotations
@@ -147,10 +147,6 @@ class HatBot(Bot):
 
     # -- small helpers -------------------------------------------------------------------
 
-    @staticmethod
-    def bits(m: int) -> list[int]:
-        return BITS[m]
-
     def pub_weights(self) -> list[int]:
         """Unseen-by-the-table copies of each identity (callers only read the list: it is
         kept until the next play, misplay or discard, the hottest call of a rollout)."""
@@ -248,13 +244,13 @@ class HatBot(Bot):
         effective = info - 1 if has_dead else info
         blocks = {}
         cur = n = 0
-        for c in self.bits(m & ~dead):
+        for c in BITS[m & ~dead]:
             blocks[c] = cur
             cur = (cur + 1) % effective
             if n < effective:
                 n += 1
         if has_dead:
-            for c in self.bits(m & dead):
+            for c in BITS[m & dead]:
                 blocks[c] = n
             n += 1
         return ("part", i, blocks, n)
@@ -621,7 +617,7 @@ class HatBot(Bot):
         best = (0, float("inf"))
         for i, m in enumerate(masks):
             total = cost = 0.0
-            for c in self.bits(m):
+            for c in BITS[m]:
                 x = w[c]
                 if not x:
                     continue
@@ -658,7 +654,7 @@ class HatBot(Bot):
                         c = obs.card[o]
                         held[c] = held.get(c, 0) + 1
         total = score = 0.0
-        for c in self.bits(m):
+        for c in BITS[m]:
             x = w[c]
             total += x
             score += x * (10 - (c % 5 + 1)) / (1 + held.get(c, 0))
