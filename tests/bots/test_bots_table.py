@@ -98,3 +98,19 @@ def test_an_api_bot_reads_the_table_from_the_view() -> None:
     assert Action.from_dict(choose_action_from_view("hat", all_hat, log)) == choose_action(
         "hat", game, seat
     )
+    # Another API client's seat that said it plays hat (``plays``; ``bot`` is a server
+    # bot's only) counts as hat too.
+    declared = {
+        **api_view,
+        "players": [{"seat": s, "name": "x", "bot": None, "plays": "hat"} for s in range(2)],
+    }
+    assert view_table(declared, "hat") == ["hat", "hat"]
+    assert choose_action_from_view("hat", declared, log) == choose_action_from_view(
+        "hat", all_hat, log
+    )
+    # A seat that never said it plays hat is a person to the others, who then play the
+    # conventions with it: so does it.
+    unsaid = {**declared, "players": [dict(p) for p in declared["players"]]}
+    unsaid["players"][seat]["plays"] = None
+    assert view_table(unsaid, "hat") == [None if s == seat else "hat" for s in range(2)]
+    assert Action.from_dict(choose_action_from_view("hat", unsaid, log)) == with_person

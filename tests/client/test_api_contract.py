@@ -23,6 +23,7 @@ CALLS = {
     "getGame": ("poll", "get", "/api/v1/games/{game_id}", {"wait"}),
     "joinGame": ("join", "post", "/api/v1/games/{game_id}/players", set()),
     "leaveGame": ("leave", "delete", "/api/v1/games/{game_id}/players/{seat}", set()),
+    "declareStrategy": ("declare", "patch", "/api/v1/games/{game_id}/players/{seat}", set()),
     "addBot": ("add_bot", "post", "/api/v1/games/{game_id}/bots", set()),
     "startGame": ("start", "post", "/api/v1/games/{game_id}/start", set()),
     "act": ("act", "post", "/api/v1/games/{game_id}/actions", set()),

@@ -106,3 +106,18 @@ def test_votes_and_the_table_ends_in_words():
         "Nobody moved for too long: the server ended the game",
         "Game over (a clock ran out): score 0",
     ]
+
+
+def test_a_program_saying_what_it_plays_in_words():
+    n = narrator()
+    assert n.feed(
+        [
+            {"type": "join", "turn": 0, "seat": 2, "name": "robo", "bot": None, "plays": "hat"},
+            {"type": "plays", "turn": 0, "seat": 1, "name": "bob", "plays": "search"},
+            {"type": "plays", "turn": 0, "seat": 1, "name": "bob", "plays": None},
+        ]
+    ) == [
+        "robo joined (a hat program)",
+        "bob plays search (a program)",
+        "bob plays in person",
+    ]

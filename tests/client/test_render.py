@@ -205,6 +205,18 @@ def test_a_full_lobby_waits_for_the_host_not_for_players():
     assert "Waiting for players" in room and f"Friends join with: {hint}" in room
 
 
+def test_the_lobby_tags_server_bots_and_programs_that_said_what_they_play():
+    players = [
+        {"seat": 0, "name": "alice", "bot": None, "plays": None},
+        {"seat": 1, "name": "robo", "bot": None, "plays": "hat"},
+        {"seat": 2, "name": "hat-bot-3", "bot": "hat", "plays": "hat"},
+    ]
+    text = render_plain(lobby_view(players=players, max_players=3), info_for("no_variant"))
+    assert "  1 alice (you, host)" in text
+    assert "  2 robo (hat program)" in text
+    assert "  3 hat-bot-3 (bot)" in text
+
+
 def test_a_deal_the_host_chose_is_shown_at_the_table():
     chosen = render_plain(lobby_view(you=1, custom_deal=True), info_for("no_variant"))
     assert "The host chose this deal" in chosen

@@ -26,6 +26,7 @@ def test_add_bot_seats_a_bot_the_server_plays(api):
         "seat": 1,
         "name": "conventions-bot-2",
         "bot": "conventions",
+        "plays": "conventions",
     }
     second = api.add_bot(host.game_id, "hat", "Robo", token=host.token)
     assert second.seat == 2

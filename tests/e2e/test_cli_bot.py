@@ -114,6 +114,37 @@ def test_two_bot_processes_play_the_game_engine_self_play_plays(live_server, tmp
     }
 
 
+def test_two_hat_bot_processes_know_each_other_and_play_hat(live_server, tmp_path):
+    """Each bot process says which strategy it plays (the joiner with its join, the host's
+    once back at its seat), so two API hat bots play hat together, move for move hat's
+    self-play; before they said it, each took the other for a person and played the
+    conventions."""
+    env = client_env(live_server.url, tmp_path)
+    create = ["create", "--detach", "--json", "--name", "ann", "--players", "2", "--seed", SEED]
+    made = subprocess.run(
+        [*client_command(), *create], env=env, capture_output=True, text=True, timeout=30
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    game_id = json.loads(made.stdout)["id"]
+    procs = [bot(game_id, env, "--name", "ann", "--strategy", "hat")]
+    try:
+        assert procs[0].stdout is not None
+        procs[0].stdout.readline()  # back at its seat
+        procs.append(bot(game_id, env, "--name", "hal", "--strategy", "hat"))
+        results = [finish(proc) for proc in procs]
+    finally:
+        for proc in procs:
+            proc.kill()
+    assert [code for code, _, _ in results] == [0, 0], [err for _, _, err in results]
+    selfplay = play_game(Setup.create("no_variant", ["ann", "hal"], seed=SEED), "hat")
+    exported = Client(live_server.url).export(game_id)
+    assert exported["actions"] == export_game(selfplay)["actions"]
+    assert exported["actions"] != export_game(play_game(selfplay.setup, "conventions"))["actions"]
+    events = Client(live_server.url).all_events(game_id, 0)
+    said = [(e["type"], e["name"], e.get("plays")) for e in events if e.get("plays")]
+    assert sorted(said) == [("join", "hal", "hat"), ("plays", "ann", "hat")]
+
+
 def human_move(view: dict[str, Any]) -> dict[str, Any]:
     """A simple human: clue the bot's newest card by rank while clues last, then discard
     the oldest card."""

@@ -59,10 +59,16 @@ def test_host_seats_bots_with_defaults_names_and_strategies(client: FlaskClient)
         "seat": 2,
         "name": "conventions-bot-3",
         "bot": "conventions",
+        "plays": "conventions",
     }
     named = add_bot(table, strategy="hat", name=" Hatty ")
     assert named.status_code == 201
-    assert named.get_json()["game"]["players"][3] == {"seat": 3, "name": "Hatty", "bot": "hat"}
+    assert named.get_json()["game"]["players"][3] == {
+        "seat": 3,
+        "name": "Hatty",
+        "bot": "hat",
+        "plays": "hat",
+    }
     assert_problem(add_bot(table), 409, "game_full")
     # the host frees a bot seat like any seat; a new bot gets a name free at the table
     assert (

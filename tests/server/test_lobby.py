@@ -39,7 +39,7 @@ def test_create_returns_seat_token_view_and_location(client: FlaskClient) -> Non
     assert body["seat"] == 0 and len(body["token"]) >= 22
     game = body["game"]
     assert game["status"] == "lobby" and game["host"] == 0 and game["you"] == 0
-    assert game["players"] == [{"seat": 0, "name": "alice", "bot": None}]
+    assert game["players"] == [{"seat": 0, "name": "alice", "bot": None, "plays": None}]
     assert game["variant"] == "rainbow" and game["options"]["empty_clues"] is True
     assert game["max_players"] == 4 and game["deck_size"] == 60
     assert "seed" not in game  # the seed would tell everyone the deck
@@ -106,10 +106,74 @@ def test_leave_and_remove_before_start(client: FlaskClient) -> None:
     # the host leaves: the next seat becomes the host
     assert client.delete(f"{url}/0", headers=bearer(table.tokens[0])).status_code == 204
     view = table.view(2)
-    assert view["players"] == [{"seat": 0, "name": "p2", "bot": None}] and view["host"] == 0
+    assert view["players"] == [{"seat": 0, "name": "p2", "bot": None, "plays": None}]
+    assert view["host"] == 0
     # the last player leaves: the game is gone
     assert client.delete(f"{url}/0", headers=bearer(table.tokens[2])).status_code == 204
     assert_problem(table.get(), 404, "game_not_found")
+
+
+def test_a_program_says_which_strategy_it_plays(client: FlaskClient) -> None:
+    """A program in a person's seat declares its bot strategy, joining or later in the
+    lobby; the table shows it in ``players[].plays`` (a server bot's too) and logs it."""
+    table = make_table(client, 2, start=False, max_players=4)
+    joined = client.post(f"{table.url}/players", json={"name": "robo", "plays": "hat"})
+    assert joined.status_code == 201
+    table.tokens.append(joined.get_json()["token"])
+    assert client.post(f"{table.url}/bots", json={}, headers=bearer(table.tokens[0])).status_code
+    url = f"{table.url}/players/1"
+    declared = client.patch(url, json={"plays": "search"}, headers=bearer(table.tokens[1]))
+    assert declared.status_code == 200
+    view = declared.get_json()
+    assert_valid(s.GameViewSchema, view)
+    assert [(p["bot"], p["plays"]) for p in view["players"]] == [
+        (None, None), (None, "search"), (None, "hat"), ("conventions", "conventions"),
+    ]  # fmt: skip
+    events = client.get(f"{table.url}/events", headers=bearer(table.tokens[0])).get_json()["events"]
+    assert {"type": "join", "turn": 0, "seq": 3, "seat": 2, "name": "robo", "bot": None,
+            "plays": "hat"} in events  # fmt: skip
+    assert events[-1] == {
+        "type": "plays", "turn": 0, "seq": len(events), "seat": 1, "name": "p1",
+        "plays": "search",
+    }  # fmt: skip
+    # Saying it again changes nothing (no event); null takes it back.
+    again = client.patch(url, json={"plays": "search"}, headers=bearer(table.tokens[1]))
+    assert again.status_code == 200
+    assert (
+        client.get(f"{table.url}/events", headers=bearer(table.tokens[0])).get_json()["events"]
+        == events
+    )
+    back = client.patch(url, json={"plays": None}, headers=bearer(table.tokens[1]))
+    assert back.get_json()["players"][1]["plays"] is None
+    # Refusals: someone else's seat, no token, an unknown strategy or seat, after the deal.
+    mine = bearer(table.tokens[1])
+    other = client.patch(f"{table.url}/players/0", json={"plays": "hat"}, headers=mine)
+    assert_problem(other, 403, "not_your_seat")
+    assert_problem(client.patch(url, json={"plays": "hat"}), 401, "auth_required")
+    unknown = client.patch(url, json={"plays": "chess"}, headers=mine)
+    assert "plays" in assert_problem(unknown, 400, "validation_error")["errors"]
+    assert_problem(client.patch(url, json={}, headers=mine), 400, "validation_error")
+    far = client.patch(f"{table.url}/players/9", json={"plays": "hat"}, headers=mine)
+    assert_problem(far, 404, "no_such_seat")
+    table.start()
+    late = client.patch(url, json={"plays": "hat"}, headers=mine)
+    assert_problem(late, 409, "game_started")
+
+
+def test_declarations_cannot_grow_a_lobby_without_end(client: FlaskClient) -> None:
+    table = make_table(client, 2, start=False)
+    url = f"{table.url}/players/1"
+    mine = bearer(table.tokens[1])
+    codes = set()
+    for i in range(600):  # HANABI_MAX_LOBBY_EVENTS is 500
+        plays = "hat" if i % 2 == 0 else None
+        response = client.patch(url, json={"plays": plays}, headers=mine)
+        codes.add(response.status_code)
+        if response.status_code == 409:
+            assert_problem(response, 409, "lobby_full")
+            break
+    assert codes == {200, 409}
+    table.start()  # every seat could still leave, and the game start
 
 
 def test_leave_refused_after_start(client: FlaskClient) -> None:

@@ -73,6 +73,13 @@ def test_rated_refuses_guests_and_bot_seats(aclient: FlaskClient) -> None:
     assert_problem(guest, 401, "account_required")
     bot = aclient.post(f"{table.url}/bots", json={}, headers=bearer(token))
     assert_problem(bot, 409, "rated_no_bots")
+    # nor a program that says it plays a bot strategy, joining or in its own seat
+    _, other = session(aclient)
+    program = {"plays": "hat"}
+    joined = aclient.post(f"{table.url}/players", json=program, headers=bearer(other))
+    assert_problem(joined, 409, "rated_no_bots")
+    declared = aclient.patch(f"{table.url}/players/0", json=program, headers=bearer(token))
+    assert_problem(declared, 409, "rated_no_bots")
     assert table.get(0).get_json()["options"]["rated"] is True
 
 

@@ -2,7 +2,7 @@
 
 Whole games are played through the API with every seat; a shadow engine (same setup, same
 actions) knows the truth, and every response body a seat receives (views, 304s, events,
-action results, retries, refusals, chat) is searched for the identity of any card in that
+action results, retries, refusals, chat, a refused strategy declaration) is searched for the identity of any card in that
 seat's hand at that moment.
 """
 
@@ -102,6 +102,11 @@ def _play_game(client: FlaskClient, variant: str, players: int, seed: str) -> Ch
         checker.check(other, table.act(other, view["turn"], type="play", card=0))
         checker.check(seat, table.act(seat, view["turn"], type="clue", target=seat, rank=1))
         checker.check(seat, table.act(seat, view["turn"], type="play", card=999))
+        declared = client.patch(  # refused once the game is on: the table is fixed
+            f"{table.url}/players/{seat}", json={"plays": "hat"}, headers=bearer(table.tokens[seat])
+        )
+        assert declared.status_code == 409
+        checker.check(seat, declared)
         if rng.random() < 0.1:
             checker.check(seat, table.post("/chat", seat, {"text": f"turn {view['turn']}"}))
         action = _pick(rng, view["legal_actions"])

@@ -248,7 +248,7 @@ def test_a_phone_sized_screen_needs_no_sideways_scrolling(web: Browsing) -> None
     no_sideways_scroll(ann)
 
 
-def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing) -> None:
+def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing, web_server: WebServer) -> None:
     ann = web.person()
     host = f"ann-{secrets.token_hex(3)}"
     game_id = create_game(ann, host, players=4, bots=2, strategy="hat")
@@ -269,6 +269,10 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing) -> None:
     expect(
         bob.get_by_role("listitem", name=f"No Variant: {host}, hat-bot-2 (hat bot)")
     ).to_contain_text("2 of 4 seats")
+    # a program takes a seat through the API and says which strategy it plays
+    web_server.api().join(game_id, "robo", plays="hat")
+    expect(seats.get_by_role("listitem").filter(has_text="robo")).to_contain_text("hat program")
+    expect(ann.get_by_role("list", name="Game log")).to_contain_text("robo joined (a hat program)")
 
 
 def test_a_wild_card_is_played_on_the_firework_you_name(web: Browsing) -> None:

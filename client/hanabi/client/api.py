@@ -214,16 +214,31 @@ class Client(AccountCalls):
                 return
             cursor = page.cursor
 
-    def join(self, game_id: str, name: str) -> Seat:
-        """Take the next free seat at a table in its lobby."""
+    def join(self, game_id: str, name: str, *, plays: str | None = None) -> Seat:
+        """Take the next free seat at a table in its lobby. ``plays``: the bot strategy of
+        the program that takes it (see :meth:`declare`), said with the join."""
+        body: dict[str, Any] = {"name": name}
+        if plays is not None:
+            body["plays"] = plays
         data = self._request(
-            "POST", f"/games/{game_id}/players", json={"name": name}, idempotent=False
+            "POST", f"/games/{game_id}/players", json=body, idempotent=False
         ).json()
         return _seat({"id": game_id, **data})
 
     def leave(self, game_id: str, seat: int, *, token: str | None = None) -> None:
         """Leave a table before it starts (or, as its host, remove a seat)."""
         self._request("DELETE", f"/games/{game_id}/players/{seat}", token=token)
+
+    def declare(
+        self, game_id: str, seat: int, plays: str | None, *, token: str | None = None
+    ) -> View:
+        """Say which bot strategy the program in your seat plays (None: a person), in the
+        lobby. The table shows it as ``players[].plays`` and its bots read it like a
+        server bot's strategy (two API hat bots then play hat together). Saying it again
+        changes nothing, so it is retried like a read. Your view of the table."""
+        return self._request(
+            "PATCH", f"/games/{game_id}/players/{seat}", json={"plays": plays}, token=token
+        ).json()
 
     def add_bot(
         self,

@@ -4,7 +4,9 @@ The bot sees exactly what a third-party program would: its seat's JSON view (lon
 with its ETag) and the event log as the server shows that seat (its own draws hidden). On
 its turn it fetches the events it has not seen yet, asks
 :func:`hanabi.bots.choose_action_from_view` for a move and sends it with the view's
-``turn``, so a move re-sent after a network failure is never made twice. A bot that holds
+``turn``, so a move re-sent after a network failure is never made twice. It says which
+strategy it plays (with its join, or once back at a seat in the lobby), so that the
+table's other bots read it right (two API hat bots play hat). A bot that holds
 the host's seat starts the game once every seat is taken.
 
 This module imports :mod:`hanabi.bots` (the ``hanabi-core`` distribution); the rest of
@@ -155,6 +157,18 @@ class BotPlayer:
 
     def _in_lobby(self, view: dict[str, Any]) -> None:
         players = view.get("players") or []
+        me = view.get("you")
+        mine = players[me] if isinstance(me, int) and 0 <= me < len(players) else {}
+        if "plays" in mine and mine["plays"] != self.strategy:
+            # A resumed seat (a join says it at once): the table's bots read who plays what
+            # from it, so say it before the deal.
+            try:
+                self.client.declare(self.game_id, me, self.strategy, token=self.token)
+            except ApiError as exc:
+                if exc.code != "game_started" and not _away(exc):
+                    raise BotError(f"Could not say which strategy it plays: {exc.detail}") from None
+            self.look_again = True
+            return None
         full = len(players) >= int(view.get("max_players") or 0) >= 2
         if view.get("host") == view.get("you") and full:
             try:

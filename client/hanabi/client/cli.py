@@ -392,7 +392,7 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
         for attempt in range(1, 10 if defaulted else 2):
             try_name = name if attempt == 1 else f"{name}-{attempt}"
             try:
-                seat = client.join(game_id, try_name)
+                seat = client.join(game_id, try_name, plays=strategy)
             except ApiError as exc:
                 if exc.code == "name_taken" and defaulted:
                     continue

@@ -177,7 +177,12 @@ class Narrator:
                 while len(self.names) <= seat:
                     self.names.append(f"seat {len(self.names)}")
                 self.names[seat] = str(name)
-            return f"{name} joined", False, False
+            plays = e.get("plays")
+            return f"{name} joined" + (f" (a {plays} program)" if plays else ""), False, False
+        if kind == "plays":
+            plays = e.get("plays")
+            text = f"{name} plays {plays} (a program)" if plays else f"{name} plays in person"
+            return text, False, False
         if "leave" in kind or "left" in kind or "remove" in kind:
             return f"{name} left", False, False
         if "start" in kind:

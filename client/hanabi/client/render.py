@@ -145,8 +145,11 @@ class TableRenderer:
         if view.get("host") == seat:
             tags.append("host")
         players = view.get("players") or []
-        if seat < len(players) and isinstance(players[seat], Mapping) and players[seat].get("bot"):
+        player = players[seat] if seat < len(players) else None
+        if isinstance(player, Mapping) and player.get("bot"):
             tags.append("bot")
+        elif isinstance(player, Mapping) and player.get("plays"):
+            tags.append(f"{player['plays']} program")  # an API bot that said what it plays
         return f" ({', '.join(tags)})" if tags else ""
 
     def hand(self, view: Mapping[str, Any], seat: int, name: str) -> list[Text]:

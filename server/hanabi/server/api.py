@@ -370,7 +370,9 @@ class Players(Resource):
         description=(
             "Like a create: an account's credential binds the seat to the account; a guest "
             "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
-            "bot_account)."
+            "bot_account). A program that plays the seat with a bot strategy says which in "
+            "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
+            "rated table)."
         ),
         responses={201: (s.SeatGrantSchema, "The seat and its token")},
         headers={201: {"Location": "The game's URL"}},
@@ -380,7 +382,7 @@ class Players(Resource):
         svc = service()
         body = load_body(schema(s.JoinSchema))
         hit_per_address("join")
-        outcome = svc.join(game_id, body.get("name"), current_account())
+        outcome = svc.join(game_id, body.get("name"), current_account(), body["plays"])
         record = outcome.record
         data = {
             "id": record.id,
@@ -393,7 +395,7 @@ class Players(Resource):
 
 @games.route("/<string:game_id>/players/<int:seat>")
 @games.param("game_id", "The game's id")
-@games.param("seat", "The seat to free")
+@games.param("seat", "The seat (from 0)")
 class Seat(Resource):
     @operation(
         id="leaveGame",
@@ -409,6 +411,28 @@ class Seat(Resource):
     def delete(self, game_id: str, seat: int) -> Response:
         service().leave(game_id, bearer_token(), seat)
         return Response(status=204)
+
+    @operation(
+        id="declareStrategy",
+        summary="Say which bot strategy the program in your seat plays (before the start)",
+        description=(
+            "For a program that plays a seat through the API (`hanabi-client bot` does it "
+            "on its own): the table's `players[].plays` shows it, and the bots at the table "
+            "read it like a server bot's strategy, so that two API hat bots play hat together "
+            "(a hat bot plays hat only when every other seat plays hat). Your own seat only "
+            "(403 not_your_seat), in the lobby only (409 game_started), not at a rated table "
+            "(409 rated_no_bots); `null` takes it back. Saying it again changes nothing."
+        ),
+        body=s.SeatUpdateSchema,
+        auth="required",
+        responses={200: (s.GameViewSchema, "Your view of the table")},
+        errors=(400, 401, 403, 404, 409, 413),
+    )
+    def patch(self, game_id: str, seat: int) -> Response:
+        svc = service()
+        body = load_body(schema(s.SeatUpdateSchema))
+        outcome = svc.declare(game_id, bearer_token(), seat, body["plays"])
+        return json_response(svc.render(outcome.record, outcome.seat))
 
 
 @games.route("/<string:game_id>/bots")

@@ -89,18 +89,31 @@ class Lobby(WriteLoop):
             return Outcome(record, 0, token=token)
         raise ApiError(503, "busy", "Could not allocate a game id; try again.")
 
-    def join(self, game_id: str, name: str | None, account: Account | None = None) -> Outcome:
-        """Take the next seat; with ``account`` it is bound to it under its username."""
+    def join(
+        self,
+        game_id: str,
+        name: str | None,
+        account: Account | None = None,
+        plays: str | None = None,
+    ) -> Outcome:
+        """Take the next seat; with ``account`` it is bound to it under its username.
+        ``plays``: the bot strategy of the program taking it (see :meth:`declare`), said
+        with the join so that the table is never seen full without it."""
         name = check_name(player_name(account, name))
         token = new_token()
 
         def change(record: Record) -> Outcome:
             rated.check_join(record, account)
+            if plays is not None:
+                rated.check_bot(record)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
-            record.players.append(Player(name, None, hash_token(token), account and account.id))
+            player = Player(name, None, hash_token(token), account and account.id, plays)
+            record.players.append(player)
             seat = len(record.players) - 1
-            event = self._note(record, {"type": "join", "seat": seat, "name": name, "bot": None})
-            return Outcome(record, seat, [event], token=token)
+            event = {"type": "join", "seat": seat, "name": name, "bot": None}
+            if plays is not None:
+                event["plays"] = plays
+            return Outcome(record, seat, [self._note(record, event)], token=token)
 
         return self._write(game_id, change)
 
@@ -136,6 +149,37 @@ class Lobby(WriteLoop):
             if me != seat and me != record.host:
                 raise ApiError(403, "not_host", "Only the host may remove another player.")
             return Outcome(record, events=[self._free_seat(record, seat, me == seat)])
+
+        return self._write(game_id, change)
+
+    def declare(self, game_id: str, token: str | None, seat: int, plays: str | None) -> Outcome:
+        """The program in ``seat`` (a person's, the caller's own) says which bot strategy it
+        plays (None: a person plays it), so that the other bots read the table right: two
+        API hat bots play hat together. In the lobby only: the table is fixed at the deal.
+        Saying it again changes nothing."""
+
+        def change(record: Record) -> Outcome:
+            me = require_seat(record, token)
+            if not 0 <= seat < len(record.players):
+                raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
+            if me != seat:
+                raise ApiError(403, "not_your_seat", "Only a seat's own player may say that.")
+            if record.status != "lobby":
+                raise ApiError(409, "game_started", "The table is fixed once the game starts.")
+            player = record.players[seat]
+            if plays is not None:
+                rated.check_bot(record)
+            if player.plays == plays:
+                return Outcome(record, me, replayed=True)
+            lobby_events = record.events - record.chats  # bounded like seatable()'s
+            if lobby_events + 1 + len(record.players) + 1 > self.config["HANABI_MAX_LOBBY_EVENTS"]:
+                raise ApiError(
+                    409, "lobby_full",
+                    "This table has seen too many changes; open a new one.",
+                )  # fmt: skip
+            player.plays = plays
+            event = {"type": "plays", "seat": seat, "name": player.name, "plays": plays}
+            return Outcome(record, me, [self._note(record, event)])
 
         return self._write(game_id, change)
 

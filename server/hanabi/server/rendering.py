@@ -80,7 +80,10 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
 
 
 def players(record: Record) -> list[dict[str, Any]]:
-    return [{"seat": i, "name": p.name, "bot": p.bot} for i, p in enumerate(record.players)]
+    return [
+        {"seat": i, "name": p.name, "bot": p.bot, "plays": p.bot or p.plays}
+        for i, p in enumerate(record.players)
+    ]
 
 
 def etag(version: int, seat: int | None) -> str:

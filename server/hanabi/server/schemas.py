@@ -19,7 +19,7 @@ STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")
 EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
-    "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote",
+    "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "plays",
 )  # fmt: skip
 END_REASONS = ("perfect", "deck_out", "strikeout", "terminated", "timeout", "idle")
 MAX_WAIT = 30
@@ -194,7 +194,16 @@ class RatingChangeSchema(Schema):
 class PlayerSchema(Schema):
     seat = _int(required=True)
     name = fields.String(required=True)
-    bot = _nstr(metadata={"description": "The bot strategy seated here; null for a human."})
+    bot = _nstr(
+        metadata={"description": "The server bot's strategy seated here; null for a person."}
+    )
+    plays = _nstr(
+        metadata={
+            "description": "The strategy this seat plays, as far as the table knows: a server "
+            "bot's, or the one a program in a person's seat declared (PATCH "
+            "/games/{game_id}/players/{seat}); null for a person. Bots read the table from it."
+        }
+    )
 
 
 class ResultSchema(Schema):
@@ -234,10 +243,12 @@ class EventSchema(Schema):
     clock ran out, or none when the table ended the game; reason: timeout or idle, absent
     for terminated), game_over {reason,score}, chat {seat,name,text}, vote {end,votes,needed}
     (someone voted to end the game, or took it back (end false); no seat: who voted is not
-    shown). Lobby events: join {seat,name,bot} (a person took a seat, or the
-    host seated a bot: ``bot`` is its strategy), leave {seat,name,bot,host} (a player left;
+    shown). Lobby events: join {seat,name,bot,plays?} (a person took a seat, or the
+    host seated a bot: ``bot`` is its strategy; ``plays``: the strategy a program taking a
+    person's seat declared), leave {seat,name,bot,host} (a player left;
     later seats moved up; ``host`` is the host's seat after it), remove {seat,name,bot,host}
-    (the host freed a seat), start {} (the deal follows)."""
+    (the host freed a seat), plays {seat,name,plays} (the program in a person's seat said
+    which bot strategy it plays; null: a person plays it), start {} (the deal follows)."""
 
     seq = _int(required=True, metadata={"description": "Position in the log, from 1."})
     type = fields.String(
@@ -262,6 +273,10 @@ class EventSchema(Schema):
     text = fields.String()
     bot = fields.String(allow_none=True, metadata={"description": "join/leave/remove: strategy"})
     host = _int(metadata={"description": "leave/remove: the host's seat after it"})
+    plays = fields.String(
+        allow_none=True,
+        metadata={"description": "join/plays: the strategy the program in the seat plays"},
+    )
     end = JsonBoolean(metadata={"description": "vote: a vote to end (false: taken back)"})
     votes = _int(metadata={"description": "vote: votes to end after this one"})
     needed = _int(metadata={"description": "vote: votes that end the game"})
@@ -481,8 +496,28 @@ class CreateGameSchema(Schema):
     )
 
 
+def _plays(**kw: Any) -> fields.String:
+    return fields.String(
+        allow_none=True,
+        validate=validate.OneOf(
+            tuple(STRATEGIES), error=f"Must be one of: {{choices}} ({descriptions()})."
+        ),
+        metadata={
+            "description": "The bot strategy the program in this seat plays (null: a person "
+            "plays it). The table's bots read it like a server bot's strategy: hat plays hat "
+            "only when every other seat plays hat."
+        },
+        **kw,
+    )
+
+
+class SeatUpdateSchema(Schema):
+    plays = _plays(required=True)
+
+
 class JoinSchema(Schema):
     name = _text(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
+    plays = _plays(load_default=None)
 
 
 class BotSeatSchema(Schema):

@@ -233,9 +233,12 @@ class Player:
     bot: str | None = None
     token: str | None = None  # hash of the bearer token; None for a bot seat
     account: str | None = None  # the account id the seat is bound to (its credential acts)
+    plays: str | None = None  # the strategy the program in a person's seat says it plays
 
     def to_row(self) -> list[Any]:
         row = [self.name, self.bot, self.token]
+        if self.plays is not None:
+            return [*row, self.account, self.plays]
         return row if self.account is None else [*row, self.account]
 
 

@@ -24,7 +24,7 @@ from .store import Conflict, Gone, Record, now_ms
 
 MAX_RETRIES = 100
 #: Events the table makes (the engine's are rebuilt from the action log).
-TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat", "vote"})
+TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat", "vote", "plays"})
 
 
 @dataclass

@@ -118,10 +118,12 @@ def choose_action_from_view(
     the later events (every dealt card is either still in a hand the seat sees, or was
     revealed when played or discarded). Raises ValueError if it is not the seat's turn.
 
-    The table is read from the view: the REST API lists ``players[].bot`` (a server bot's
-    strategy, None for everyone else, this seat included: an API client is a person to
-    the server), so a hat bot here plays hat only with server hat bots. An engine view
-    (player names only) does not tell, and every seat is then taken to play ``strategy``.
+    The table is read from the view: the REST API lists ``players[].plays`` (a server
+    bot's strategy, or the one another API client declared for its seat; None for a
+    person), so a hat bot here plays hat only when every other seat plays hat and its own
+    seat says so too (a seat that never said what it plays is a person to the others,
+    who then play the conventions with it). An engine view (player names only) does not
+    tell, and every seat is then taken to play ``strategy``.
     """
     seat = view["you"]
     if seat is None:
@@ -142,13 +144,17 @@ def choose_action_from_view(
 
 
 def view_table(view: dict[str, Any], strategy: str) -> list[str | None] | None:
-    """Who sits where, from a seat view's ``players`` (``{"bot": ...}`` entries); the
-    viewing seat plays ``strategy``. None when the view does not say (player names)."""
+    """Who sits where, from a seat view's ``players``: each seat's ``plays`` (a server
+    bot's strategy, or the one a program in a person's seat declared; the viewing seat's
+    too, since the others read it from there), or where a view has no ``plays`` its
+    ``bot`` (the viewing seat then plays ``strategy``). None when the view does not say
+    (player names)."""
     players = view["players"]
     if not all(isinstance(p, dict) and "bot" in p for p in players):
         return None
-    table: list[str | None] = [p["bot"] for p in players]
-    table[view["you"]] = strategy
+    table: list[str | None] = [p.get("plays", p["bot"]) for p in players]
+    if "plays" not in players[view["you"]]:
+        table[view["you"]] = strategy
     return table
 
 

@@ -51,15 +51,18 @@ def playing(strategy: str, seat: int, table: Table | None) -> str:
     other seat reads that code: next to a person, or a bot of another strategy, its clues
     would be read as something else and its partners' clues as hat sums (a table mixing
     hat and conventions bots struck out in 90-100 % of games). There it plays its
-    ``fallback`` instead. ``table=None`` means the table is not known: every seat is
-    taken to play ``strategy`` (self-play, and callers from before tables were known).
+    ``fallback`` instead. The table must also say that ``seat`` itself plays it: the
+    others read this seat from the same table, and an API client that never said what
+    it plays is a person to them (they would not play the code with it).
+    ``table=None`` means the table is not known: every seat is taken to play
+    ``strategy`` (self-play, and callers from before tables were known).
     """
     cls = get_strategy(strategy)
     if cls.fallback is None or table is None:
         return strategy
     if len(table) <= seat:
         raise ValueError(f"a table of {len(table)} seats has no seat {seat}")
-    if _others_play(table, seat, strategy):
+    if _all_play(table, strategy):
         return strategy
     return cls.fallback
 
@@ -77,13 +80,14 @@ def make_bot(
     its class for that table (``AMONG_OWN``: search on hat)."""
     name = playing(strategy, seat, table)
     cls = get_strategy(name)
-    if name in AMONG_OWN and (table is None or _others_play(table, seat, name)):
+    if name in AMONG_OWN and (table is None or _all_play(table, name)):
         cls = AMONG_OWN[name]
     bot = cls(variant, num_players, seat, options)
     bot.table = list(table) if table is not None else None
     return bot
 
 
-def _others_play(table: Table, seat: int, strategy: str) -> bool:
-    """Whether every seat of ``table`` but ``seat`` is a bot of ``strategy``."""
-    return all(who == strategy for s, who in enumerate(table) if s != seat)
+def _all_play(table: Table, strategy: str) -> bool:
+    """Whether ``table`` says that every seat, the asking one included, plays
+    ``strategy``."""
+    return all(who == strategy for who in table)

@@ -67,7 +67,7 @@ export function showLobby(main, { variants, strategies }) {
   const row = (game) => {
     const variant = variants[game.variant]?.name || game.variant;
     const seated = api.seatToken(game.id);
-    const people = game.players.map((p) => (p.bot ? `${p.name} (${p.bot} bot)` : p.name)).join(", ");
+    const people = game.players.map((p) => (p.bot ? `${p.name} (${p.bot} bot)` : p.plays ? `${p.name} (${p.plays} program)` : p.name)).join(", ");
     const href = `/games/${encodeURIComponent(game.id)}`;
     let action;
     if (game.status === "lobby") {

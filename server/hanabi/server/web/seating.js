@@ -23,7 +23,7 @@ export function seatsPanel(game, strategies) {
         { class: "seat" },
         h("span", { class: "seat-name" }, p.name),
         p.seat === v.host ? h("span", { class: "badge" }, "host") : null,
-        p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : null,
+        p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : p.plays ? h("span", { class: "badge" }, `${p.plays} program`) : null,
         p.seat === you ? h("span", { class: "badge you" }, "you") : null,
         host && p.seat !== you
           ? h("button", {

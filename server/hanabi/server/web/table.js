@@ -229,7 +229,7 @@ class GamePage {
           { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? `Your hand (${p.name})` : `${p.name}'s hand` },
           h("h2", { class: "player-name" },
             own ? `${p.name} (you)` : p.name,
-            p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : null,
+            p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : p.plays ? h("span", { class: "badge" }, `${p.plays} program`) : null,
             toMove ? h("span", { class: "badge turn" }, "to move") : null,
             clock),
           h("div", { class: "hand" },

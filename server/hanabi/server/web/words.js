@@ -217,8 +217,11 @@ export class Narrator {
           while (this.names.length <= e.seat) this.names.push(`seat ${this.names.length}`);
           this.names[e.seat] = e.name;
         }
-        return { text: `${e.name} joined${e.bot ? ` (${e.bot} bot)` : ""}`, kind: "system" };
+        const what = e.bot ? ` (${e.bot} bot)` : e.plays ? ` (a ${e.plays} program)` : "";
+        return { text: `${e.name} joined${what}`, kind: "system" };
       }
+      case "plays":
+        return { text: e.plays ? `${e.name} plays ${e.plays} (a program)` : `${e.name} plays in person`, kind: "system" };
       case "leave":
       case "remove": {
         const name = e.name || who;
