@@ -196,9 +196,10 @@ class Search:
             deck = self._sample_deck(rng)
             if deck is None:
                 break
-            base = self._rollout(deck, blueprint)
+            now = self._now(deck)
+            base = self._rollout(deck, now, blueprint)
             for action in alive:
-                diffs[action].append(self._rollout(deck, action) - base)
+                diffs[action].append(self._rollout(deck, now, action) - base)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             else:
@@ -285,8 +286,9 @@ class Search:
             m ^= low
         return None  # pragma: no cover
 
-    def _rollout(self, deck: list[int], first: Action) -> int:
-        """The score of the sampled game after ``first``, the blueprint playing on."""
+    def _now(self, deck: list[int]) -> tuple[Setup, dict[str, Any]]:
+        """The sampled game as it stands now (its setup and snapshot): replayed once per
+        sample, and restored for each of its rollouts."""
         obs = self.obs
         variant = obs.variant
         setup = Setup.create(
@@ -296,6 +298,13 @@ class Search:
         game = Game(setup)
         for action in self.history:
             game.apply(action)
+        return setup, game.snapshot()
+
+    def _rollout(self, deck: list[int], now: tuple[Setup, dict[str, Any]], first: Action) -> int:
+        """The score of the sampled game (``now``: from :meth:`_now`) after ``first``,
+        the blueprint playing on."""
+        obs = self.obs
+        game = Game.from_snapshot(now[0], self.history, now[1])
         bots = [self._blueprint_for(seat, deck) for seat in range(obs.num_players)]
         action = first
         while True:
