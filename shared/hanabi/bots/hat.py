@@ -80,6 +80,28 @@ class _BitLists(dict[int, list[int]]):
 BITS = _BitLists()
 
 
+class _SuitsRanks(dict[int, tuple[int, int]]):
+    """The suits and the ranks a mask of card ids allows, as bit sets (suit ``s`` is bit
+    ``s``, rank ``r`` bit ``r``; a card id is ``5 * suit + rank - 1`` in every variant),
+    memoised like :data:`BITS`: which clue kinds a hand allows, and which of its cards a
+    clue should point at, ask this of every card at every clue."""
+
+    LIMIT = 1 << 14
+
+    def __missing__(self, m: int) -> tuple[int, int]:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        suits = ranks = 0
+        for c in BITS[m]:
+            suits |= 1 << (c // 5)
+            ranks |= 1 << (c % 5 + 1)
+        self[m] = out = (suits, ranks)
+        return out
+
+
+SUITS_RANKS = _SuitsRanks()
+
+
 class Modulus:
     """A value known modulo ``modulus`` (hat_helpers' ModulusInformation)."""
 
@@ -126,11 +148,6 @@ class HatBot(Bot):
         v = obs.variant
         self.copies = v.copies
         self.pub = list(obs.told)
-        self.nsuits = len(v.suits)
-        self.suit_bits = [0b11111 << (5 * s) for s in range(self.nsuits)]
-        self.rank_bits = [0] * 6
-        for c in range(5 * self.nsuits):
-            self.rank_bits[c % 5 + 1] |= 1 << c
         self.present = obs.told[0]
         # Four kinds of clue per target only where "a colour clue not touching card i"
         # is guaranteed to exist when the hand is publicly not all one suit.
@@ -369,17 +386,16 @@ class HatBot(Bot):
         that the hand has two suits and two ranks)."""
         if not self.simple_colors:
             return 3
-        masks = [self.pub[o] for o in self.obs.hands[seat]]
-        if len(masks) < 2:
+        hand = self.obs.hands[seat]
+        if len(hand) < 2:
             return 3
-        for bits in self.suit_bits:
-            if all(m & bits for m in masks):
-                return 3
-        for r in range(1, 6):
-            bits = self.rank_bits[r]
-            if all(m & bits for m in masks):
-                return 3
-        return 4
+        suits = ranks = -1  # a suit (a rank) that every card may be of
+        pub = self.pub
+        for order in hand:
+            s, r = SUITS_RANKS[pub[order]]
+            suits &= s
+            ranks &= r
+        return 3 if suits or ranks else 4
 
     def hint_index(self, seat: int) -> int:
         dead = self.obs.dead
@@ -390,11 +406,9 @@ class HatBot(Bot):
             if not m & ~dead or not m & (m - 1):
                 score = 0
             else:
-                score = 1
-                if not any(m & ~b == 0 for b in self.suit_bits):
-                    score += 1
-                if not any(m & ~self.rank_bits[r] == 0 for r in range(1, 6)):
-                    score += 1
+                suits, ranks = SUITS_RANKS[m]
+                # 1, and 1 more for each of suit and rank that is not known yet
+                score = 1 + bool(suits & (suits - 1)) + bool(ranks & (ranks - 1))
             if score > best_score:
                 best_score = score
                 best = i
