@@ -136,6 +136,8 @@ def test_two_hat_bot_processes_know_each_other_and_play_hat(live_server, tmp_pat
         for proc in procs:
             proc.kill()
     assert [code for code, _, _ in results] == [0, 0], [err for _, _, err in results]
+    assert all("only when every seat does" not in out for _, out, _ in results)
+    assert "The game is on: ann, hal.\n" in results[1][1]
     selfplay = play_game(Setup.create("no_variant", ["ann", "hal"], seed=SEED), "hat")
     exported = Client(live_server.url).export(game_id)
     assert exported["actions"] == export_game(selfplay)["actions"]
@@ -206,6 +208,10 @@ def test_a_person_and_a_bot_process(live_server, tmp_path):
     out = head + out
     assert f"robo (hat bot) joined at game {gid}, seat 2." in out
     assert "Waiting for the host to start the game." in out
+    assert (
+        "The game is on: hana, robo. hat plays hat only when every seat does: at this table "
+        "it plays conventions." in out
+    )
     assert f"final score {view['result']['score']}/25" in out
 
     # A hat bot next to a person plays the conventions, which a person can read.

@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from hanabi.bots import choose_action_from_view
+from hanabi.bots import choose_action_from_view, playing, view_table
 
 from .api import ApiError, Client, Unreachable
 from .narrate import Narrator, player_names
@@ -148,7 +148,7 @@ class BotPlayer:
         if not self.announced_start:
             self.announced_start = True
             names = ", ".join(player_names(view))
-            self._say(f"The game is on: {names}.", code="started")
+            self._say(f"The game is on: {names}.{self._fallback_note(view)}", code="started")
         if view.get("result"):
             return self._over(view)
         if view.get("current_seat") == view.get("you"):
@@ -186,6 +186,22 @@ class BotPlayer:
                 text = "Waiting for the host to start the game."
             self._say(text, code="lobby")
         return None
+
+    def _fallback_note(self, view: dict[str, Any]) -> str:
+        """What it says when the table makes it play another strategy than asked (hat
+        next to anyone who does not play hat)."""
+        seat = view.get("you")
+        try:
+            table = view_table(view, self.strategy)
+            plays = self.strategy if table is None else playing(self.strategy, seat, table)
+        except (KeyError, TypeError, ValueError):
+            return ""
+        if plays == self.strategy:
+            return ""
+        return (
+            f" {self.strategy} plays {self.strategy} only when every seat does: at this "
+            f"table it plays {plays}."
+        )
 
     # -- moves ----------------------------------------------------------------------
 
