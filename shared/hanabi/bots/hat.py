@@ -56,49 +56,53 @@ def clue_kind(hit: bool, is_rank: bool, kinds: int) -> int:
     return 2 if is_rank else 3
 
 
-class _BitLists(dict[int, list[int]]):
-    """The set bits of a mask (card ids), memoised: hat sums weights over the identities
-    of a card's knowledge, which changes slowly, so a rollout asks for the same masks
-    again and again. Shared by every bot (a pure function of the mask); cleared at
-    ``LIMIT`` entries (a search meets some 200 000 masks a game, most of them once)."""
+class _MaskMemo(dict[int, Any]):
+    """A pure function of a mask of card ids, memoised: hat reads a card's knowledge,
+    which changes slowly, so a rollout asks about the same masks again and again. Shared
+    by every bot; cleared at ``LIMIT`` entries (a search meets some 200 000 masks a game,
+    most of them once)."""
 
     LIMIT = 1 << 14
 
-    def __missing__(self, m: int) -> list[int]:
+    def __missing__(self, m: int) -> Any:
         if len(self) >= self.LIMIT:
             self.clear()
+        self[m] = out = self.compute(m)
+        return out
+
+    @staticmethod
+    def compute(m: int) -> Any:
+        raise NotImplementedError
+
+
+class _BitLists(_MaskMemo):
+    """The set bits of a mask (the card ids): hat sums weights over them."""
+
+    @staticmethod
+    def compute(m: int) -> list[int]:
         out = []
-        x = m
-        while x:
-            low = x & -x
+        while m:
+            low = m & -m
             out.append(low.bit_length() - 1)
-            x ^= low
-        self[m] = out
+            m ^= low
         return out
 
 
-BITS = _BitLists()
+class _SuitsRanks(_MaskMemo):
+    """The suits and the ranks a mask allows, as bit sets (suit ``s`` is bit ``s``, rank
+    ``r`` bit ``r``; a card id is ``5 * suit + rank - 1`` in every variant): which clue
+    kinds a hand allows, and which of its cards a clue points at."""
 
-
-class _SuitsRanks(dict[int, tuple[int, int]]):
-    """The suits and the ranks a mask of card ids allows, as bit sets (suit ``s`` is bit
-    ``s``, rank ``r`` bit ``r``; a card id is ``5 * suit + rank - 1`` in every variant),
-    memoised like :data:`BITS`: which clue kinds a hand allows, and which of its cards a
-    clue should point at, ask this of every card at every clue."""
-
-    LIMIT = 1 << 14
-
-    def __missing__(self, m: int) -> tuple[int, int]:
-        if len(self) >= self.LIMIT:
-            self.clear()
+    @staticmethod
+    def compute(m: int) -> tuple[int, int]:
         suits = ranks = 0
         for c in BITS[m]:
             suits |= 1 << (c // 5)
             ranks |= 1 << (c % 5 + 1)
-        self[m] = out = (suits, ranks)
-        return out
+        return suits, ranks
 
 
+BITS = _BitLists()
 SUITS_RANKS = _SuitsRanks()
 
 
