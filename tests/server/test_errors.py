@@ -48,6 +48,22 @@ def test_malformed_and_oversized_bodies(client: FlaskClient, table: Table) -> No
     assert_problem(response, 413, "body_too_large")
 
 
+def test_a_body_cut_short_is_a_503_to_send_again(client: FlaskClient, table: Table) -> None:
+    """A body that ends before its Content-Length (the connection was cut, e.g. by a
+    server that shuts down) did nothing, and says so in a way clients retry."""
+    view = table.view(0)
+    sent = b'{"turn": %d, "type": "discard", "card": 0}' % view["turn"]
+    response = client.post(
+        f"{table.url}/actions",
+        data=sent[:12],
+        headers={"Content-Type": "application/json", **bearer(table.tokens[0])},
+        environ_overrides={"CONTENT_LENGTH": str(len(sent)), "wsgi.input_terminated": True},
+    )
+    body = assert_problem(response, 503, "body_cut")
+    assert response.headers["Retry-After"] == "1" and "send it again" in body["detail"]
+    assert table.view(0)["turn"] == view["turn"]  # nothing was done
+
+
 def test_cors_exposes_etag_and_location(client: FlaskClient, table: Table) -> None:
     response = client.get(table.url, headers={"Origin": "https://ui.example"})
     assert response.headers["Access-Control-Allow-Origin"] in ("*", "https://ui.example")

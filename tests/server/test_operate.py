@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import socket
 import time
 from typing import Any
 
@@ -15,6 +16,7 @@ from flask import Flask
 from prometheus_client import REGISTRY
 
 from hanabi.server import create_app, metrics
+from hanabi.server.drain import Connections
 from hanabi.server.logs import JsonFormatter
 from hanabi.server.redis_process import free_port
 
@@ -191,3 +193,27 @@ def test_metrics_want_the_token_when_one_is_set(redis_url: str) -> None:
 def test_metrics_can_be_turned_off(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "HANABI_METRICS": "off"})
     assert_problem(app.test_client().get("/metrics"), 404, "not_found")
+
+
+def test_the_drain_closes_idle_connections_but_not_one_a_request_is_arriving_on() -> None:
+    """A keep-alive connection with bytes waiting is not idle: its request's headers may
+    be in and its body still on the way, and a shut read side would cut that body."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    clients = [socket.create_connection(listener.getsockname()) for _ in range(2)]
+    served = [listener.accept()[0] for _ in clients]
+    try:
+        clients[0].sendall(b"POST /api/v1/games/x/actions HTTP/1.1\r\n")  # arriving
+        time.sleep(0.05)
+        connections = Connections()
+        connections.open.update(served)
+        assert connections.close_idle() == 2  # both still open: gunicorn closes them
+        assert connections.closed == {served[1]}
+        served[1].settimeout(1)
+        assert served[1].recv(100) == b""  # the idle one reads the end of its input
+        served[0].settimeout(0.2)
+        assert served[0].recv(100).startswith(b"POST")
+        clients[0].sendall(b"Content-Length: 2\r\n\r\n{}")  # the rest still arrives
+        assert served[0].recv(100).endswith(b"{}")
+    finally:
+        for sock in clients + served + [listener]:
+            sock.close()

@@ -102,13 +102,25 @@ class Connections:
 
         The read side is shut on the OS socket itself (under gevent's wrapper, which would
         cancel the waiting read with an error): the worker reads the end of the input, as
-        when a client hangs up, and gunicorn closes the connection."""
+        when a client hangs up, and gunicorn closes the connection. A connection with
+        bytes waiting is not idle: a request is arriving (its headers may be in, its body
+        not yet), and a read past a shut read side would cut that body short; it is left
+        to become busy, and gunicorn closes it after the answer."""
         for sock in list(self.open - self.busy):
-            if sock not in self.closed:
+            if sock not in self.closed and not _input_waiting(sock):
                 self.closed.add(sock)
                 with contextlib.suppress(OSError):
                     getattr(sock, "_sock", sock).shutdown(socket.SHUT_RD)
         return len(self.open)
+
+
+def _input_waiting(sock: Any) -> bool:
+    """Whether the client has sent bytes the worker has not read yet (a peek that never
+    blocks; a connection the client closed has none)."""
+    try:
+        return bool(getattr(sock, "_sock", sock).recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except OSError:  # BlockingIOError: nothing waiting; any other: the connection is gone
+        return False
 
 
 def install(worker: Any) -> None:

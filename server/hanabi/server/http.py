@@ -66,6 +66,15 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
     """The JSON body validated by ``schema`` (or by the schema that ``schema(data)`` picks):
     400 for bad JSON or fields, 413 if too big."""
     raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
+    if request.content_length and len(raw) < request.content_length:
+        # The connection ended inside the body (the client went away, or a server that
+        # shuts down cut it): nothing was done, so the same request may come again.
+        raise ApiError(
+            503, "body_cut",
+            "The request's body did not all arrive (the connection was cut), so nothing "
+            "was done: send it again.",
+            headers={"Retry-After": "1"},
+        )  # fmt: skip
     if not raw.strip():
         raise ApiError(400, "malformed_json", "This request needs a JSON body.")
     try:
