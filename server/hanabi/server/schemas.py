@@ -332,7 +332,8 @@ class StrategySchema(Schema):
         metadata={
             "description": (
                 "The strategy it plays unless every other seat plays this one (a private code, "
-                "like hat); null: it plays itself at any table."
+                "like hat; an API client's seat plays it when it said so, players[].plays); "
+                "null: it plays itself at any table."
             )
         }
     )
