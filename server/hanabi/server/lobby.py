@@ -26,7 +26,9 @@ from .seats import (
     new_token,
     no_name,
     require_host,
+    require_room,
     require_seat,
+    require_seat_at,
     seatable,
 )
 from .store import Conflict, Player, Record, now_ms
@@ -144,8 +146,7 @@ class Lobby(WriteLoop):
             me = require_seat(record, token)
             if record.status != "lobby":
                 raise ApiError(409, "game_started", "Seats are fixed once the game starts.")
-            if not 0 <= seat < len(record.players):
-                raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
+            require_seat_at(record, seat)
             if me != seat and me != record.host:
                 raise ApiError(403, "not_host", "Only the host may remove another player.")
             return Outcome(record, events=[self._free_seat(record, seat, me == seat)])
@@ -160,8 +161,7 @@ class Lobby(WriteLoop):
 
         def change(record: Record) -> Outcome:
             me = require_seat(record, token)
-            if not 0 <= seat < len(record.players):
-                raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
+            require_seat_at(record, seat)
             if me != seat:
                 raise ApiError(403, "not_your_seat", "Only a seat's own player may say that.")
             if record.status != "lobby":
@@ -171,12 +171,7 @@ class Lobby(WriteLoop):
                 rated.check_bot(record)
             if player.plays == plays:
                 return Outcome(record, me, replayed=True)
-            lobby_events = record.events - record.chats  # bounded like seatable()'s
-            if lobby_events + 1 + len(record.players) + 1 > self.config["HANABI_MAX_LOBBY_EVENTS"]:
-                raise ApiError(
-                    409, "lobby_full",
-                    "This table has seen too many changes; open a new one.",
-                )  # fmt: skip
+            require_room(record, self.config["HANABI_MAX_LOBBY_EVENTS"], len(record.players))
             player.plays = plays
             event = {"type": "plays", "seat": seat, "name": player.name, "plays": plays}
             return Outcome(record, me, [self._note(record, event)])

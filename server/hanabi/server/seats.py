@@ -136,15 +136,27 @@ def seatable(record: Record, name: str, max_events: int) -> None:
         raise ApiError(409, "game_started", "The game has already started.")
     if len(record.players) >= record.max_players:
         raise ApiError(409, "game_full", "Every seat at this table is taken.")
+    require_room(record, max_events, len(record.players) + 1)
+    if any(name_key(p.name) == name_key(name) for p in record.players):
+        raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
+
+
+def require_room(record: Record, max_events: int, seated: int) -> None:
+    """409 lobby_full unless, after one more lobby event, the ``seated`` players could
+    still all leave and the game start within ``max_events`` events besides chat."""
     lobby_events = record.events - record.chats
-    if lobby_events + 1 + (len(record.players) + 1) + 1 > max_events:
+    if lobby_events + 1 + seated + 1 > max_events:
         raise ApiError(
             409,
             "lobby_full",
             "This table has seen too many comings and goings; open a new one.",
         )
-    if any(name_key(p.name) == name_key(name) for p in record.players):
-        raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
+
+
+def require_seat_at(record: Record, seat: int) -> None:
+    """404 no_such_seat unless the table has a seat ``seat``."""
+    if not 0 <= seat < len(record.players):
+        raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
 
 
 def bot_name(record: Record, strategy: str, seat: int) -> str:
