@@ -86,7 +86,7 @@ def play_due_turn(service: Service, game_id: str) -> bool:
     strategy = record.players[seat].bot
     assert strategy is not None
     game = live_game_with_log(service, record)
-    table = [p.bot or p.plays for p in record.players]  # who sits with it: hat needs hat
+    table = [p.table_strategy for p in record.players]  # who sits with it: hat needs hat
     try:
         # CPU work: in a real thread under gevent, so other clients are served meanwhile.
         action = offload(choose_action, strategy, game, seat, table)

@@ -81,7 +81,7 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
 
 def players(record: Record) -> list[dict[str, Any]]:
     return [
-        {"seat": i, "name": p.name, "bot": p.bot, "plays": p.bot or p.plays}
+        {"seat": i, "name": p.name, "bot": p.bot, "plays": p.table_strategy}
         for i, p in enumerate(record.players)
     ]
 

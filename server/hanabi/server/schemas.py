@@ -497,12 +497,16 @@ class CreateGameSchema(Schema):
     )
 
 
+#: A bot strategy's name; a refusal names them all, with whom to seat each.
+STRATEGY_CHOICE = validate.OneOf(
+    tuple(STRATEGIES), error=f"Must be one of: {{choices}} ({descriptions()})."
+)
+
+
 def _plays(**kw: Any) -> fields.String:
     return fields.String(
         allow_none=True,
-        validate=validate.OneOf(
-            tuple(STRATEGIES), error=f"Must be one of: {{choices}} ({descriptions()})."
-        ),
+        validate=STRATEGY_CHOICE,
         metadata={
             "description": "The bot strategy the program in this seat plays (null: a person "
             "plays it). The table's bots read it like a server bot's strategy: hat plays hat "
@@ -524,9 +528,7 @@ class JoinSchema(Schema):
 class BotSeatSchema(Schema):
     strategy = fields.String(
         load_default=DEFAULT_STRATEGY,
-        validate=validate.OneOf(
-            tuple(STRATEGIES), error=f"Must be one of: {{choices}} ({descriptions()})."
-        ),
+        validate=STRATEGY_CHOICE,
         metadata={"description": f"A bot strategy; default {DEFAULT_STRATEGY}. {descriptions()}."},
     )
     name = fields.String(

@@ -235,6 +235,12 @@ class Player:
     account: str | None = None  # the account id the seat is bound to (its credential acts)
     plays: str | None = None  # the strategy the program in a person's seat says it plays
 
+    @property
+    def table_strategy(self) -> str | None:
+        """What this seat plays as far as the table knows: a server bot's strategy, the
+        one a program in a person's seat declared, or None (a person)."""
+        return self.bot or self.plays
+
     def to_row(self) -> list[Any]:
         row = [self.name, self.bot, self.token]
         if self.plays is not None:
