@@ -107,18 +107,19 @@ class Connections:
         not yet), and a read past a shut read side would cut that body short; it is left
         to become busy, and gunicorn closes it after the answer."""
         for sock in list(self.open - self.busy):
-            if sock not in self.closed and not _input_waiting(sock):
+            raw = getattr(sock, "_sock", sock)
+            if sock not in self.closed and not _input_waiting(raw):
                 self.closed.add(sock)
                 with contextlib.suppress(OSError):
-                    getattr(sock, "_sock", sock).shutdown(socket.SHUT_RD)
+                    raw.shutdown(socket.SHUT_RD)
         return len(self.open)
 
 
-def _input_waiting(sock: Any) -> bool:
+def _input_waiting(raw: socket.socket) -> bool:
     """Whether the client has sent bytes the worker has not read yet (a peek that never
     blocks; a connection the client closed has none)."""
     try:
-        return bool(getattr(sock, "_sock", sock).recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+        return bool(raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
     except OSError:  # BlockingIOError: nothing waiting; any other: the connection is gone
         return False
 
