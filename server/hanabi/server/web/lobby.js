@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
-import { describeVariant, REASONS } from "./words.js";
+import { describeVariant, REASONS, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
   const alert = alertBox();
@@ -67,7 +67,7 @@ export function showLobby(main, { variants, strategies }) {
   const row = (game) => {
     const variant = variants[game.variant]?.name || game.variant;
     const seated = api.seatToken(game.id);
-    const people = game.players.map((p) => (p.bot ? `${p.name} (${p.bot} bot)` : p.plays ? `${p.name} (${p.plays} program)` : p.name)).join(", ");
+    const people = game.players.map((p) => (seatKind(p) ? `${p.name} (${seatKind(p)})` : p.name)).join(", ");
     const href = `/games/${encodeURIComponent(game.id)}`;
     let action;
     if (game.status === "lobby") {

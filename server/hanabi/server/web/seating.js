@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { field, h } from "./dom.js";
+import { seatKind } from "./words.js";
 
 /**
  * The seats panel of a game in its lobby. `game`: {id, view, token, act(fn), join(name)}
@@ -23,7 +24,7 @@ export function seatsPanel(game, strategies) {
         { class: "seat" },
         h("span", { class: "seat-name" }, p.name),
         p.seat === v.host ? h("span", { class: "badge" }, "host") : null,
-        p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : p.plays ? h("span", { class: "badge" }, `${p.plays} program`) : null,
+        seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
         p.seat === you ? h("span", { class: "badge you" }, "you") : null,
         host && p.seat !== you
           ? h("button", {

@@ -9,7 +9,7 @@ import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
-import { Narrator, REASONS, VariantInfo } from "./words.js";
+import { Narrator, REASONS, seatKind, VariantInfo } from "./words.js";
 
 const STATUS = { lobby: "Waiting for players", playing: "In play", finished: "Finished" };
 
@@ -229,7 +229,7 @@ class GamePage {
           { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? `Your hand (${p.name})` : `${p.name}'s hand` },
           h("h2", { class: "player-name" },
             own ? `${p.name} (you)` : p.name,
-            p.bot ? h("span", { class: "badge" }, `${p.bot} bot`) : p.plays ? h("span", { class: "badge" }, `${p.plays} program`) : null,
+            seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
             toMove ? h("span", { class: "badge turn" }, "to move") : null,
             clock),
           h("div", { class: "hand" },

@@ -50,6 +50,13 @@ export class VariantInfo {
 }
 
 /** One sentence a person understands about what a variant changes. */
+/** What a seat is, when not a person: "hat bot" (the server plays it) or "hat program"
+ * (an API client that said it plays hat); null for a person. */
+export function seatKind(p) {
+  if (p.bot) return `${p.bot} bot`;
+  return p.plays ? `${p.plays} program` : null;
+}
+
 export function describeVariant(v) {
   const notes = [`${v.suits.length} suits`, `${v.card_count} cards`, `best score ${v.max_score}`];
   for (const s of v.suits) {
