@@ -207,14 +207,20 @@ def test_a_full_lobby_waits_for_the_host_not_for_players():
 
 def test_the_lobby_tags_server_bots_and_programs_that_said_what_they_play():
     players = [
-        {"seat": 0, "name": "alice", "bot": None, "plays": None},
-        {"seat": 1, "name": "robo", "bot": None, "plays": "hat"},
-        {"seat": 2, "name": "hat-bot-3", "bot": "hat", "plays": "hat"},
+        {"seat": 0, "name": "alice", "bot": None, "plays": None, "playing": None},
+        {"seat": 1, "name": "robo", "bot": None, "plays": "hat", "playing": "conventions"},
+        {"seat": 2, "name": "hat-bot-3", "bot": "hat", "plays": "hat", "playing": "conventions"},
+        {"seat": 3, "name": "seeker", "bot": "search", "plays": "search", "playing": "search"},
     ]
-    text = render_plain(lobby_view(players=players, max_players=3), info_for("no_variant"))
+    text = render_plain(lobby_view(players=players, max_players=4), info_for("no_variant"))
     assert "  1 alice (you, host)" in text
-    assert "  2 robo (hat program)" in text
-    assert "  3 hat-bot-3 (bot)" in text
+    # alice is a person: the hat seats play conventions, and the table says so
+    assert "  2 robo (hat program, plays conventions here)" in text
+    assert "  3 hat-bot-3 (hat bot, plays conventions here)" in text
+    assert "  4 seeker (search bot)" in text
+    among_hat = [dict(p, playing="hat") for p in players[1:3]]
+    text = render_plain(lobby_view(players=among_hat, max_players=2), info_for("no_variant"))
+    assert "  1 robo (you, host, hat program)" in text and "  2 hat-bot-3 (hat bot)" in text
 
 
 def test_a_deal_the_host_chose_is_shown_at_the_table():

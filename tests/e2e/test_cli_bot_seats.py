@@ -42,8 +42,8 @@ def test_a_person_and_a_server_bot_play_a_whole_game(live_server, tmp_path):
     alice = Terminal(args, env)
     try:
         game_id = alice.expect(r"Created game (\S+) ").group(1)
-        alice.expect_exact("Bots the server plays: conventions-bot-2.")
-        alice.expect_exact("2 conventions-bot-2 (bot)")
+        alice.expect_exact("Bots the server plays: conventions-bot-2 (conventions bot).")
+        alice.expect_exact("2 conventions-bot-2 (conventions bot)")
         alice.expect_exact("lobby> ")
         alice.send("start")
         over = r"Game over \([^)]*\): final score \d+/25"
@@ -91,7 +91,8 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
         alice.send("bot hat")
         alice.expect_exact("hat-bot-2 (a bot the server plays) took seat 2.")
         alice.send("bot HAT Robo the Great")
-        alice.expect_exact("3 Robo the Great (bot)")
+        # alice is a person: hat plays conventions next to her, and the seat says so
+        alice.expect_exact("3 Robo the Great (hat bot, plays conventions here)")
         alice.expect_exact("Robo the Great (a bot the server plays) took seat 3.")
         alice.expect_exact("lobby> ")
         alice.send("start watch 0")  # no pace: every view as it comes

@@ -64,7 +64,9 @@ def test_create_with_every_option(api):
     assert game["options"] == {
         "empty_clues": True, "strikeout_keeps_score": True, "idle_limit": 1800, "timer": None
     }  # fmt: skip
-    assert game["players"] == [{"seat": 0, "name": "alice", "bot": None, "plays": None}]
+    assert game["players"] == [
+        {"seat": 0, "name": "alice", "bot": None, "plays": None, "playing": None}
+    ]
 
 
 def test_create_refusals(api):

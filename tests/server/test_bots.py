@@ -60,6 +60,7 @@ def test_host_seats_bots_with_defaults_names_and_strategies(client: FlaskClient)
         "name": "conventions-bot-3",
         "bot": "conventions",
         "plays": "conventions",
+        "playing": "conventions",
     }
     named = add_bot(table, strategy="hat", name=" Hatty ")
     assert named.status_code == 201
@@ -68,6 +69,7 @@ def test_host_seats_bots_with_defaults_names_and_strategies(client: FlaskClient)
         "name": "Hatty",
         "bot": "hat",
         "plays": "hat",
+        "playing": "conventions",  # next to people: the host sees it before the deal
     }
     assert_problem(add_bot(table), 409, "game_full")
     # the host frees a bot seat like any seat; a new bot gets a name free at the table

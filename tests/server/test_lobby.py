@@ -39,7 +39,9 @@ def test_create_returns_seat_token_view_and_location(client: FlaskClient) -> Non
     assert body["seat"] == 0 and len(body["token"]) >= 22
     game = body["game"]
     assert game["status"] == "lobby" and game["host"] == 0 and game["you"] == 0
-    assert game["players"] == [{"seat": 0, "name": "alice", "bot": None, "plays": None}]
+    assert game["players"] == [
+        {"seat": 0, "name": "alice", "bot": None, "plays": None, "playing": None}
+    ]
     assert game["variant"] == "rainbow" and game["options"]["empty_clues"] is True
     assert game["max_players"] == 4 and game["deck_size"] == 60
     assert "seed" not in game  # the seed would tell everyone the deck
@@ -106,7 +108,9 @@ def test_leave_and_remove_before_start(client: FlaskClient) -> None:
     # the host leaves: the next seat becomes the host
     assert client.delete(f"{url}/0", headers=bearer(table.tokens[0])).status_code == 204
     view = table.view(2)
-    assert view["players"] == [{"seat": 0, "name": "p2", "bot": None, "plays": None}]
+    assert view["players"] == [
+        {"seat": 0, "name": "p2", "bot": None, "plays": None, "playing": None}
+    ]
     assert view["host"] == 0
     # the last player leaves: the game is gone
     assert client.delete(f"{url}/0", headers=bearer(table.tokens[2])).status_code == 204
@@ -158,6 +162,36 @@ def test_a_program_says_which_strategy_it_plays(client: FlaskClient) -> None:
     table.start()
     late = client.patch(url, json={"plays": "hat"}, headers=mine)
     assert_problem(late, 409, "game_started")
+
+
+def test_the_table_shows_what_each_bot_really_plays(client: FlaskClient) -> None:
+    """``players[].playing``: hat plays hat only where every seat does, so a host sees
+    before the deal that a hat bot seated next to people plays conventions; it follows
+    who sits down and who leaves, in the view and in the listing."""
+    table = make_table(client, 1, start=False, max_players=3)
+    host = bearer(table.tokens[0])
+    added = client.post(f"{table.url}/bots", json={"strategy": "hat"}, headers=host)
+    assert added.status_code == 201, added.get_json()
+
+    def seats() -> list[tuple[str | None, str | None]]:
+        view = table.get().get_json()
+        assert_valid(s.GameViewSchema, view)
+        return [(p["plays"], p["playing"]) for p in view["players"]]
+
+    assert seats() == [(None, None), ("hat", "conventions")]
+    # The host's program says it plays hat too: now every seat does.
+    declared = client.patch(f"{table.url}/players/0", json={"plays": "hat"}, headers=host)
+    assert declared.status_code == 200
+    assert seats() == [("hat", "hat"), ("hat", "hat")]
+    # A person sits down: both play conventions with her, until she leaves.
+    joined = client.post(f"{table.url}/players", json={"name": "carol"})
+    assert seats() == [("hat", "conventions"), ("hat", "conventions"), (None, None)]
+    listed = client.get(f"{API}/games", query_string={"status": "lobby"}).get_json()["games"]
+    mine = next(g for g in listed if g["id"] == table.id)
+    assert [p["playing"] for p in mine["players"]] == ["conventions", "conventions", None]
+    gone = client.delete(f"{table.url}/players/2", headers=bearer(joined.get_json()["token"]))
+    assert gone.status_code == 204
+    assert seats() == [("hat", "hat"), ("hat", "hat")]
 
 
 def test_declarations_cannot_grow_a_lobby_without_end(client: FlaskClient) -> None:

@@ -254,6 +254,10 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing, web_server: WebS
     game_id = create_game(ann, host, players=4, bots=2, strategy="hat")
     seats = ann.get_by_role("list", name="Seats")
     expect(seats.get_by_role("listitem").filter(has_text="hat bot")).to_have_count(2)
+    # next to a person hat plays conventions, and the seats say so before the deal
+    expect(seats.get_by_role("listitem").filter(has_text="hat-bot-2")).to_contain_text(
+        "hat bot, plays conventions here"
+    )
     ann.get_by_role("button", name="Remove hat-bot-3").click()
     expect(seats.get_by_role("listitem").filter(has_text="hat bot")).to_have_count(1)
     bob = web.person()
@@ -266,12 +270,13 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing, web_server: WebS
     bob.wait_for_url(re.compile(r"/$"))
     expect(seats).not_to_contain_text("bob")
     # bob's lobby lists the table again, with its free seats
-    expect(
-        bob.get_by_role("listitem", name=f"No Variant: {host}, hat-bot-2 (hat bot)")
-    ).to_contain_text("2 of 4 seats")
+    listed = f"No Variant: {host}, hat-bot-2 (hat bot, plays conventions here)"
+    expect(bob.get_by_role("listitem", name=listed)).to_contain_text("2 of 4 seats")
     # a program takes a seat through the API and says which strategy it plays
     web_server.api().join(game_id, "robo", plays="hat")
-    expect(seats.get_by_role("listitem").filter(has_text="robo")).to_contain_text("hat program")
+    expect(seats.get_by_role("listitem").filter(has_text="robo")).to_contain_text(
+        "hat program, plays conventions here"
+    )
     expect(ann.get_by_role("list", name="Game log")).to_contain_text("robo joined (a hat program)")
 
 

@@ -27,7 +27,7 @@ from .api import DEFAULT_SERVER, ApiError, Client, GamePage
 from .clocks import parse_timer
 from .narrate import player_names
 from .pacing import DEFAULT_PACE
-from .render import CUSTOM_DEAL, TableRenderer
+from .render import CUSTOM_DEAL, TableRenderer, seat_kind
 from .session import TableSession
 from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo, variant_info
@@ -185,7 +185,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     )
     bots = [p for p in game.get("players") or [] if p.get("bot")]
     if bots:
-        names = ", ".join(p["name"] for p in bots)
+        names = ", ".join(f"{p['name']} ({seat_kind(p)})" for p in bots)
         console.print(f"Bots the server plays: {names}.")
     console.print(f"Friends join with:\n  {join}")
     if args.detach:

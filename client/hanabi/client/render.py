@@ -37,6 +37,21 @@ def is_clued(card: Mapping[str, Any]) -> bool:
     return bool((card.get("knowledge") or {}).get("clued"))
 
 
+def seat_kind(player: Mapping[str, Any]) -> str | None:
+    """What plays a seat, in words: "hat bot" (a server bot), "hat program" (an API bot
+    that said what it plays), None (a person); with ", plays conventions here" when the
+    table makes it play another strategy (hat next to anyone who does not play hat)."""
+    if player.get("bot"):
+        kind = f"{player['bot']} bot"
+    elif player.get("plays"):
+        kind = f"{player['plays']} program"
+    else:
+        return None
+    declared = player.get("bot") or player.get("plays")
+    really = player.get("playing")
+    return f"{kind}, plays {really} here" if really and really != declared else kind
+
+
 class TableRenderer:
     """Renders views of one game; ``info`` names its suits."""
 
@@ -146,10 +161,9 @@ class TableRenderer:
             tags.append("host")
         players = view.get("players") or []
         player = players[seat] if seat < len(players) else None
-        if isinstance(player, Mapping) and player.get("bot"):
-            tags.append("bot")
-        elif isinstance(player, Mapping) and player.get("plays"):
-            tags.append(f"{player['plays']} program")  # an API bot that said what it plays
+        kind = seat_kind(player) if isinstance(player, Mapping) else None
+        if kind:
+            tags.append(kind)
         return f" ({', '.join(tags)})" if tags else ""
 
     def hand(self, view: Mapping[str, Any], seat: int, name: str) -> list[Text]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hanabi.bots import playing
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
 
 from .clocks import timing_options
@@ -80,9 +81,19 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
 
 
 def players(record: Record) -> list[dict[str, Any]]:
+    """The seats: who sits there, the strategy the table knows it plays, and the one it
+    really plays at this table as it stands (hat falls back to conventions next to
+    anyone who does not play hat: what a host needs to see before the deal)."""
+    table = [p.table_strategy for p in record.players]
     return [
-        {"seat": i, "name": p.name, "bot": p.bot, "plays": p.table_strategy}
-        for i, p in enumerate(record.players)
+        {
+            "seat": i,
+            "name": p.name,
+            "bot": p.bot,
+            "plays": strategy,
+            "playing": None if strategy is None else playing(strategy, i, table),
+        }
+        for i, (p, strategy) in enumerate(zip(record.players, table, strict=True))
     ]
 
 

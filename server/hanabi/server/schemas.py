@@ -204,6 +204,14 @@ class PlayerSchema(Schema):
             "/games/{game_id}/players/{seat}); null for a person. Bots read the table from it."
         }
     )
+    playing = _nstr(
+        metadata={
+            "description": "The strategy this seat's bot really plays at this table as it "
+            "stands: `plays`, unless that is a private code not every seat plays (hat "
+            "plays conventions next to a person or a bot of another strategy); null for "
+            "a person. In the lobby it follows who sits down."
+        }
+    )
 
 
 class ResultSchema(Schema):

@@ -51,10 +51,12 @@ export class VariantInfo {
 
 /** One sentence a person understands about what a variant changes. */
 /** What a seat is, when not a person: "hat bot" (the server plays it) or "hat program"
- * (an API client that said it plays hat); null for a person. */
+ * (an API client that said it plays hat), with ", plays conventions here" when the table
+ * makes it play another strategy (the view's `playing`); null for a person. */
 export function seatKind(p) {
-  if (p.bot) return `${p.bot} bot`;
-  return p.plays ? `${p.plays} program` : null;
+  const kind = p.bot ? `${p.bot} bot` : p.plays ? `${p.plays} program` : null;
+  // The table can make a bot play another strategy (hat plays conventions next to people).
+  return kind && p.playing && p.playing !== (p.bot || p.plays) ? `${kind}, plays ${p.playing} here` : kind;
 }
 
 export function describeVariant(v) {
