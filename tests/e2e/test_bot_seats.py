@@ -27,6 +27,7 @@ def test_add_bot_seats_a_bot_the_server_plays(api):
         "name": "conventions-bot-2",
         "bot": "conventions",
         "plays": "conventions",
+        "playing": "conventions",
     }
     second = api.add_bot(host.game_id, "hat", "Robo", token=host.token)
     assert second.seat == 2
@@ -36,6 +37,7 @@ def test_add_bot_seats_a_bot_the_server_plays(api):
         ("conventions-bot-2", "conventions"),
         ("Robo", "hat"),
     ]
+    assert players[2]["playing"] == "conventions"  # a hat bot next to alice, a person
     # The host frees a bot's seat like any other.
     api.leave(host.game_id, 2, token=host.token)
     assert len(api.game(host.game_id)["players"]) == 2
