@@ -182,3 +182,21 @@ def test_a_finessed_player_who_may_not_blind_play_does_not_disprove_the_finesse(
             # It could have played and did not: the blue card is the blue 2, play it.
             assert not target.finesses
             assert target.act() == Action.play(14)
+
+
+def test_a_forced_clue_asks_no_one_to_play_a_card_that_is_not_playable() -> None:
+    """With eight tokens and nothing useful to say a player must still clue. Before, the
+    bot gave the first legal clue: here red on seat 1's red 3, which the conventions read
+    as "play it" (a strike). Now it picks a clue whose reading asks no false play."""
+    game, bot = position(TOP, [], seat=0)
+    assert game.clue_tokens == 8
+    obs = bot.obs
+    red = [o for o in obs.hands[1] if obs.card[o] == obs.ids["red", 3]]
+    reading = dict(bot.interpret(1, obs.variant.color_masks["red"], None, red, 0)[0])
+    assert reading[red[0]] and not reading[red[0]] & ~obs.playable  # "red 1: play it"
+    clue = bot._stall_clue()
+    assert clue is not None and clue != Action.clue(1, color="red")
+    mask = obs.variant.rank_masks[clue.rank] if clue.rank else obs.variant.color_masks[clue.color]
+    touched = [o for o in obs.hands[1] if mask >> obs.card[o] & 1]
+    for order, m in bot.interpret(1, mask, clue.rank, touched, 0)[0]:
+        assert m & ~obs.playable or obs.playable >> obs.card[order] & 1

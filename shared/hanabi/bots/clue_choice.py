@@ -318,15 +318,38 @@ class ClueChoice:
                     best_gain = gain
                     best = Action.clue(target, color=color, rank=rank)
         if best is None and any_clue:
-            for offset in range(1, n):
-                target = (me + offset) % n
-                present = 0
-                for order in obs.hands[target]:
-                    present |= 1 << card[order]
-                for color, rank, mask in self.clues:
-                    if mask & present:
-                        return Action.clue(target, color=color, rank=rank), -99.0
+            return self._stall_clue(), -99.0
         return best, best_gain
+
+    def _stall_clue(self) -> Action | None:
+        """A clue when every clue would say something false (eight tokens, nothing to
+        discard): one whose reading asks no one to play a card that is not playable (a
+        false save keeps a card; a false play clue costs a strike), else the first.
+        Measured (1000 games a row): self-play +0.02 at 2-3 players, a partner giving
+        random clues +0.15 at 2 (17.03 to 17.18), one playing blind +0.08 at 2."""
+        obs = self.obs
+        me = obs.me
+        n = obs.num_players
+        card = obs.card
+        playable = obs.playable
+        first = None
+        for offset in range(1, n):
+            target = (me + offset) % n
+            hand = obs.hands[target]
+            present = 0
+            for order in hand:
+                present |= 1 << card[order]
+            for color, rank, mask in self.clues:
+                if not mask & present:
+                    continue
+                clue = Action.clue(target, color=color, rank=rank)
+                if first is None:
+                    first = clue
+                touched = [o for o in hand if mask >> card[o] & 1]
+                res, _, _ = self.interpret(target, mask, rank, touched, me)
+                if not any(m and not m & ~playable and not playable >> card[o] & 1 for o, m in res):
+                    return clue
+        return first
 
     def _finesse_targets(self) -> int:
         """Card ids one or two above a suit's frontier whose missing cards sit on some
