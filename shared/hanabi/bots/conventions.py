@@ -35,7 +35,8 @@ read its clues and give it clues it understands:
   closer); in the final round clues go only to players who still have a turn.
 * **Good touch.** Clues do not touch cards that are already played, so a newly touched
   card is never one of those; and a player never gives a clue whose meaning (under
-  these rules) would be false.
+  these rules) would be false, except with eight tokens when no true clue exists: then
+  one that asks no one to play a card that is not playable (at worst a false save).
 * **Discards.** Known-useless cards go first, then the chop (never a finessed card). At
   three players or more, a player whose every card is clued stalls with a clue while
   tokens last; discarding a clued card is the last resort (at two, where tokens are
