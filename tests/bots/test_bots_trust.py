@@ -200,3 +200,18 @@ def test_a_forced_clue_asks_no_one_to_play_a_card_that_is_not_playable() -> None
     touched = [o for o in obs.hands[1] if mask >> obs.card[o] & 1]
     for order, m in bot.interpret(1, mask, clue.rank, touched, 0)[0]:
         assert m & ~obs.playable or obs.playable >> obs.card[order] & 1
+
+
+def test_good_plays_make_up_a_misplay_exactly() -> None:
+    """Three plays from a bot's clues (twelve from a person's) make up one misplay, to the
+    last bit: with floating point, 1 - 3 * (1/3) left 1e-16, and the table stayed
+    "misled" (no finesses with a strike down) for one more play."""
+    for table, credit in ((None, 3), ([None, "conventions"], 12)):  # seat 0: a bot, a person
+        _, bot = position(TOP, [], seat=1, table=table)
+        bot.misled[0] += 2  # two misplays from seat 0's clues
+        for k in range(2 * credit):
+            order = 100 + k  # a card read from seat 0's clue, played
+            bot.read_from[order] = 0
+            bot.check_outcome({"type": "play", "card": order, "seat": 1})
+            assert (bot.misled[0] >= 1) == (k + 1 <= credit)  # doubted until a misplay is made up
+        assert bot.misled[0] == 0 and not any(bot.misled)

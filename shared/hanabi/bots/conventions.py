@@ -66,6 +66,7 @@ This module reads clues and decides; choosing and rating the clues to give is in
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from hanabi.game import Action, Variant
@@ -116,7 +117,7 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         self.unvetted: set[int] = set()
         self.clue_dead: dict[int, int] = {}  # order -> dead ids when first clued
         self.read_from: dict[int, int] = {}  # order -> seat whose clue gave its reading
-        self.misled = [0.0] * num_players  # lately, misplays read from each seat's clues
+        self.misled = [Fraction(0)] * num_players  # lately, misplays read from each seat's clues
 
     # -- watching the game ------------------------------------------------------------
 

@@ -27,6 +27,7 @@ them, a random clue) makes that reading wrong. So the bot
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 
@@ -37,16 +38,16 @@ class Trust:
     obs: Any
     inf: list[int]
     read_from: dict[int, int]
-    misled: list[float]
+    misled: list[Fraction]  # exact: twelve twelfths make up one misplay, not 0.99999...
     finesses: list[list[Any]]
     table: list[str | None] | None
-    TRUST_AFTER = 1.0  # a seat's clues are doubted while ``misled`` is at least this
-    CREDIT = 1 / 3  # what one successful play from a bot's clue takes off ``misled``
+    TRUST_AFTER = 1  # a seat's clues are doubted while ``misled`` is at least this
+    CREDIT = Fraction(1, 3)  # what one successful play from a bot's clue takes off ``misled``
     # ... and from a person's (measured: bench/bots.py's clue20 rows lose a third as many
     # games to strikeouts, with the same self-play scores)
-    PERSON_CREDIT = 1 / 12
+    PERSON_CREDIT = Fraction(1, 12)
 
-    def credit(self, giver: int) -> float:
+    def credit(self, giver: int) -> Fraction:
         """How much one play that a seat's clue asked for restores trust in that seat."""
         if self.table is not None and self.table[giver] is None:
             return self.PERSON_CREDIT
@@ -71,10 +72,10 @@ class Trust:
         if giver is None:
             if kind == "misplay" and self.obs.turns_left is None:
                 # A blind play no clue asked for: that player plays off-convention.
-                self.misled[event["seat"]] += 1.0
+                self.misled[event["seat"]] += 1
             return
         if kind == "play":
-            self.misled[giver] = max(0.0, self.misled[giver] - self.credit(giver))
+            self.misled[giver] = max(Fraction(0), self.misled[giver] - self.credit(giver))
             return
         obs = self.obs
         if kind == "discard":
@@ -83,7 +84,7 @@ class Trust:
                 return  # not a card they were told to play
         elif self.inf[order] >> obs.ids[event["suit"], event["rank"]] & 1:
             return  # the reading was right; the card was a copy played since
-        self.misled[giver] += 1.0
+        self.misled[giver] += 1
         for other in obs.hands[event["seat"]]:
             if other != order and self.read_from.get(other) == giver:
                 self.inf[other] = obs.told[other]
