@@ -130,7 +130,7 @@ def test_a_person_who_misled_it_earns_trust_back_more_slowly_than_a_bot() -> Non
     _, with_person = position(TOP2, actions, seat=1, table=[None, "conventions"])
     assert with_bot.misled[0] == 1 - ConventionsBot.CREDIT
     assert with_person.misled[0] == 1 - ConventionsBot.PERSON_CREDIT
-    # a bot is trusted again after three good clues; a person only after twelve
+    # a misplay is made up by four good clues from a bot; by twelve from a person
     assert ConventionsBot.PERSON_CREDIT < ConventionsBot.CREDIT
     # without a known table every seat counts as a bot (self-play, old callers)
     _, unknown = position(TOP2, actions, seat=1)
@@ -203,10 +203,11 @@ def test_a_forced_clue_asks_no_one_to_play_a_card_that_is_not_playable() -> None
 
 
 def test_good_plays_make_up_a_misplay_exactly() -> None:
-    """Three plays from a bot's clues (twelve from a person's) make up one misplay, to the
-    last bit: with floating point, 1 - 3 * (1/3) left 1e-16, and the table stayed
-    "misled" (no finesses with a strike down) for one more play."""
-    for table, credit in ((None, 3), ([None, "conventions"], 12)):  # seat 0: a bot, a person
+    """Four plays from a bot's clues (twelve from a person's) make up one misplay, to the
+    last bit: with floating point, 1 - 3 * (1/3) left 1e-16 (a third was the bot's credit
+    then), and the table stayed "misled" (no finesses with a strike down) for one more
+    play."""
+    for table, credit in ((None, 4), ([None, "conventions"], 12)):  # seat 0: a bot, a person
         _, bot = position(TOP, [], seat=1, table=table)
         bot.misled[0] += 2  # two misplays from seat 0's clues
         for k in range(2 * credit):
