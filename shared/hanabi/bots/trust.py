@@ -38,7 +38,7 @@ class Trust:
     obs: Any
     inf: list[int]
     read_from: dict[int, int]
-    misled: list[Fraction]  # exact: twelve twelfths make up one misplay, not 0.99999...
+    misled: list[Fraction]  # exact (in floating point three thirds of a misplay left 1e-16)
     finesses: list[list[Any]]
     table: list[str | None] | None
     TRUST_AFTER = 1  # a seat's clues are doubted while ``misled`` is at least this

@@ -49,7 +49,6 @@ export class VariantInfo {
   }
 }
 
-/** One sentence a person understands about what a variant changes. */
 /** What a seat is, when not a person: "hat bot" (the server plays it) or "hat program"
  * (an API client that said it plays hat), with ", plays conventions here" when the table
  * makes it play another strategy (the view's `playing`); null for a person. */
@@ -59,6 +58,7 @@ export function seatKind(p) {
   return kind && p.playing && p.playing !== (p.bot || p.plays) ? `${kind}, plays ${p.playing} here` : kind;
 }
 
+/** One sentence a person understands about what a variant changes. */
 export function describeVariant(v) {
   const notes = [`${v.suits.length} suits`, `${v.card_count} cards`, `best score ${v.max_score}`];
   for (const s of v.suits) {
