@@ -140,6 +140,7 @@ export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onSta
         params.set("ticket", t.ticket);
       }
     } catch (error) {
+      if (closed) return; // closed while the ticket was on its way
       if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
         closed = true;
         onEnd(error.code === "not_found" ? "gone" : "not_a_player", error);

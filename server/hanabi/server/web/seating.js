@@ -87,7 +87,15 @@ export function seatsPanel(game, strategies) {
       h("button", {
         type: "button",
         onclick: () => game.act(async () => {
-          await api.call("DELETE", `/games/${id}/players/${you}`, { token: game.token });
+          // Stop following first: a reconnect with the seat's token after the seat is
+          // given back would be refused (403), before the page has left.
+          game.stream?.close();
+          try {
+            await api.call("DELETE", `/games/${id}/players/${you}`, { token: game.token });
+          } catch (error) {
+            game.open(); // still seated: follow the table again
+            throw error;
+          }
           api.forgetSeat(v.id);
           location.assign("/");
         }),
