@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from api_helpers import API, Table, assert_problem, bearer
+import logging
+import time
+
+import pytest
+import redis
+from api_helpers import API, Table, assert_problem, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.server import create_app
-from hanabi.server.redis_process import free_port
+from hanabi.server.redis_process import RedisClusterProcess, RedisProcess, free_port
 
 
 def test_unknown_routes_are_404_problems(client: FlaskClient) -> None:
@@ -102,3 +107,55 @@ def test_redis_down_is_503(redis_url: str) -> None:
     assert_problem(client.get(f"{API}/games/abc"), 503, "storage_unavailable")
     # things that need no storage still answer
     assert client.get(f"{API}/variants").status_code == 200
+
+
+def test_a_full_redis_refuses_writes_with_503() -> None:
+    """Under ``noeviction`` a Redis at its maxmemory refuses every write (OOM): the move
+    is not made, and the API says so with 503, as docs/deploy.md promises; reads go on."""
+    proc = RedisProcess(extra_args=["--maxmemory-policy", "noeviction"]).start()
+    app = create_app({"REDIS_URL": proc.url, "HANABI_BOT_WORKER": 0, "HANABI_SETTLE_SWEEP": 0})
+    try:
+        client = app.test_client()
+        table = make_table(client)
+        before = table.view(0)
+        redis.Redis.from_url(proc.url).config_set("maxmemory", 1)
+        clue = next(a for a in before["legal_actions"] if a["type"] == "clue")
+        response = table.post("/actions", 0, {"turn": 0, **clue})
+        assert_problem(response, 503, "storage_unavailable")
+        assert response.headers["Retry-After"]
+        assert_problem(client.post(f"{API}/games", json={"name": "b"}), 503, "storage_unavailable")
+        assert table.view(0)["turn"] == 0  # nothing half-applied, and reads still answer
+        redis.Redis.from_url(proc.url).config_set("maxmemory", 0)
+        assert table.post("/actions", 0, {"turn": 0, **clue}).status_code == 201
+    finally:
+        proc.stop()
+
+
+def test_a_redis_cluster_gone_away_is_503(caplog: pytest.LogCaptureFixture) -> None:
+    """With no node of the cluster left, redis-py raises RedisClusterException, which is
+    not a RedisError: it too is 503, and the background threads only warn and go on."""
+    cluster = RedisClusterProcess().start()
+    app = create_app({"REDIS_URL": cluster.url, "HANABI_SETTLE_SWEEP": 0.1})
+    try:
+        client = app.test_client()
+        created = client.post(f"{API}/games", json={"name": "a"})
+        assert created.status_code == 201
+        game = created.get_json()["id"]
+        assert client.get(f"{API}/health").status_code == 200
+        caplog.set_level(logging.WARNING, logger="hanabi")
+        cluster.stop()
+        assert_problem(client.get(f"{API}/health"), 503, "storage_unavailable")
+        assert_problem(client.get(f"{API}/ready"), 503, "storage_unavailable")
+        response = client.get(f"{API}/games/{game}")
+        assert_problem(response, 503, "storage_unavailable")
+        assert response.headers["Retry-After"]
+        assert_problem(client.post(f"{API}/games", json={"name": "b"}), 503, "storage_unavailable")
+        deadline = time.monotonic() + 10
+        while "settle sweep: Redis unavailable" not in caplog.text:
+            assert time.monotonic() < deadline, caplog.text
+            time.sleep(0.05)
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    finally:
+        app.extensions["hanabi_sweeper"].stop.set()
+        app.extensions["hanabi_bots"].stop()
+        cluster.stop()

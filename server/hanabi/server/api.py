@@ -14,14 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
-import redis
 from flask import Response, current_app, request
 from flask_restx import Namespace, Resource
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import VARIANTS
 
-from . import metrics, tickets
+from . import metrics, redis_errors, tickets
 from . import schemas as s
 from .credentials import current_account
 from .games import Outcome, Service, hash_token, not_found
@@ -143,7 +142,7 @@ class Health(Resource):
 def ping_storage() -> None:
     try:
         service().store.ping()
-    except redis.exceptions.RedisError:
+    except redis_errors.ERRORS:
         metrics.redis_error("request")
         raise ApiError(503, "storage_unavailable", "Game storage does not answer.") from None
 

@@ -35,12 +35,10 @@ import threading
 import time
 from typing import Any
 
-import redis
-
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
-from . import metrics
+from . import metrics, redis_errors
 from .deadlines import enforce_due
 from .games import Service, bot_due, decode_action
 from .problems import ApiError
@@ -191,7 +189,7 @@ class BotWorker:
                     self.enforce_deadlines()
                     next_look = time.monotonic() + POLL
                 named = wakes.wait(next_look - time.monotonic())
-            except redis.exceptions.RedisError as exc:
+            except redis_errors.ERRORS as exc:
                 metrics.redis_error("bots")
                 log.warning("bot worker lost Redis (%s); retrying", type(exc).__name__)
                 if wakes is not None:

@@ -33,6 +33,7 @@ from typing import Any
 
 import redis
 
+from . import redis_errors
 from .problems import ApiError
 
 #: Runs in COMMIT_LUA after the version check, before any write. ARGV[11] is the change
@@ -212,6 +213,6 @@ class ServerTime:
                 after = time.time()
                 self.offset = seconds * 1000 + micros / 1000 - (before + after) * 500
                 self.checked = local
-            except redis.exceptions.RedisError:
+            except redis_errors.ERRORS:
                 pass  # the last offset will do until Redis answers
         return int(time.time() * 1000 + self.offset)

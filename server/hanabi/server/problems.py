@@ -10,9 +10,10 @@ import logging
 from typing import Any
 
 import orjson
-import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from . import redis_errors
 
 PROBLEM_TYPE = "https://hanabi.invalid/problems/"
 log = logging.getLogger("hanabi.server")
@@ -97,13 +98,11 @@ def to_response(exc: BaseException) -> Response:
             413: "The request body is too large.",
         }.get(status, exc.description or "")
         return problem(status, code, detail, headers=headers)
-    if isinstance(exc, redis.exceptions.RedisError):
+    if isinstance(exc, redis_errors.ERRORS):
         from . import metrics
 
         metrics.redis_error("request")
-    if isinstance(exc, redis.exceptions.RedisError) and isinstance(
-        exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-    ):
+    if redis_errors.unavailable(exc):
         log.warning("storage unavailable: %s", type(exc).__name__)
         return problem(
             503, "storage_unavailable", "Game storage is unavailable; try again shortly.",

@@ -29,11 +29,10 @@ import threading
 from typing import Any
 
 import orjson
-import redis
 
 from hanabi.game import get_variant
 
-from . import ratings
+from . import ratings, redis_errors
 from .accounts import akey
 from .store import Conflict, Gone, Record, Store, iso, now_ms
 
@@ -253,7 +252,7 @@ class Sweeper:
         while not self.stop.wait(self.interval):
             try:
                 self.settler.sweep()
-            except redis.exceptions.RedisError as exc:  # Redis away: the next sweep retries
+            except redis_errors.ERRORS as exc:  # Redis away: the next sweep retries
                 log.warning("settle sweep: Redis unavailable (%s)", type(exc).__name__)
             except Exception:
                 log.exception("settle sweep failed")
