@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 
@@ -29,11 +30,13 @@ def redis_url() -> Iterator[str]:
 
         with RedisClusterProcess() as cluster:
             yield cluster.url
+            _quiet_background()
         return
     from hanabi.server.redis_process import RedisProcess
 
     with RedisProcess() as proc:
         yield proc.url
+        _quiet_background()
 
 
 @pytest.fixture(scope="session")
@@ -43,3 +46,15 @@ def redis_cluster_url() -> Iterator[str]:
 
     with RedisClusterProcess() as cluster:
         yield cluster.url
+        _quiet_background()
+
+
+def _quiet_background() -> None:
+    """The session is over: the apps its tests made still run their bot workers and settle
+    sweeps (daemon threads) on the Redis about to stop. Stop the workers, and keep the
+    sweeps' "Redis unavailable" warnings out of the run's output."""
+    from hanabi.server import bots
+
+    for worker in bots._WORKERS:
+        worker._stop.set()
+    logging.getLogger("hanabi").setLevel(logging.CRITICAL)
