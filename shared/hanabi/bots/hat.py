@@ -29,9 +29,11 @@ variants; conventions:
   is expected to cost over half a point); else discard a useless card, or the card whose
   loss costs the fewest expected points (a last copy costs the ranks it would block;
   another copy a tenth of that or less, least when a copy is in view). Before
-  discarding with a token left, look at the next player: if it knows no playable or
-  useless card and would discard a last copy, give a clue (of the kind the hat sum asks
-  for) after which, by its public knowledge, it would not.
+  discarding with a token left, and even before playing a known playable card while the
+  deck lasts, look at the next player: if it knows no playable or useless card and would
+  discard a last copy, give a clue (of the kind the hat sum asks for) after which, by its
+  public knowledge, it would not. (Before a play too: two players 23.28 to 23.43 over
+  6000 deals, three +0.02, four and five the same.)
 """
 
 from __future__ import annotations
@@ -552,6 +554,11 @@ class HatBot(Bot):
                 if best is None or score > best[0]:
                     best = (score, i)
         if best is not None:
+            # A play can wait a turn; a last copy the next player throws away cannot.
+            if obs.clue_tokens > 0 and obs.deck_size > 0:
+                warning = self.warning()
+                if warning is not None:
+                    return warning
             i = best[1]
             return obs.play(hand[i], masks[i])
         discards = sum(obs.discarded)
