@@ -48,43 +48,40 @@ def test_hat_warns_before_a_play_when_the_next_player_would_throw_away_a_last_co
     """A hat bot that knows a playable card still clues first (with a token left and
     cards in the deck) when the next player, knowing nothing to play, would discard a
     last copy: the play can wait a turn, the card cannot. The clue says the hat sum, as
-    every clue does, and is one after which that player keeps the card."""
+    every clue does, and is one after which that player keeps its last copies."""
     warned = 0
     for i in range(6):
         game = Game(Setup.create("no_variant", 2, seed=f"warn-{i}"))
         bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
         for seat, bot in enumerate(bots):
             bot.observe(seat_events(game.deal_events(), seat))
-        pending: int | None = None  # the last copy the next player was warned about
+        check = False  # whether this move follows a warning
         while not game.is_over:
             bot = bots[game.current]
             assert isinstance(bot, HatBot)
             obs = bot.obs
-            if pending is not None:
-                action = bot.act()
-                assert not (action.type == "discard" and action.card == pending)
-                pending = None
             action = bot.act()
+            if check and action.type == "discard":
+                last = obs.critical & ~obs.dead
+                assert not last >> game.card(action.card) & 1, "warned, and threw it away"
             w = bot.priv_weights()
             knows = any(
-                good == total
+                total and good == total
                 for good, total in (
                     bot.prob(bot.private(o, w), obs.playable, w) for o in obs.hands[obs.me]
                 )
-                if total
             )
             with monkeypatch.context() as m:
                 m.setattr(HatBot, "warning", lambda self: None)
                 without = bot.act()
-            if knows and without.type == "play" and action != without:
+            check = knows and without.type == "play" and action != without
+            if check:
                 nxt = (obs.me + 1) % 2
-                hand = obs.hands[nxt]
-                masks = [bot.pub[o] for o in hand]
-                pw = bot.pub_weights()
                 assert action.type == "clue" and action.target == nxt
                 assert obs.clue_tokens > 0 and obs.deck_size > 0
-                assert bot.will_discard_critical(nxt, masks, pw)
-                pending = hand[bot.safest_discard(masks, pw, public=True)[0]]
+                assert bot.will_discard_critical(
+                    nxt, [bot.pub[o] for o in obs.hands[nxt]], bot.pub_weights()
+                )
                 warned += 1
             events = game.apply(action)
             for seat, b in enumerate(bots):
