@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from hanabi.bots import make_bot, seat_events
 from hanabi.bots.hat import HatBot
-from hanabi.game import Game, Setup
+from hanabi.game import Action, Game, Setup
+
+
+def _play(prefix: str, games: int, turn: Callable[[Game, HatBot], Action]) -> None:
+    """Two-player hat games on seeds ``prefix-i``: ``turn`` sees each position (the game
+    and the bot to act) and returns the move, which every bot then observes."""
+    for i in range(games):
+        game = Game(Setup.create("no_variant", 2, seed=f"{prefix}-{i}"))
+        bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
+        for seat, bot in enumerate(bots):
+            bot.observe(seat_events(game.deal_events(), seat))
+        while not game.is_over:
+            bot = bots[game.current]
+            assert isinstance(bot, HatBot)
+            events = game.apply(turn(game, bot))
+            for seat, b in enumerate(bots):
+                b.observe(seat_events(events, seat))
 
 
 def test_hat_clues_rather_than_throw_away_a_likely_last_copy(
@@ -16,29 +34,24 @@ def test_hat_clues_rather_than_throw_away_a_likely_last_copy(
     expected to cost more than ``STALL_COST`` points gives a clue instead; without the
     rule it would have discarded there."""
     stalls = 0
-    for i in range(4):
-        game = Game(Setup.create("no_variant", 2, seed=f"stall-{i}"))
-        bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
-        for seat, bot in enumerate(bots):
-            bot.observe(seat_events(game.deal_events(), seat))
-        while not game.is_over:
-            bot = bots[game.current]
-            assert isinstance(bot, HatBot)
-            action = bot.act()
-            with monkeypatch.context() as m:
-                m.setattr(HatBot, "STALL_TOKENS", 99)
-                without = bot.act()
-            if without != action:
-                obs = bot.obs
-                w = bot.priv_weights()
-                masks = [bot.private(o, w) for o in obs.hands[obs.me]]
-                assert action.type == "clue" and without.type == "discard"
-                assert obs.clue_tokens > HatBot.STALL_TOKENS
-                assert bot.safest_discard(masks, w)[1] > HatBot.STALL_COST
-                stalls += 1
-            events = game.apply(action)
-            for seat, b in enumerate(bots):
-                b.observe(seat_events(events, seat))
+
+    def turn(game: Game, bot: HatBot) -> Action:
+        nonlocal stalls
+        action = bot.act()
+        with monkeypatch.context() as m:
+            m.setattr(HatBot, "STALL_TOKENS", 99)
+            without = bot.act()
+        if without != action:
+            obs = bot.obs
+            w = bot.priv_weights()
+            masks = [bot.private(o, w) for o in obs.hands[obs.me]]
+            assert action.type == "clue" and without.type == "discard"
+            assert obs.clue_tokens > HatBot.STALL_TOKENS
+            assert bot.safest_discard(masks, w)[1] > HatBot.STALL_COST
+            stalls += 1
+        return action
+
+    _play("stall", 4, turn)
     assert stalls, "the rule never applied in these games"
 
 
@@ -50,40 +63,34 @@ def test_hat_warns_before_a_play_when_the_next_player_would_throw_away_a_last_co
     last copy: the play can wait a turn, the card cannot. The clue says the hat sum, as
     every clue does, and is one after which that player keeps its last copies."""
     warned = 0
-    for i in range(6):
-        game = Game(Setup.create("no_variant", 2, seed=f"warn-{i}"))
-        bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
-        for seat, bot in enumerate(bots):
-            bot.observe(seat_events(game.deal_events(), seat))
-        check = False  # whether this move follows a warning
-        while not game.is_over:
-            bot = bots[game.current]
-            assert isinstance(bot, HatBot)
-            obs = bot.obs
-            action = bot.act()
-            if check and action.type == "discard":
-                last = obs.critical & ~obs.dead
-                assert not last >> game.card(action.card) & 1, "warned, and threw it away"
-            w = bot.priv_weights()
-            knows = any(
-                total and good == total
-                for good, total in (
-                    bot.prob(bot.private(o, w), obs.playable, w) for o in obs.hands[obs.me]
-                )
+    check = False  # whether this move follows a warning
+
+    def turn(game: Game, bot: HatBot) -> Action:
+        nonlocal warned, check
+        obs = bot.obs
+        action = bot.act()
+        if check and action.type == "discard":
+            last = obs.critical & ~obs.dead
+            assert not last >> game.card(action.card) & 1, "warned, and threw it away"
+        w = bot.priv_weights()
+        knows = any(
+            total and good == total
+            for good, total in (
+                bot.prob(bot.private(o, w), obs.playable, w) for o in obs.hands[obs.me]
             )
-            with monkeypatch.context() as m:
-                m.setattr(HatBot, "warning", lambda self: None)
-                without = bot.act()
-            check = knows and without.type == "play" and action != without
-            if check:
-                nxt = (obs.me + 1) % 2
-                assert action.type == "clue" and action.target == nxt
-                assert obs.clue_tokens > 0 and obs.deck_size > 0
-                assert bot.will_discard_critical(
-                    nxt, [bot.pub[o] for o in obs.hands[nxt]], bot.pub_weights()
-                )
-                warned += 1
-            events = game.apply(action)
-            for seat, b in enumerate(bots):
-                b.observe(seat_events(events, seat))
+        )
+        with monkeypatch.context() as m:
+            m.setattr(HatBot, "warning", lambda self: None)
+            without = bot.act()
+        check = knows and without.type == "play" and action != without
+        if check:
+            nxt = (obs.me + 1) % 2
+            assert action.type == "clue" and action.target == nxt
+            assert obs.clue_tokens > 0 and obs.deck_size > 0
+            masks = [bot.pub[o] for o in obs.hands[nxt]]
+            assert bot.will_discard_critical(nxt, masks, bot.pub_weights())
+            warned += 1
+        return action
+
+    _play("warn", 6, turn)
     assert warned, "the rule never applied in these games"
