@@ -8,9 +8,9 @@ node. A cluster that lost a master answers CLUSTERDOWN or TRYAGAIN, a full Redis
 answers READONLY: all ``ResponseError``s, yet all mean "storage is away for now", not a
 bug. Read as ``RedisError`` and ``ConnectionError`` alone, a cluster that went away
 answered 500 (``/health`` included), a full Redis answered 500 to every write, and the
-background threads logged tracebacks instead of a one-line warning. Every place that must outlive Redis (the bot worker, the
-settle sweep, the clock offset, the health checks) and the error handler read both
-families from here.
+background threads logged tracebacks instead of a one-line warning. Every place that
+must outlive Redis (the bot worker, the settle sweep, the clock offset, the health
+checks) and the error handler read both families from here.
 """
 
 from __future__ import annotations
