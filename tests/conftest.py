@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -53,8 +54,7 @@ def _quiet_background() -> None:
     """The session is over: the apps its tests made still run their bot workers and settle
     sweeps (daemon threads) on the Redis about to stop. Stop the workers, and keep the
     sweeps' "Redis unavailable" warnings out of the run's output."""
-    from hanabi.server import bots
-
-    for worker in bots._WORKERS:
+    bots = sys.modules.get("hanabi.server.bots")  # not imported: no app, no worker here
+    for worker in bots._WORKERS if bots else ():
         worker._stop.set()
     logging.getLogger("hanabi").setLevel(logging.CRITICAL)
