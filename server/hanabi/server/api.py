@@ -740,8 +740,3 @@ class Replay(Resource):
         svc = service()
         q = load_query(schema(s.ReplayQuery))
         return json_response(svc.replay(svc.load(game_id), q.get("turn")))
-
-
-from .account_api import ACCOUNT_NAMESPACES  # noqa: E402 - it uses operation() above
-
-NAMESPACES = (system, games, *ACCOUNT_NAMESPACES)

@@ -12,11 +12,12 @@ from flask_swagger_ui import get_swaggerui_blueprint
 
 from . import drain, gunicorn_errors, metrics, observe, problems, ratelimits, web_pages
 from .account_setup import init_accounts
-from .api import NAMESPACES, PREFIX
+from .api import PREFIX
 from .bots import start_worker
 from .config import enabled, load_config
 from .games import Service
 from .http import refuse_non_json
+from .namespaces import NAMESPACES
 from .spec import TITLE
 from .store import Store
 

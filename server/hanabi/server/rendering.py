@@ -15,7 +15,7 @@ from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator
 from .clocks import timing_options
 from .seats import all_bots
 from .store import Record, iso
-from .votes import votes_view
+from .vote_count import votes_view
 
 
 def lobby_view(record: Record) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from . import schemas as s
-from .api import NAMESPACES, PREFIX, Operation
+from .api import PREFIX, Operation
+from .namespaces import NAMESPACES
 from .problems import HTTP_CODES
 
 DESCRIPTION = """\

@@ -2,8 +2,8 @@
 
 A seated person votes to end the game (``POST /games/{id}/votes`` ``{"end": true}``) or
 takes the vote back (``false``). The game ends (reason ``terminated``, score 0) as soon as
-:func:`votes_needed` people have voted: at least half of the seated people, and both in a
-game of two. Bots don't vote. ``POST /terminate`` is a vote to end.
+:func:`~.vote_count.votes_needed` people have voted: at least half of the seated
+people, and both in a game of two. Bots don't vote. ``POST /terminate`` is a vote to end.
 
 Who voted is not shown to the others: the view has only the count (and each voter sees
 their own vote), and each vote is a ``vote`` event ``{end, votes, needed}`` without a seat.
@@ -12,33 +12,13 @@ A table event like chat, it is kept in the archive of the finished game.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hanabi.game import Action
 
 from .problems import ApiError
 from .seats import require_seat
 from .store import Record
+from .vote_count import votes_needed
 from .writes import Outcome, WriteLoop
-
-
-def people(record: Record) -> int:
-    """How many seats are held by people (the voters)."""
-    return sum(1 for p in record.players if p.bot is None)
-
-
-def votes_needed(record: Record) -> int:
-    """Votes that end the game: half of the seated people rounded up, at least two (both,
-    at a table of two people); one when a person plays alone with bots."""
-    n = people(record)
-    return 1 if n <= 1 else max(2, (n + 1) // 2)
-
-
-def votes_view(record: Record, seat: int | None) -> dict[str, Any]:
-    """The ``votes`` key of a view: how many, how many are needed, and whether the viewer
-    (a seat; None for a spectator) is one of them."""
-    mine = None if seat is None else seat in record.votes
-    return {"end": len(record.votes), "needed": votes_needed(record), "mine": mine}
 
 
 class Votes(WriteLoop):

@@ -1,0 +1,11 @@
+"""Every namespace of routes, in the order the app registers them and the OpenAPI
+document lists them. Its own module because the account routes use :mod:`.api`'s
+helpers: listed at the foot of ``api.py``, importing ``account_api`` first met a cycle.
+"""
+
+from __future__ import annotations
+
+from .account_api import ACCOUNT_NAMESPACES
+from .api import games, system
+
+NAMESPACES = (system, games, *ACCOUNT_NAMESPACES)
