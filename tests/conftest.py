@@ -56,5 +56,5 @@ def _quiet_background() -> None:
     sweeps' "Redis unavailable" warnings out of the run's output."""
     bots = sys.modules.get("hanabi.server.bots")  # not imported: no app, no worker here
     for worker in bots._WORKERS if bots else ():
-        worker._stop.set()
+        worker.stop(timeout=0)  # the threads see it at their next wait; no joining here
     logging.getLogger("hanabi").setLevel(logging.CRITICAL)

@@ -114,20 +114,22 @@ def test_a_full_redis_refuses_writes_with_503() -> None:
     is not made, and the API says so with 503, as docs/deploy.md promises; reads go on."""
     proc = RedisProcess(extra_args=["--maxmemory-policy", "noeviction"]).start()
     app = create_app({"REDIS_URL": proc.url, "HANABI_BOT_WORKER": 0, "HANABI_SETTLE_SWEEP": 0})
+    admin = redis.Redis.from_url(proc.url)
     try:
         client = app.test_client()
         table = make_table(client)
         before = table.view(0)
-        redis.Redis.from_url(proc.url).config_set("maxmemory", 1)
+        admin.config_set("maxmemory", 1)
         clue = next(a for a in before["legal_actions"] if a["type"] == "clue")
         response = table.post("/actions", 0, {"turn": 0, **clue})
         assert_problem(response, 503, "storage_unavailable")
         assert response.headers["Retry-After"]
         assert_problem(client.post(f"{API}/games", json={"name": "b"}), 503, "storage_unavailable")
         assert table.view(0)["turn"] == 0  # nothing half-applied, and reads still answer
-        redis.Redis.from_url(proc.url).config_set("maxmemory", 0)
+        admin.config_set("maxmemory", 0)
         assert table.post("/actions", 0, {"turn": 0, **clue}).status_code == 201
     finally:
+        admin.close()
         proc.stop()
 
 
