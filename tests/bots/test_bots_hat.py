@@ -11,12 +11,15 @@ from hanabi.bots.hat import HatBot
 from hanabi.game import Action, Game, Setup
 
 
-def _play(prefix: str, games: int, turn: Callable[[Game, HatBot], Action]) -> None:
-    """Two-player hat games on seeds ``prefix-i``: ``turn`` sees each position (the game
-    and the bot to act) and returns the move, which every bot then observes."""
+def _play(
+    prefix: str, games: int, turn: Callable[[Game, HatBot], Action], players: int = 2
+) -> None:
+    """Hat games (two players unless told) on seeds ``prefix-i``: ``turn`` sees each
+    position (the game and the bot to act) and returns the move, which every bot then
+    observes."""
     for i in range(games):
-        game = Game(Setup.create("no_variant", 2, seed=f"{prefix}-{i}"))
-        bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
+        game = Game(Setup.create("no_variant", players, seed=f"{prefix}-{i}"))
+        bots = [make_bot("hat", "no_variant", players, seat) for seat in range(players)]
         for seat, bot in enumerate(bots):
             bot.observe(seat_events(game.deal_events(), seat))
         while not game.is_over:
@@ -94,3 +97,53 @@ def test_hat_warns_before_a_play_when_the_next_player_would_throw_away_a_last_co
 
     _play("warn", 6, turn)
     assert warned, "the rule never applied in these games"
+
+
+def test_hat_spends_its_tokens_on_clues_at_the_end_of_a_two_player_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At two players, once the tokens reach two thirds of the deck, a hat bot that
+    would have discarded (even a useless card) gives a clue instead: tokens held at the
+    end are wasted, and a discard draws one of the last cards. Nowhere else does the
+    rule change its move."""
+    spent = 0
+
+    def turn(game: Game, bot: HatBot) -> Action:
+        nonlocal spent
+        action = bot.act()
+        with monkeypatch.context() as m:
+            m.setattr(HatBot, "LATE_CLUES", 0)
+            without = bot.act()
+        if without != action:
+            obs = bot.obs
+            assert bot.spend_tokens()
+            assert without.type == "discard" and action.type == "clue"
+            assert 0 < obs.deck_size <= obs.clue_tokens * HatBot.LATE_CLUES
+            spent += 1
+        return action
+
+    _play("late", 6, turn)
+    assert spent, "the rule never applied in these games"
+
+
+def test_hat_keeps_its_discards_at_three_players_and_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The late clues are a two-player rule: at three players (where they measured a
+    little worse) no move changes with them, and the rule's test says no."""
+    checked = 0
+
+    def turn(game: Game, bot: HatBot) -> Action:
+        nonlocal checked
+        action = bot.act()
+        obs = bot.obs
+        if obs.clue_tokens and 0 < obs.deck_size <= obs.clue_tokens * HatBot.LATE_CLUES:
+            assert not bot.spend_tokens()
+            with monkeypatch.context() as m:
+                m.setattr(HatBot, "LATE_CLUES", 0)
+                assert bot.act() == action
+            checked += 1
+        return action
+
+    _play("late3", 3, turn, players=3)
+    assert checked, "no position of these games was late enough"

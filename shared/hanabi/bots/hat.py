@@ -33,7 +33,9 @@ variants; conventions:
   deck lasts, look at the next player: if it knows no playable or useless card and would
   discard a last copy, give a clue (of the kind the hat sum asks for) after which, by its
   public knowledge, it would not. (Before a play too: two players 23.28 to 23.43 over
-  6000 deals, three +0.02, four and five the same.)
+  6000 deals, three +0.02, four and five the same.) At two players, once the tokens
+  reach two thirds of the deck, clue rather than discard at all: tokens held at the end
+  are wasted (two players 23.46 to 23.54 over 6000 deals).
 """
 
 from __future__ import annotations
@@ -486,6 +488,10 @@ class HatBot(Bot):
     # Measured over 2000 two-player games: +0.06 points (3-5 players: same).
     STALL_TOKENS = 2
     STALL_COST = 0.55
+    # At two players, a clue rather than a discard once the tokens reach LATE_CLUES of
+    # the deck (tokens * LATE_CLUES >= deck): see spend_tokens.
+    LATE_CLUES = 1.5
+    LATE_CLUES_UP_TO = 2  # players
 
     def knows_playable(self, seat: int, w: list[int]) -> bool:
         playable = self.obs.playable
@@ -587,7 +593,7 @@ class HatBot(Bot):
         if not will_clue and tokens > self.STALL_TOKENS and not useless:
             cheapest = self.safest_discard(masks, w)
             will_clue = cheapest[1] > self.STALL_COST
-        if obs.max_clues:
+        if obs.max_clues or self.spend_tokens():
             will_clue = True
         last_round = obs.turns_left is not None and obs.strikes < 2
         if last_round and not (tokens > 0 and self.someone_needs_clue()):
@@ -616,6 +622,25 @@ class HatBot(Bot):
         if cheapest is None:
             cheapest = self.safest_discard(masks, w)
         return Action.discard(hand[cheapest[0]])
+
+    def spend_tokens(self) -> bool:
+        """Whether to clue rather than discard because the game is nearly over: two
+        players, a token left and the tokens at least two thirds of the deck
+        (``LATE_CLUES``).
+
+        Tokens still held when the game ends are wasted (3.3 a game at two players), and
+        late in the game a discard, even of a useless card, draws one of the last cards
+        and brings the final round closer, while a clue keeps the deck for the plays
+        still to come and tells the partner more about its hand for them. Measured
+        over 6000 two-player deals: +0.08 points (most of it with one or two cards
+        left in the deck); at three to five players 0.01-0.02 points lower, so it is
+        not played there."""
+        obs = self.obs
+        return (
+            obs.num_players <= self.LATE_CLUES_UP_TO
+            and obs.clue_tokens > 0
+            and 0 < obs.deck_size <= obs.clue_tokens * self.LATE_CLUES
+        )
 
     def visible_cards(self) -> int:
         """Mask of the identities this seat sees in the other hands."""
