@@ -147,3 +147,51 @@ def test_hat_keeps_its_discards_at_three_players_and_more(
 
     _play("late3", 3, turn, players=3)
     assert checked, "no position of these games was late enough"
+
+
+def test_a_clue_other_than_hats_leaves_both_seats_the_same_public_knowledge() -> None:
+    """A search may give another clue than hat's, so another hat sum: the partner then
+    reads a wrong answer. The giver must record what the partner read, not the truth, or
+    the two seats' "public" knowledge parts (and with it every later clue's meaning).
+    Before, it parted at the first such clue."""
+    deviations = 0
+    for i in range(6):
+        game = Game(Setup.create("no_variant", 2, seed=f"deviate-{i}"))
+        bots = [make_bot("hat", "no_variant", 2, seat) for seat in range(2)]
+        for seat, bot in enumerate(bots):
+            bot.observe(seat_events(game.deal_events(), seat))
+        while not game.is_over:
+            bot = bots[game.current]
+            assert isinstance(bot, HatBot)
+            action = bot.act()
+            if action.type == "clue" and game.turn % 3 == 0:
+                value = _hat_value(bot, action)
+                for other in _clues(bot, action.target):
+                    if _hat_value(bot, other) not in (None, value):
+                        action = other
+                        deviations += 1
+                        break
+            events = game.apply(action)
+            for seat, b in enumerate(bots):
+                b.observe(seat_events(events, seat))
+            a, b = bots
+            for hand in game.snapshot()["hands"]:
+                for order in hand:
+                    assert a.pub[order] == b.pub[order], f"parted at turn {game.turn}"
+    assert deviations, "no clue was swapped"
+
+
+def _clues(bot: HatBot, target: int) -> list[Action]:
+    return [Action.clue(target, color=c) for c, _ in bot.color_clues] + [
+        Action.clue(target, rank=r) for r, _ in bot.rank_clues
+    ]
+
+
+def _hat_value(bot: HatBot, clue: Action) -> int | None:
+    """The hat value ``clue`` says from ``bot``'s seat (None: it touches no card)."""
+    obs = bot.obs
+    mask = dict(bot.rank_clues)[clue.rank] if clue.rank else dict(bot.color_clues)[clue.color]
+    touched = [o for o in obs.hands[clue.target] if mask >> obs.card[o] & 1]
+    if not touched:
+        return None
+    return bot.decode(obs.me, clue.target, clue.rank is not None, touched)[1]

@@ -373,14 +373,29 @@ class HatBot(Bot):
         return value % total, after
 
     def apply_hat(self, source: int, total: int, value: int) -> None:
-        """Everyone learns their answer to a hat value of ``total`` given by ``source``."""
+        """Everyone learns their answer to a hat value of ``total`` given by ``source``.
+
+        Where ``source`` is this seat and the value is not the table's sum (a search
+        played another clue than hat's, or threw away another useless card), every
+        partner reads a wrong answer: its knowledge is what that reading leaves, and this
+        seat records that, not what the true answer would have taught. Otherwise the two
+        seats' public knowledge would part (at two players, where only the source can
+        tell), and the giver's rollouts would expect the partner to know its cards
+        (measured: a search game struck out on three such misplays)."""
         obs = self.obs
         others, after = self.hat_sum(source, total)
+        w = self.pub_weights()
         if obs.me != source:
-            w = self.pub_weights()
             masks = [self.pub[o] for o in obs.hands[obs.me]]
             self.learn(masks, Modulus(total, (value - others) % total), w)
             after[obs.me] = masks
+        elif value % total != others:
+            shift = value - others
+            for seat in after:
+                answer, _ = self.hat_info(seat, total, w)
+                masks = [self.pub[o] for o in obs.hands[seat]]
+                self.learn(masks, Modulus(total, (answer.value + shift) % total), w)
+                after[seat] = masks
         for seat, masks in after.items():
             for order, m in zip(obs.hands[seat], masks):
                 # An empty set means someone did not follow the protocol: fall back on

@@ -2,10 +2,12 @@
 
 Hat's clues carry far more than the conventions' (each one tells every other player
 something about their own hand), so among bots that all run it, it is the stronger
-blueprint: at two players 23.35 points against the conventions' 22.3 (at three and more
+blueprint: at two players 23.43 points against the conventions' 22.3 (at three and more
 hat alone scores 24.9, and is played without a search). Its public
 knowledge of each card is the same at every seat, which is exactly what a rollout needs
-to rebuild a partner's state in a sampled world (see :mod:`.search`). Next to a person,
+to rebuild a partner's state in a sampled world (see :mod:`.search`); it stays the same
+after the search's own deviations, each of which tells the partner a wrong answer that
+the deviating seat records too (:meth:`HatBot.apply_hat`). Next to a person,
 or a bot of another strategy, ``search`` keeps the conventions as its blueprint
 (:mod:`.registry`).
 """
