@@ -30,32 +30,55 @@ def _play(
                 b.observe(seat_events(events, seat))
 
 
+def _act_with(monkeypatch: pytest.MonkeyPatch, bot: HatBot, name: str, value: object) -> Action:
+    """The move ``bot`` would make with hat's ``name`` set to ``value`` (a rule turned
+    off), the bot itself unchanged."""
+    with monkeypatch.context() as m:
+        m.setattr(HatBot, name, value)
+        return bot.act()
+
+
+def _changes(
+    monkeypatch: pytest.MonkeyPatch,
+    prefix: str,
+    games: int,
+    rule_off: tuple[str, object],
+    check: Callable[[HatBot, Action, Action], None],
+) -> int:
+    """Plays ``_play`` games and counts the moves that a rule changed (hat's attribute
+    ``rule_off[0]`` set to ``rule_off[1]`` turns it off); ``check`` sees each such
+    position with the move and the move without the rule."""
+    changed = 0
+
+    def turn(game: Game, bot: HatBot) -> Action:
+        nonlocal changed
+        action = bot.act()
+        without = _act_with(monkeypatch, bot, *rule_off)
+        if without != action:
+            check(bot, action, without)
+            changed += 1
+        return action
+
+    _play(prefix, games, turn)
+    return changed
+
+
 def test_hat_clues_rather_than_throw_away_a_likely_last_copy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """With more than ``STALL_TOKENS`` tokens, a hat bot whose cheapest discard is
     expected to cost more than ``STALL_COST`` points gives a clue instead; without the
     rule it would have discarded there."""
-    stalls = 0
 
-    def turn(game: Game, bot: HatBot) -> Action:
-        nonlocal stalls
-        action = bot.act()
-        with monkeypatch.context() as m:
-            m.setattr(HatBot, "STALL_TOKENS", 99)
-            without = bot.act()
-        if without != action:
-            obs = bot.obs
-            w = bot.priv_weights()
-            masks = [bot.private(o, w) for o in obs.hands[obs.me]]
-            assert action.type == "clue" and without.type == "discard"
-            assert obs.clue_tokens > HatBot.STALL_TOKENS
-            assert bot.safest_discard(masks, w)[1] > HatBot.STALL_COST
-            stalls += 1
-        return action
+    def check(bot: HatBot, action: Action, without: Action) -> None:
+        obs = bot.obs
+        w = bot.priv_weights()
+        masks = [bot.private(o, w) for o in obs.hands[obs.me]]
+        assert action.type == "clue" and without.type == "discard"
+        assert obs.clue_tokens > HatBot.STALL_TOKENS
+        assert bot.safest_discard(masks, w)[1] > HatBot.STALL_COST
 
-    _play("stall", 4, turn)
-    assert stalls, "the rule never applied in these games"
+    assert _changes(monkeypatch, "stall", 4, ("STALL_TOKENS", 99), check)
 
 
 def test_hat_warns_before_a_play_when_the_next_player_would_throw_away_a_last_copy(
@@ -82,9 +105,7 @@ def test_hat_warns_before_a_play_when_the_next_player_would_throw_away_a_last_co
                 bot.prob(bot.private(o, w), obs.playable, w) for o in obs.hands[obs.me]
             )
         )
-        with monkeypatch.context() as m:
-            m.setattr(HatBot, "warning", lambda self: None)
-            without = bot.act()
+        without = _act_with(monkeypatch, bot, "warning", lambda self: None)
         check = knows and without.type == "play" and action != without
         if check:
             nxt = (obs.me + 1) % 2
@@ -106,24 +127,14 @@ def test_hat_spends_its_tokens_on_clues_at_the_end_of_a_two_player_game(
     would have discarded (even a useless card) gives a clue instead: tokens held at the
     end are wasted, and a discard draws one of the last cards. Nowhere else does the
     rule change its move."""
-    spent = 0
 
-    def turn(game: Game, bot: HatBot) -> Action:
-        nonlocal spent
-        action = bot.act()
-        with monkeypatch.context() as m:
-            m.setattr(HatBot, "LATE_CLUES", 0)
-            without = bot.act()
-        if without != action:
-            obs = bot.obs
-            assert bot.spend_tokens()
-            assert without.type == "discard" and action.type == "clue"
-            assert 0 < obs.deck_size <= obs.clue_tokens * HatBot.LATE_CLUES
-            spent += 1
-        return action
+    def check(bot: HatBot, action: Action, without: Action) -> None:
+        obs = bot.obs
+        assert bot.spend_tokens()
+        assert without.type == "discard" and action.type == "clue"
+        assert 0 < obs.deck_size <= obs.clue_tokens * HatBot.LATE_CLUES
 
-    _play("late", 6, turn)
-    assert spent, "the rule never applied in these games"
+    assert _changes(monkeypatch, "late", 6, ("LATE_CLUES", 0), check)
 
 
 def test_hat_keeps_its_discards_at_three_players_and_more(
@@ -139,9 +150,7 @@ def test_hat_keeps_its_discards_at_three_players_and_more(
         obs = bot.obs
         if obs.clue_tokens and 0 < obs.deck_size <= obs.clue_tokens * HatBot.LATE_CLUES:
             assert not bot.spend_tokens()
-            with monkeypatch.context() as m:
-                m.setattr(HatBot, "LATE_CLUES", 0)
-                assert bot.act() == action
+            assert _act_with(monkeypatch, bot, "LATE_CLUES", 0) == action
             checked += 1
         return action
 
