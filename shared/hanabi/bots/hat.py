@@ -640,8 +640,8 @@ class HatBot(Bot):
 
     def spend_tokens(self) -> bool:
         """Whether to clue rather than discard because the game is nearly over: two
-        players, a token left and the tokens at least two thirds of the deck
-        (``LATE_CLUES``).
+        players, and the tokens at least two thirds of the deck (``LATE_CLUES``; with
+        cards in the deck, so at least one token).
 
         Tokens still held when the game ends are wasted (3.3 a game at two players), and
         late in the game a discard, even of a useless card, draws one of the last cards
@@ -653,7 +653,6 @@ class HatBot(Bot):
         obs = self.obs
         return (
             obs.num_players <= self.LATE_CLUES_UP_TO
-            and obs.clue_tokens > 0
             and 0 < obs.deck_size <= obs.clue_tokens * self.LATE_CLUES
         )
 
