@@ -43,6 +43,35 @@ export function fill(el, ...children) {
   return el;
 }
 
+/**
+ * Keep what a person typed or chose in the fields of `el` marked `data-draft="<key>"` while
+ * `el` is drawn again: a table redraws its panels on every change, and a name half typed when
+ * someone else joins must not be wiped. Returns the function that puts the values back (and
+ * the caret in the field being typed in); a field that is no longer drawn, or a choice that
+ * no longer exists, is dropped.
+ */
+export function keepDrafts(el) {
+  const active = document.activeElement;
+  const saved = [...el.querySelectorAll("[data-draft]")].map((input) => ({
+    key: input.dataset.draft,
+    value: input.type === "checkbox" ? input.checked : input.value,
+    caret: input === active && typeof input.selectionStart === "number" ? [input.selectionStart, input.selectionEnd] : null,
+  }));
+  return () => {
+    for (const { key, value, caret } of saved) {
+      const input = el.querySelector(`[data-draft="${CSS.escape(key)}"]`);
+      if (!input) continue;
+      if (input.type === "checkbox") input.checked = value;
+      else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === value)) input.value = value;
+      input.dispatchEvent(new Event("change"));
+      if (caret) {
+        input.focus();
+        input.setSelectionRange(...caret);
+      }
+    }
+  };
+}
+
 /** A labelled form field: <label>Name <input></label>, a hint under it (not in its name). */
 export function field(label, input, hint = null) {
   const kind = input.type === "checkbox" ? "field check" : "field";

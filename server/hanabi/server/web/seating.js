@@ -44,7 +44,7 @@ export function seatsPanel(game, strategies) {
   if (host) {
     const choice = h(
       "select",
-      { name: "strategy" },
+      { name: "strategy", "data-key": "bot-strategy", "data-draft": "bot-strategy" },
       strategies.map((s) => h("option", { value: s.name, selected: s.default }, s.name)),
     );
     const about = h("small", { class: "hint" });
@@ -111,8 +111,11 @@ export function seatsPanel(game, strategies) {
 
 function joinForm(game) {
   const account = api.session();
-  const name = h("input", { name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName(), required: !account });
-  const asGuest = h("input", { type: "checkbox", name: "guest" });
+  const name = h("input", {
+    name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName(), required: !account,
+    "data-key": "join-name", "data-draft": "join-name",
+  });
+  const asGuest = h("input", { type: "checkbox", name: "guest", "data-key": "join-guest", "data-draft": "join-guest" });
   const form = h(
     "form",
     {
