@@ -269,6 +269,7 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing, web_server: WebS
     ann.get_by_role("button", name="Add bot").click()
     expect(bob_seats).to_contain_text("conventions-bot-3")
     expect(bob.get_by_label("Name", exact=True)).to_have_value("bob")
+    expect(bob.get_by_label("Name", exact=True)).to_be_focused()
     expect(ann.get_by_label("Bot strategy")).to_have_value("conventions")
     ann.get_by_role("button", name="Remove conventions-bot-3").click()
     expect(bob_seats).not_to_contain_text("conventions-bot-3")

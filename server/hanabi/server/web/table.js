@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { Clocks } from "./clock.js";
-import { alertBox, banner, field, fill, h, keepDrafts } from "./dom.js";
+import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
@@ -185,8 +185,7 @@ class GamePage {
   render() {
     const v = this.view;
     if (!v || this.replaying) return;
-    const focused = document.activeElement?.dataset?.key;
-    const restoreDrafts = keepDrafts(this.body);
+    const restoreInput = keepInput(this.body);
     this.title.textContent = `${this.info.name}, ${v.players.length} players`;
     const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
     // a tab in the background says when it is your turn
@@ -210,8 +209,7 @@ class GamePage {
       );
       this.clocks.update(v, cells);
     }
-    if (focused) this.body.querySelector(`[data-key="${focused}"]`)?.focus();
-    restoreDrafts();
+    restoreInput();
   }
 
   handsPanel(cells) {
