@@ -46,26 +46,31 @@ export function fill(el, ...children) {
 /**
  * Keep a person's place while `el` is drawn again (a table redraws its panels on every
  * change): the focus, on the element with the same `data-key`, and what they typed or chose
- * in the fields marked `data-draft="<key>"`, with the caret where it was (a name half typed
- * when someone else joins must not be wiped). Returns the function that puts it all back
- * once `el` is drawn; what is no longer drawn, or a choice that no longer exists, is dropped.
+ * in the fields marked `data-draft` (found again by their `data-key`), with the caret where
+ * it was (a name half typed when someone else joins must not be wiped). Returns the
+ * function that puts it all back once `el` is drawn; what is no longer drawn, or a choice
+ * that no longer exists, is dropped. A field whose value it changes hears a `change`, so
+ * what depends on it (a hint) follows.
  */
 export function keepInput(el) {
   const active = document.activeElement;
   const focused = el.contains(active) ? active.dataset?.key : undefined;
   const saved = [...el.querySelectorAll("[data-draft]")].map((input) => ({
-    key: input.dataset.draft,
+    key: input.dataset.key,
     value: input.type === "checkbox" ? input.checked : input.value,
     caret: input === active && typeof input.selectionStart === "number" ? [input.selectionStart, input.selectionEnd] : null,
   }));
   return () => {
     if (focused) el.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     for (const { key, value, caret } of saved) {
-      const input = el.querySelector(`[data-draft="${CSS.escape(key)}"]`);
+      const input = el.querySelector(`[data-draft][data-key="${CSS.escape(key)}"]`);
       if (!input) continue;
-      if (input.type === "checkbox") input.checked = value;
-      else if (input.tagName !== "SELECT" || [...input.options].some((o) => o.value === value)) input.value = value;
-      input.dispatchEvent(new Event("change"));
+      const prop = input.type === "checkbox" ? "checked" : "value";
+      const possible = input.tagName !== "SELECT" || [...input.options].some((o) => o.value === value);
+      if (possible && input[prop] !== value) {
+        input[prop] = value;
+        input.dispatchEvent(new Event("change"));
+      }
       if (caret && document.activeElement === input) input.setSelectionRange(...caret);
     }
   };

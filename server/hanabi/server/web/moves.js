@@ -17,7 +17,7 @@ export function movePanel(page) {
     const plays = order === null ? [] : page.legal((a) => a.type === "play" && a.card === order);
     const discards = order === null ? [] : page.legal((a) => a.type === "discard" && a.card === order);
     const fireworkChoice = plays.length > 1 && plays[0].firework
-      ? h("select", { "aria-label": "Firework", "data-key": "firework", "data-draft": "firework" },
+      ? h("select", { "aria-label": "Firework", "data-key": "firework", "data-draft": true },
           plays.map((a) => h("option", { value: a.firework }, page.info.suitName(a.firework))))
       : null;
     parts.push(

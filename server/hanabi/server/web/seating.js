@@ -44,7 +44,7 @@ export function seatsPanel(game, strategies) {
   if (host) {
     const choice = h(
       "select",
-      { name: "strategy", "data-key": "bot-strategy", "data-draft": "bot-strategy" },
+      { name: "strategy", "data-key": "bot-strategy", "data-draft": true },
       strategies.map((s) => h("option", { value: s.name, selected: s.default }, s.name)),
     );
     const about = h("small", { class: "hint" });
@@ -113,9 +113,9 @@ function joinForm(game) {
   const account = api.session();
   const name = h("input", {
     name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName(), required: !account,
-    "data-key": "join-name", "data-draft": "join-name",
+    "data-key": "join-name", "data-draft": true,
   });
-  const asGuest = h("input", { type: "checkbox", name: "guest", "data-key": "join-guest", "data-draft": "join-guest" });
+  const asGuest = h("input", { type: "checkbox", name: "guest", "data-key": "join-guest", "data-draft": true });
   const form = h(
     "form",
     {
