@@ -357,20 +357,28 @@ class HatBot(Bot):
                 break
             self.acknowledge(q, info.split(self.amount(q)).value, masks)
 
+    def answers(self, source: int, total: int) -> dict[int, tuple[Modulus, list[int]]]:
+        """The answer of everyone but ``source`` and this seat to a hat value of
+        ``total``, and their knowledge after answering."""
+        w = self.pub_weights()
+        me = self.obs.me
+        return {
+            seat: self.hat_info(seat, total, w)
+            for seat in range(self.obs.num_players)
+            if seat not in (source, me)
+        }
+
     def hat_sum(self, source: int, total: int) -> tuple[int, dict[int, list[int]]]:
         """The sum of the answers of everyone but ``source`` and this seat, and their
         knowledge after answering."""
-        w = self.pub_weights()
-        me = self.obs.me
-        value = 0
-        after = {}
-        for seat in range(self.obs.num_players):
-            if seat in (source, me):
-                continue
-            info, masks = self.hat_info(seat, total, w)
-            value += info.value
-            after[seat] = masks
-        return value % total, after
+        return self._summed(self.answers(source, total), total)
+
+    @staticmethod
+    def _summed(
+        answers: dict[int, tuple[Modulus, list[int]]], total: int
+    ) -> tuple[int, dict[int, list[int]]]:
+        value = sum(info.value for info, _ in answers.values())
+        return value % total, {seat: masks for seat, (_, masks) in answers.items()}
 
     def apply_hat(self, source: int, total: int, value: int) -> None:
         """Everyone learns their answer to a hat value of ``total`` given by ``source``.
@@ -383,7 +391,8 @@ class HatBot(Bot):
         tell), and the giver's rollouts would expect the partner to know its cards
         (measured: a search game struck out on three such misplays)."""
         obs = self.obs
-        others, after = self.hat_sum(source, total)
+        answers = self.answers(source, total)  # kept: a deviation needs each answer
+        others, after = self._summed(answers, total)
         w = self.pub_weights()
         if obs.me != source:
             masks = [self.pub[o] for o in obs.hands[obs.me]]
@@ -391,8 +400,7 @@ class HatBot(Bot):
             after[obs.me] = masks
         elif value % total != others:
             shift = value - others
-            for seat in after:
-                answer, _ = self.hat_info(seat, total, w)
+            for seat, (answer, _) in answers.items():
                 masks = [self.pub[o] for o in obs.hands[seat]]
                 self.learn(masks, Modulus(total, (answer.value + shift) % total), w)
                 after[seat] = masks
