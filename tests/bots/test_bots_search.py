@@ -187,3 +187,33 @@ def test_on_hat_it_searches_the_last_cards_with_a_finer_budget(
             on_hat.act()
         on_hat.observe(seat_events(game.apply(action), 0))
     assert max(decks) > 30 and searched and max(searched) <= 30
+
+
+def test_on_hat_a_certain_play_is_searched_while_the_next_player_may_lose_a_last_copy() -> None:
+    """A play known to succeed is not searched, unless a token is left and the next
+    player holds a last copy that it does not know (a clue now may be what keeps it)."""
+    bot = make_bot("search", "no_variant", 2, 0, table=["search", "search"])
+    assert isinstance(bot, HatSearchBot)
+    finished = play_game(Setup.create("no_variant", 2, seed="warn-before-play"), "hat")
+    game = Game(finished.setup)
+    bot.observe(seat_events(game.deal_events(), 0))
+    searched = skipped = 0
+    for action in finished.actions:
+        obs = bot.obs
+        if game.current == 0 and obs.deck_size:
+            for order in obs.hands[0]:
+                known = obs.told[order] & bot.private(order, bot.priv_weights())
+                if not known or known & ~obs.playable:
+                    continue  # not a certain play
+                at_risk = any(
+                    (obs.critical & ~obs.dead) >> obs.card[o] & 1
+                    and bot.pub[o] & ~obs.playable
+                    and bot.pub[o].bit_count() > 1
+                    for o in obs.hands[1]
+                )
+                certain = bot._certain_play(Action.play(order))
+                assert certain == (obs.clue_tokens == 0 or not at_risk)
+                searched += not certain
+                skipped += certain
+        bot.observe(seat_events(game.apply(action), 0))
+    assert searched and skipped

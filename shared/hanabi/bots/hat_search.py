@@ -57,6 +57,28 @@ class HatSearchBot(Search, HatBot):
             return HatBot.act(self)
         return super().act()
 
+    def _certain_play(self, action: Action) -> bool:
+        """A certain play is searched too while a token is left and the next player
+        holds a last copy it does not know: hat judges that player's next discard by
+        public knowledge, and where it judges wrong, only a clue now (which the search
+        finds among its candidates) keeps the card. Measured over the benchmark's first
+        100 deals, paired: +0.15 +- 0.05 points (11 games changed, all up), for 1.12
+        times the CPU; one of the 5s lost in search self-play was thrown away right
+        after such an unsearched play."""
+        if not super()._certain_play(action):
+            return False
+        obs = self.obs
+        if obs.clue_tokens == 0 or obs.deck_size == 0:
+            return True
+        nxt = (obs.me + 1) % obs.num_players
+        last_copies = obs.critical & ~obs.dead
+        for order in obs.hands[nxt]:
+            m = self.pub[order]
+            unknown = m & (m - 1) and m & ~obs.playable
+            if unknown and last_copies >> obs.card[order] & 1:
+                return False
+        return True
+
     def _own_mask(self, order: int) -> int:
         return self.private(order, self.priv_weights())
 
