@@ -22,10 +22,9 @@ from hanabi.game import VARIANTS
 
 from . import metrics, redis_errors, tickets
 from . import schemas as s
-from .credentials import current_account
+from .credentials import bearer_token, current_account
 from .games import Outcome, Service, hash_token, not_found
 from .http import (
-    bearer_token,
     if_none_match,
     json_response,
     load_body,

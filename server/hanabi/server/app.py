@@ -10,7 +10,7 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import drain, gunicorn_errors, metrics, observe, problems, ratelimits, web_pages
+from . import drain, gunicorn_errors, observe, problems, ratelimits, scrape, web_pages
 from .account_setup import init_accounts
 from .api import PREFIX
 from .bots import start_worker
@@ -63,7 +63,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )
     # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
-    counted = metrics.install(app, service.store)
+    counted = scrape.install(app, service.store)
     observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
     drain.attach(app, service, bots)
 

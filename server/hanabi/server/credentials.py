@@ -7,7 +7,7 @@ account answers to like its own token (:meth:`hanabi.server.games.Service.seat_b
 
 from __future__ import annotations
 
-from flask import current_app, g
+from flask import current_app, g, request
 
 from .accounts import Account, Accounts
 from .problems import ApiError
@@ -15,6 +15,19 @@ from .problems import ApiError
 
 def accounts() -> Accounts:
     return current_app.extensions["hanabi_accounts"]
+
+
+def bearer_token() -> str | None:
+    """What the request's bearer token acts as (:func:`principal`), None without one; 401
+    for a malformed header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 200 or ":" in token:
+        raise ApiError(401, "invalid_auth", "Use 'Authorization: Bearer <token>'.")
+    return principal(token)
 
 
 def principal(token: str) -> str:
@@ -32,8 +45,6 @@ def principal(token: str) -> str:
 
 def current_account() -> Account | None:
     """The account whose credential the request bears, None for none (or a seat token)."""
-    from .http import bearer_token
-
     bearer_token()
     return g.get("hanabi_account")
 

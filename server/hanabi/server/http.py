@@ -11,21 +11,6 @@ from marshmallow import Schema, ValidationError
 
 from .problems import ApiError
 
-
-def bearer_token() -> str | None:
-    """The bearer token of the request, None without one; 401 for a malformed header."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 200 or ":" in token:
-        raise ApiError(401, "invalid_auth", "Use 'Authorization: Bearer <token>'.")
-    from .credentials import principal  # an account's credential acts for its seats
-
-    return principal(token)
-
-
 #: Methods whose body this API reads (PUT and PATCH too, should a route ever take them).
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 

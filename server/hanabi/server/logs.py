@@ -34,6 +34,16 @@ LOGGED_ARGS = ("game_id", "seat")
 #: /api/v1/games/x/stream?ticket=..."): cut out, since a stream ticket travels in one.
 QUERY = re.compile(r"\?[^\s\"']*")
 
+_ROUTES: dict[str, str] = {}  # URL rule -> its route, worked out once per rule
+
+
+def route_of(rule: str) -> str:
+    """A URL rule as openapi.yaml names its path: ``/api/v1/games/{game_id}``."""
+    route = _ROUTES.get(rule)
+    if route is None:
+        route = _ROUTES[rule] = re.sub(r"<(?:[^:<>]+:)?(\w+)>", r"{\1}", rule)
+    return route
+
 
 def request_fields() -> dict[str, Any]:
     """request_id, route and the logged ids of the request being handled, if any."""
@@ -45,8 +55,6 @@ def request_fields() -> dict[str, Any]:
         fields["request_id"] = rid
     rule = request.url_rule
     if rule is not None:
-        from .observe import route_of
-
         fields["route"] = route_of(rule.rule)
     for name in LOGGED_ARGS:
         value = (request.view_args or {}).get(name)

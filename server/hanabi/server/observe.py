@@ -21,20 +21,11 @@ import uuid
 from flask import Flask, Response, g, request
 
 from . import metrics
-from .logs import LOGGED_ARGS, REQUEST_LOGGER
+from .logs import LOGGED_ARGS, REQUEST_LOGGER, route_of
 
 HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"[A-Za-z0-9\-_.:@/+=]{1,128}")
 UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched (a 404)
-_ROUTES: dict[str, str] = {}
-
-
-def route_of(rule: str) -> str:
-    """A URL rule as openapi.yaml names its path: ``/api/v1/games/{game_id}``."""
-    route = _ROUTES.get(rule)
-    if route is None:
-        route = _ROUTES[rule] = re.sub(r"<(?:[^:<>]+:)?(\w+)>", r"{\1}", rule)
-    return route
 
 
 log = logging.getLogger(REQUEST_LOGGER)
