@@ -7,7 +7,7 @@ hat alone scores 24.9, and is played without a search). Its public
 knowledge of each card is the same at every seat, which is exactly what a rollout needs
 to rebuild a partner's state in a sampled world (see :mod:`.search`); it stays the same
 after the search's own deviations, each of which tells the partner a wrong answer that
-the deviating seat records too (:meth:`HatBot.apply_hat`). Next to a person,
+the deviating seat records too (:meth:`.hat_code.HatCode.apply_hat`). Next to a person,
 or a bot of another strategy, ``search`` keeps the conventions as its blueprint
 (:mod:`.registry`).
 """
