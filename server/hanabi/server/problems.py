@@ -13,7 +13,7 @@ import orjson
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from . import redis_errors
+from . import metrics, redis_errors
 
 PROBLEM_TYPE = "https://hanabi.invalid/problems/"
 log = logging.getLogger("hanabi.server")
@@ -99,8 +99,6 @@ def to_response(exc: BaseException) -> Response:
         }.get(status, exc.description or "")
         return problem(status, code, detail, headers=headers)
     if isinstance(exc, redis_errors.ERRORS):
-        from . import metrics
-
         metrics.redis_error("request")
     if redis_errors.unavailable(exc):
         log.warning("storage unavailable: %s", type(exc).__name__)
