@@ -43,7 +43,12 @@ def slots_text(slots: Sequence[int]) -> str:
 
 
 class Narrator:
-    """Turns events into sentences, following the hands to name slots."""
+    """Turns events into sentences, following the hands to name slots.
+
+    ``names`` are the players by seat as the table sits now (from the newest view): the
+    game's events number seats that way. The lobby's joins and leaves in the log number
+    seats as they were then, and name their player themselves.
+    """
 
     def __init__(self, names: Sequence[str], info: VariantInfo) -> None:
         self.names = list(names)
@@ -172,11 +177,8 @@ class Narrator:
         name = e.get("name") or self.name(e.get("seat"))
         kind = str(kind or "")
         if "join" in kind:
-            seat = e.get("seat")
-            if isinstance(seat, int):
-                while len(self.names) <= seat:
-                    self.names.append(f"seat {len(self.names)}")
-                self.names[seat] = str(name)
+            # The seat is the one taken then: a leave moves later seats up, so it need not
+            # be the seat played at the deal. ``names`` (the table as it sits) stay as given.
             plays = e.get("plays")
             return f"{name} joined" + (f" (a {plays} program)" if plays else ""), False, False
         if kind == "plays":
