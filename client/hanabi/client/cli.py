@@ -33,6 +33,9 @@ from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo, variant_info
 
 STATUSES = ("lobby", "playing", "finished", "all")
+#: Seats at a new table when neither --players nor the deck file says: as the web client's
+#: form (two), or one more than --bots (a seat for each bot and the host).
+DEFAULT_PLAYERS = 2
 BASIC_COLORS = ("red", "yellow", "green", "blue", "white")
 BOT_NEEDS_CORE = (
     "The bot command plays with hanabi.bots, from the hanabi-core package, which is not "
@@ -142,6 +145,8 @@ def timer_arg(text: str) -> dict[str, int]:
 
 
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
+    if args.bots is not None and args.bots < 0:  # before the table opens: none is left behind
+        raise Fail("--bots needs a number of bots, 1 or more.")
     deck = variant = players = None
     if args.deck:
         deck, variant, players = read_deck(args.deck, client)
@@ -163,7 +168,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     seat = client.create_game(
         name,
         variant=args.variant or variant,
-        max_players=args.players or players,
+        max_players=args.players or players or max(DEFAULT_PLAYERS, (args.bots or 0) + 1),
         options=options,
         seed=args.seed,
         deck=deck,
@@ -206,8 +211,6 @@ def seat_bots(
     """
     if not args.bots:
         return None
-    if args.bots < 0:
-        raise Fail("--bots needs a number of bots, 1 or more.")
     game = None
     try:
         for _ in range(args.bots):
@@ -577,7 +580,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("create", parents=[common], help="open a new table and sit at it as host")
     p.add_argument("--variant", help="variant id (see: hanabi-client variants)")
-    p.add_argument("--players", type=int, metavar="N", help="seats at the table (2-6, default 5)")
+    p.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help=f"seats at the table, 2-6 (default {DEFAULT_PLAYERS}, or enough for you and --bots)",
+    )
     p.add_argument("--name", help="your name (default: $HANABI_NAME, else your login)")
     p.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
     p.add_argument(
