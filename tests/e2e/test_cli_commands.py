@@ -219,6 +219,19 @@ def test_colour_and_no_color(live_server, tmp_path):
     assert "\x1b[3" not in term.before and "\x1b[1;3" not in term.before
 
 
+def test_strategies_lists_the_servers_in_words(live_server, tmp_path):
+    env = client_env(live_server.url, tmp_path)
+    served = Client(live_server.url).strategies()
+    listed = run(["strategies"], env)
+    assert listed.returncode == 0, listed.stderr
+    text = " ".join(listed.stdout.split())
+    for s in served:
+        head = f"{s['name']} (the default)" if s["default"] else s["name"]
+        assert f"{head}: {' '.join(s['description'].split())}" in text
+    assert "hanabi-client create --bots 1 --bot-strategy NAME" in text
+    assert json.loads(run(["strategies", "--json"], env).stdout) == {"strategies": served}
+
+
 def test_errors_are_one_line_and_json_when_asked(live_server, tmp_path):
     env = client_env(live_server.url, tmp_path)
     gone = run(["watch", "nosuchgame"], env)

@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from . import account_cli
+from . import account_cli, strategies
 from .api import DEFAULT_SERVER, ApiError, Client, GamePage
 from .clocks import parse_timer
 from .narrate import player_names
@@ -571,14 +571,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="no colour (also: NO_COLOR=1)",
     )
-    parser = argparse.ArgumentParser(
+    parser = strategies.HelpParser(
         prog="hanabi-client",
         description="Play Hanabi in a terminal against a Hanabi REST server.",
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("create", parents=[common], help="open a new table and sit at it as host")
+    p = sub.add_parser(
+        "create",
+        parents=[common],
+        help="open a new table and sit at it as host",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.explain = strategies.create_epilog
     p.add_argument("--variant", help="variant id (see: hanabi-client variants)")
     p.add_argument(
         "--players",
@@ -619,10 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bot-strategy",
         metavar="S",
-        help="the bots' strategy: conventions (the default; plays with people and any bots), "
-        "hat (only with other hat bots; next to anyone else it plays conventions), search "
-        "(conventions plus a late-game search of its moves, hat plus the search among search "
-        "bots only; stronger, slower)",
+        help="the bots' strategy (default: conventions; see below)",
     )
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
@@ -654,16 +657,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_join)
 
     p = sub.add_parser(
-        "bot", parents=[common], help="seat a bot that joins a table and plays it to the end"
+        "bot",
+        parents=[common],
+        help="seat a bot that joins a table and plays it to the end",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.explain = strategies.bot_epilog
     p.add_argument("id", nargs="?", metavar="ID", help="game id")
     p.add_argument(
         "--strategy",
         metavar="S",
-        help="the bot's strategy, from hanabi.bots: conventions (the default; plays with "
-        "anyone), hat (only with other hat bots: the server's; other API bots count as "
-        "people), search (conventions plus a late-game search of its moves; hat plus the "
-        "search among search bots only)",
+        help="the bot's strategy (default: conventions; see below)",
     )
     p.add_argument(
         "--name",
@@ -708,6 +712,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", parents=[common], help="the variants the server offers")
     p.set_defaults(run=cmd_variants)
+    strategies.add_command(sub, common)
     account_cli.add_commands(sub, common)
     return parser
 
