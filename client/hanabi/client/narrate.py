@@ -11,22 +11,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .variants import VariantInfo
-
-REASONS = {
-    "perfect": "a perfect game",
-    "deck_out": "the deck ran out",
-    "strikeout": "three strikes",
-    "terminated": "ended by vote",
-    "timeout": "a clock ran out",
-    "idle": "nobody moved for too long",
-}
+from .words import end_reason, plural
 
 
 def player_names(view: Mapping[str, Any]) -> list[str]:
     """Names by seat, from the server's [{seat, name, bot}] or the engine's [name]."""
     names = []
     for i, p in enumerate(view.get("players") or []):
-        names.append(str(p.get("name", f"seat {i}")) if isinstance(p, Mapping) else str(p))
+        names.append(str(p.get("name", f"seat {i + 1}")) if isinstance(p, Mapping) else str(p))
     return names
 
 
@@ -61,7 +53,7 @@ class Narrator:
     def name(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return f"seat {seat}"
+        return f"seat {seat + 1}" if isinstance(seat, int) else "someone"
 
     def _slot(self, seat: int, order: int) -> int | None:
         hand = self.hands.get(seat)
@@ -145,8 +137,8 @@ class Narrator:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             return f"{who} discarded {card}{self._take(e.get('seat'), e.get('card'))}", False, False
         if kind == "final_round":
-            n = e.get("turns_left")
-            return f"The deck is empty: final round, {n} turns left", False, False
+            left = plural(int(e.get("turns_left") or 0), "turn")
+            return f"The deck is empty: final round, {left} left", False, False
         if kind == "terminate":
             return self._terminate(e, who), False, False
         if kind == "vote":
@@ -155,8 +147,7 @@ class Narrator:
                 return f"Someone voted to end the game ({votes})", False, False
             return f"A vote to end the game was taken back ({votes})", False, False
         if kind == "game_over":
-            reason = REASONS.get(str(e.get("reason")), str(e.get("reason")))
-            return f"Game over ({reason}): score {e.get('score')}", True, False
+            return f"Game over ({end_reason(e.get('reason'))}): score {e.get('score')}", True, False
         if kind == "chat":
             speaker = e.get("name") or who
             return f"<{speaker}> {e.get('text', '')}", False, False
