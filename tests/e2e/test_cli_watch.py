@@ -123,3 +123,34 @@ def test_watching_a_finished_game_names_the_players_as_they_sat(live_server, tmp
     assert "alice clued carol 2, touching slots 1, 2, 3, 4 and 5" in moves
     assert "carol discarded R2 from slot 5" in moves
     assert "bob" not in moves
+
+
+def test_a_spectator_has_a_prompt_of_its_own(live_server, tmp_path):
+    """Not lobby> (nor the players' "> "): watching> at a lobby and at a game in play, and
+    a paced watcher of a lobby is told it waits for the deal, not "Turn 1"."""
+    api = Client(live_server.url)
+    alice = api.create_game("alice", max_players=2, deck=full_deck(FIRSTS))
+    game_id = alice.game_id
+    env = client_env(live_server.url, tmp_path)
+    watcher = Terminal(["watch", game_id, "--pace", "0"], env)
+    paced = Terminal(["watch", game_id], env)
+    try:
+        watcher.expect_exact("Waiting for the host to start the game.\r\nwatching> ")
+        paced.expect_exact("Watching the lobby: the game shows here once it is dealt; q quits.")
+        watcher.send("start")
+        watcher.expect_exact("You are watching: spectators can only look.\r\nwatching> ")
+        api.join(game_id, "bob")
+        api.start(game_id, token=alice.token)
+        watcher.expect_exact("Waiting for alice to play… (history, help, quit)\r\nwatching> ")
+        paced.expect_exact("Turn 1, one move every 1 s: space pauses, n steps, q quits.")
+        watcher.send("p 1")
+        watcher.expect_exact("You are watching: spectators cannot move.\r\nWaiting for alice")
+        watcher.expect_exact("watching> ")
+        watcher.send("quit")
+        watcher.expect_exact(f"Watch again with: hanabi-client watch {game_id}")
+        assert watcher.end() == 0
+        paced.child.send("q")
+        assert paced.end() == 0
+    finally:
+        watcher.kill()
+        paced.kill()
