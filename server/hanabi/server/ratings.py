@@ -30,6 +30,16 @@ HIGH = 1800
 #: Variants with a single-card sixth suit (55 cards): never rated (docs/rules.md).
 UNRATED_CARD_COUNT = 55
 
+#: Game options that change the score or what is legal: a rated game uses the standard
+#: rules, so a rated table refuses them (409 ``option_not_rated``), with what each changes.
+NON_STANDARD_OPTIONS = {
+    "empty_clues": "which clues are legal (a clue touching no card)",
+    "strikeout_keeps_score": "the score of a strikeout (the fireworks' instead of 0)",
+}
+#: The other options of a table, allowed at a rated one: they change neither the score nor
+#: what is legal. ``idle_limit`` and ``timer`` only end a game early, with score 0 (a loss).
+STANDARD_OPTIONS = ("rated", "idle_limit", "timer")
+
 
 def threshold(max_score: int) -> int:
     """The lowest score that meets hanabot above 1000: 18 for 25, 21 for 30, 24 for 35."""

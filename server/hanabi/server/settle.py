@@ -59,6 +59,19 @@ if ARGV[7] == '1' then
   redis.call('HINCRBY', KEYS[2], v .. ':rated', 1)
   redis.call('HINCRBYFLOAT', KEYS[2], v .. ':change', ARGV[8])
   entry['rating_change'] = {before = tonumber(before), after = tonumber(after)}
+else
+  if redis.call('HEXISTS', KEYS[1], 'unrated_games') == 0 then
+    -- an account from before this counter: its unrated games counted once (stats.py)
+    local n = 0
+    local st = redis.call('HGETALL', KEYS[2])
+    for i = 1, #st, 2 do
+      local suffix = string.sub(st[i], -6)
+      if suffix == ':games' then n = n + tonumber(st[i + 1])
+      elseif suffix == ':rated' then n = n - tonumber(st[i + 1]) end
+    end
+    redis.call('HSET', KEYS[1], 'unrated_games', n)
+  end
+  redis.call('HINCRBY', KEYS[1], 'unrated_games', 1)
 end
 local score = tonumber(ARGV[5])
 redis.call('HINCRBY', KEYS[2], v .. ':games', 1)
@@ -90,12 +103,14 @@ def plan_key(game_id: str) -> str:
 
 
 def is_rated(record: Record) -> bool:
-    """Whether the finished ``record`` counts for ratings (docs/rules.md: a rated table of two
-    or more non-bot accounts, no bot seats, a variant the rules rate)."""
+    """Whether the finished ``record`` counts for ratings (docs/ratings.md: a rated table of
+    two or more non-bot accounts, no bot seats, a variant the rules rate, the standard
+    rules; a table stored before a rule was checked is held to it here too)."""
     members = [p for p in record.players if p.account is not None]
     return (
         record.rated
         and ratings.is_rated_variant(get_variant(record.variant))
+        and not any(record.options.get(name) for name in ratings.NON_STANDARD_OPTIONS)
         and all(p.bot is None and p.account is not None for p in record.players)
         and len(members) >= 2
     )
