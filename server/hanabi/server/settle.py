@@ -7,9 +7,9 @@ change them together. Instead every step is idempotent and keyed by the game id:
    goes into ``hanabi:settle:pending`` (a sorted set scored by when to look at it next).
    Added *before* the commit, so no started game can be missed.
 2. **Plan.** When the game is finished, the first settler stores the plan under
-   ``{game:<id>}:settle`` with SET NX (the game's slot): who is rated, by how much
-   (computed from the ratings at that moment), the statistics to add. Every other settler
-   reads the winner's plan, so all of them apply the same numbers.
+   ``{game:<id>}:settle`` with SET NX (the game's slot): who is rated, each member by how
+   much (computed from their rating at that moment), the statistics to add. Every other
+   settler reads the winner's plan, so all of them apply the same numbers.
 3. **Apply.** One script per account, in the account's slot (:data:`APPLY_LUA`): if the
    account's ledger ``{acct:<id>}:hg`` has no entry for the game, change the rating, the
    statistics and the history, and write the entry; otherwise return the entry written.
@@ -160,26 +160,27 @@ class Settler:
         if stored is not None:
             return orjson.loads(stored)
         rated = is_rated(record)
-        seated = [(i, p.account) for i, p in enumerate(record.players) if p.account]
-        delta = 0.0
-        if rated:
-            current = []
-            for _, account_id in seated:
-                raw = self.redis.hget(akey(account_id, "a"), "rating")
-                current.append(float(raw) if raw is not None else ratings.START)
-            max_score = get_variant(record.variant).max_score
-            delta = ratings.change(current, max_score, record.score, self.k)
+        members = []
+        max_score = get_variant(record.variant).max_score
+        for seat, player in enumerate(record.players):
+            if player.account is None:
+                continue
+            delta = 0.0
+            if rated:  # each member against hanabot from their own rating (ratings.py)
+                raw = self.redis.hget(akey(player.account, "a"), "rating")
+                own = float(raw) if raw is not None else ratings.START
+                delta = ratings.change(own, max_score, record.score, self.k)
+            members.append({"seat": seat, "account": player.account, "delta": delta})
         result = record.result or {}
         plan = {
             "game": record.id,
             "rated": rated,
-            "delta": delta,
             "variant": record.variant,
             "players": [p.name for p in record.players],
             "score": record.score,
             "reason": result.get("reason"),
             "ended": record.updated,
-            "members": [{"seat": seat, "account": aid} for seat, aid in seated],
+            "members": members,
         }
         self.redis.set(plan_key(record.id), orjson.dumps(plan), nx=True, ex=self.ttl)
         return orjson.loads(self.redis.get(plan_key(record.id)) or orjson.dumps(plan))
@@ -204,7 +205,7 @@ class Settler:
             plan["score"],
             int(plan["reason"] == "strikeout"),
             int(plan["rated"]),
-            repr(plan["delta"]),
+            repr(member.get("delta", plan.get("delta", 0.0))),  # a plan stored before: one delta
             f"{plan['ended']:013d}:{plan['game']}",
             HISTORY_CAP,
         ]
