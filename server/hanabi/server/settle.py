@@ -13,6 +13,7 @@ change them together. Instead every step is idempotent and keyed by the game id:
 3. **Apply.** One script per account, in the account's slot (:data:`APPLY_LUA`): if the
    account's ledger ``{acct:<id>}:hg`` has no entry for the game, change the rating, the
    statistics and the history, and write the entry; otherwise return the entry written.
+   Either way the game leaves the account's rated games in progress (``{acct:<id>}:rg``).
 4. **Record.** ``result.rating_changes`` goes into the game with a compare-and-set commit
    (rated games), then the game leaves the pending set.
 
@@ -43,11 +44,12 @@ HISTORY_CAP = 2000
 RECHECK_MS = 60_000  # a pending game still on is looked at again this much later
 LEASE_MS = 30_000  # a sweeper's claim on a due game
 
-# KEYS: a, st, h, hg (one account's slot).  ARGV: game id, entry JSON, variant, player
+# KEYS: a, st, h, hg, rg (one account's slot).  ARGV: game id, entry JSON, variant, player
 # count, score, strikeout 0/1, rated 0/1, rating change, history member, history cap.
 # Returns the ledger entry (JSON) written now or before; nil if the account is gone.
 APPLY_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('SREM', KEYS[5], ARGV[1])
 local done = redis.call('HGET', KEYS[4], ARGV[1])
 if done then return done end
 local v = ARGV[3]
@@ -102,6 +104,12 @@ def plan_key(game_id: str) -> str:
     return "{game:" + game_id + "}:settle"
 
 
+def rated_games_key(account_id: str) -> str:
+    """The rated games an account holds a seat in, from just before the deal until they
+    are settled: what deleting the account ends (:mod:`hanabi.server.leaving`)."""
+    return akey(account_id, "rg")
+
+
 def is_rated(record: Record) -> bool:
     """Whether the finished ``record`` counts for ratings (docs/ratings.md: a rated table of
     two or more non-bot accounts, no bot seats, a variant the rules rate, the standard
@@ -127,9 +135,17 @@ class Settler:
         self._apply = self.redis.register_script(APPLY_LUA)
 
     def pending(self, record: Record) -> None:
-        """Call before the commit that starts ``record``: it will be settled when it ends."""
-        if any(p.account is not None for p in record.players):
-            self.redis.zadd(PENDING, {record.id: now_ms() + RECHECK_MS})
+        """Call before the commit that starts ``record``: it will be settled when it ends
+        (and a rated one is in each seated account's :func:`rated_games_key` until then)."""
+        accounts = [p.account for p in record.players if p.account is not None]
+        if not accounts:
+            return
+        pipe = self.redis.pipeline(transaction=False)  # one key per command: cluster-safe
+        pipe.zadd(PENDING, {record.id: now_ms() + RECHECK_MS})
+        if record.rated:
+            for account_id in accounts:
+                pipe.sadd(rated_games_key(account_id), record.id)
+        pipe.execute()
 
     def settle(self, game_id: str, record: Record | None = None) -> Record | None:
         """Settle the game if it is finished (idempotent): the record as it stands after,
@@ -209,7 +225,7 @@ class Settler:
             f"{plan['ended']:013d}:{plan['game']}",
             HISTORY_CAP,
         ]
-        found = self._apply(keys=[akey(aid, p) for p in ("a", "st", "h", "hg")], args=args)
+        found = self._apply(keys=[akey(aid, p) for p in ("a", "st", "h", "hg", "rg")], args=args)
         return None if found is None else orjson.loads(found)
 
     def _record_changes(self, record: Record, changes: dict[str, Any]) -> Record:
