@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from hanabi.game import get_variant
+from hanabi.game import VARIANTS, get_variant
 from hanabi.server import ratings
 
 
@@ -94,3 +97,39 @@ def test_55_card_variants_are_never_rated() -> None:
     assert variants["no_variant"]["hanabot"][18] == 1400
     assert len(variants["six_suits"]["hanabot"]) == 31
     assert not ratings.is_rated_variant(get_variant("single_sixth"))
+
+
+def test_the_documented_tables_are_the_model() -> None:
+    """docs/ratings.md shows hanabot's table for every variant and the score each rating
+    must reach to gain: the same numbers as the code."""
+    doc = (Path(__file__).parents[2] / "docs" / "ratings.md").read_text()
+    rows = {
+        cells[0].strip("`"): cells[1:]
+        for line in doc.splitlines()
+        if line.startswith("| `")
+        and len(cells := [c.strip() for c in line.strip("|").split("|")]) == 4
+    }
+    for variant in VARIANTS.values():
+        max_score, cutoff, table = rows[variant.id]
+        assert int(max_score) == variant.max_score
+        if not ratings.is_rated_variant(variant):
+            assert cutoff == "never rated" and table == ""
+            continue
+        low = ratings.threshold(variant.max_score)
+        assert int(cutoff) == low
+        expected = [
+            ratings.hanabot(variant.max_score, s) for s in range(low, variant.max_score + 1)
+        ]
+        assert [int(x) for x in table.split(", ")] == expected
+        assert ratings.hanabot(variant.max_score, low - 1) == ratings.BELOW
+    gains = [line for line in doc.splitlines() if re.match(r"\| 1\d00 \|", line)]
+    assert len(gains) == 6
+    for line in gains:
+        rating, *by_max, at_zero, at_perfect = [c.strip() for c in line.strip("|").split("|")]
+        for max_score, cell in zip((25, 30, 35), by_max, strict=True):
+            gaining = [
+                s for s in range(max_score + 1) if ratings.change(int(rating), max_score, s) > 0
+            ]
+            assert cell == (str(gaining[0]) if gaining else "never")
+        assert float(at_zero.replace("−", "-")) == round(ratings.change(int(rating), 25, 0), 2)
+        assert float(at_perfect) == round(ratings.change(int(rating), 25, 25), 2)
