@@ -10,6 +10,7 @@ global lookups are single keys, so nothing here needs a script across slots:
 ``{acct:<id>}:st``  hash: statistics (see :mod:`hanabi.server.stats`)
 ``{acct:<id>}:h``   sorted set of finished games ``<ended ms>:<game id>`` (history)
 ``{acct:<id>}:hg``  hash: game id -> history entry; also the ledger of applied games
+``{acct:<id>}:rg``  set: rated games it is seated in, dealt and not settled (settle.py)
 ``hanabi:session:<hash>``  the account id (expires with the session)
 ``hanabi:apikey:<hash>``   ``<account id>:<key id>``
 ``hanabi:login:user:<casefolded name>`` and ``hanabi:login:addr:<address>``: failed
@@ -170,9 +171,19 @@ class Accounts:
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
         self._end_sessions(account.id, [h for h in sessions if h != keep])
 
-    def delete(self, account: Account, password: str, address: str) -> None:
-        """The account and everything it holds; games keep the names as played."""
+    def delete(
+        self,
+        account: Account,
+        password: str,
+        address: str,
+        before: Callable[[str], object] | None = None,
+    ) -> None:
+        """The account and everything it holds; games keep the names as played. ``before``
+        (the account id) runs once the password is verified, while the account still
+        exists: the game service ends and settles its rated games there (leaving.py)."""
         self._verify(account.username, password, address)
+        if before is not None:
+            before(account.id)
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
         keys = [orjson.loads(v)["hash"] for v in self.redis.hvals(akey(account.id, "k"))]
         pipe = self.redis.pipeline(transaction=False)
@@ -182,7 +193,7 @@ class Accounts:
             pipe.delete("hanabi:apikey:" + hashed)
         pipe.execute()
         # Last, the account's own slot in one step, then the name (free for a new account).
-        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg")))
+        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg", "rg")))
         name = user_key(account.username)
         if self.redis.get(name) == account.id.encode():
             self.redis.delete(name)

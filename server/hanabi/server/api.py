@@ -280,11 +280,13 @@ class Games(Resource):
             "account: its name is the username (any `name` is ignored) and the credential "
             "acts for the seat as well as the seat token. A guest sends a `name` (401 "
             "name_required without one). `options.rated` needs an account (see the rating "
-            "model)."
+            "model) old enough, with enough finished unrated games (409 account_too_new, "
+            "not_enough_games), and the standard rules (409 option_not_rated for "
+            "empty_clues or strikeout_keeps_score)."
         ),
         responses={201: (s.SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 401, 403, 413, 429),
+        errors=(400, 401, 403, 409, 413, 429),
     )
     def post(self) -> Response:
         svc = service()
@@ -368,7 +370,8 @@ class Players(Resource):
         description=(
             "Like a create: an account's credential binds the seat to the account; a guest "
             "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
-            "bot_account). A program that plays the seat with a bot strategy says which in "
+            "bot_account), one seat each (409 already_seated), old enough and with enough "
+            "finished unrated games (409 account_too_new, not_enough_games). A program that plays the seat with a bot strategy says which in "
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
             "rated table)."
         ),
@@ -470,7 +473,8 @@ class Start(Resource):
             'The body is optional. `{"watch": true}`: the host gives up their seat at the '
             "deal and follows the game as a spectator (their token then holds no seat); "
             "at least 2 other seats must be taken. At a table of bots only, spectators see "
-            "every card and every draw."
+            "every card and every draw. A rated table checks its accounts again (409 "
+            "account_deleted: the host frees that seat; account_too_new, not_enough_games)."
         ),
         body=s.StartSchema,
         body_required=False,

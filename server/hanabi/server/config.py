@@ -51,6 +51,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LOGIN_FAILS_USER": (5, int),  # failed logins per username per window, then 429
     "HANABI_LOGIN_FAILS_ADDR": (20, int),  # failed logins per address per window, then 429
     "HANABI_RATING_K": (20.0, float),  # the Elo K-factor of rated games
+    "HANABI_RATED_MIN_AGE_H": (24, int),  # hours an account exists before it plays rated
+    "HANABI_RATED_MIN_GAMES": (3, int),  # finished unrated games before an account plays rated
     "HANABI_SETTLE_SWEEP": (5.0, float),  # seconds between sweeps for unsettled games; 0: none
     "HANABI_IDLE_END": (1800, int),  # seconds without a move that end a game (0: no limit)
     "HANABI_IDLE_MAX": (7 * DAY, int),  # longest options.idle_limit a game may ask for

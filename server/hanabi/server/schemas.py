@@ -169,9 +169,10 @@ class OptionsSchema(Schema):
     rated = JsonBoolean(
         load_default=False,
         metadata={
-            "description": "A rated game (docs/rules.md): created and joined with an "
+            "description": "A rated game (docs/ratings.md): created and joined with an "
             "account's credential only; no seed, deck, bot seats or bot accounts; 55-card "
-            "variants are refused (variant_not_rated)."
+            "variants are refused (variant_not_rated); the standard rules only "
+            "(option_not_rated)."
         },
     )
     idle_limit = _int(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
