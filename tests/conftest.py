@@ -25,7 +25,8 @@ os.environ.setdefault("HANABI_RATED_MIN_GAMES", "0")
 def redis_url() -> Iterator[str]:
     """URL of a Redis server for tests: ``$REDIS_URL`` if set, else a private throwaway one,
     or a private 3-master Redis Cluster with ``HANABI_TEST_REDIS=cluster`` (`make test`
-    runs the API's tests both ways)."""
+    runs the API's tests both ways). The throwaway ones listen on an open 127.0.0.1 port
+    with no password (``Listen.OPEN``): test data only, never the launcher's kind."""
     url = os.environ.get("REDIS_URL")
     if url:
         yield url

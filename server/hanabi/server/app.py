@@ -10,7 +10,16 @@ from flask_cors import CORS
 from flask_restx import Api
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import drain, gunicorn_errors, observe, problems, ratelimits, scrape, web_pages
+from . import (
+    drain,
+    gunicorn_errors,
+    observe,
+    problems,
+    ratelimits,
+    redis_memory,
+    scrape,
+    web_pages,
+)
 from .account_setup import init_accounts
 from .api import PREFIX
 from .bots import start_worker
@@ -53,6 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "finished": settings["HANABI_FINISHED_TTL"],
     }
     service = Service(Store(settings["REDIS_URL"], ttls), settings)
+    redis_memory.warn_if_evicting(service.store.redis)  # games must never be evicted
     app.extensions["hanabi"] = service
     app.extensions["hanabi_limits"] = ratelimits.from_config(
         settings, service.store.redis, service.store.cluster

@@ -12,6 +12,9 @@ DAY = 24 * 3600
 #: name -> (default, type). Every name can be set in the environment under the same name.
 SETTINGS: dict[str, tuple[Any, type]] = {
     "REDIS_URL": ("redis://127.0.0.1:6379/0", str),
+    # The embedded Redis of `python -m hanabi.server` (no REDIS_URL), read by it alone:
+    "HANABI_REDIS_MAXMEMORY": ("256mb", str),  # its maxmemory (noeviction: full = 503 writes)
+    "HANABI_REDIS_TCP": ("off", str),  # on: TCP 127.0.0.1 with a password, not a unix socket
     "HANABI_LOBBY_TTL": (1 * DAY, int),  # seconds a lobby lives without a change
     "HANABI_PLAYING_TTL": (7 * DAY, int),  # seconds an unfinished game lives without a change
     "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
