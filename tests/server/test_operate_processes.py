@@ -266,7 +266,7 @@ def test_logs_are_json_lines_with_request_ids_and_never_a_secret(
     assert len(streams) == 2 and all(line["status"] == 200 for line in streams)
     assert {line["status"] for line in requests} >= {200, 201, 304, 403}
     allowed = {"time", "level", "logger", "message", "pid", "request_id", "method", "route"}
-    allowed |= {"status", "duration_ms", "game_id", "seat", "remote"}
+    allowed |= {"status", "duration_ms", "game_id", "seat", "remote", "auth", "auth_hash"}
     assert all(set(line) <= allowed for line in requests), requests[0]
     assert any(line["logger"] == "gunicorn.error" for line in lines)  # gunicorn's own, as JSON
     for secret in [*secrets, chat, "Bearer", "ticket="]:
