@@ -35,6 +35,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it
     "HANABI_MAX_CHAT": (1000, int),  # chat lines per game; past it chat is 409 chat_full
+    "HANABI_MAX_CHAT_BYTES": (64 * 1024, int),  # UTF-8 bytes of chat per game; then chat_full
     "HANABI_MAX_LOBBY_EVENTS": (500, int),  # lobby events (joins, leaves) before 409 lobby_full
     "HANABI_EVENTS_PAGE": (200, int),  # events per page of GET /games/{id}/events by default
     "HANABI_EVENTS_PAGE_MAX": (1000, int),  # largest ?limit= of GET /games/{id}/events
