@@ -144,5 +144,8 @@ def test_gunicorn_limits_answer_problem_json(redis_url: str) -> None:
         status, kind, raw = _raw_get(port, f"{API}/games/" + "x" * 9000)
         assert (status, kind) == (414, "application/problem+json")
         assert b'"code":"uri_too_long"' in raw
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"{API}/games/" + "x" * 9000)
+        assert conn.getresponse().getheader("X-Content-Type-Options") == "nosniff"
     finally:
         _stop(proc)
