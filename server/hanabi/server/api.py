@@ -649,20 +649,28 @@ class Chat(Resource):
     @operation(
         id="chat",
         summary="Say something to the table (shown in the event log)",
+        description=(
+            "A line is at most 300 bytes of UTF-8 (400 validation_error). 429 rate_limited "
+            "past the seat's rate (one budget per seat, whichever credential of it sends) or "
+            "the table's; 409 chat_full once the game keeps all the lines or bytes of chat "
+            "it may (HANABI_MAX_CHAT, HANABI_MAX_CHAT_BYTES); 409 game_finished after the end."
+        ),
         body=s.ChatSchema,
         auth="required",
         responses={201: (s.ChatResultSchema, "The chat event")},
-        errors=(400, 401, 403, 404, 413, 429),
+        errors=(400, 401, 403, 404, 409, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         body = load_body(schema(s.ChatSchema))
         token = bearer_token()
-        svc.require_seat(svc.load(game_id), token)  # only a seat's lines count, against it
-        assert token is not None
+        record = svc.load(game_id)
+        seat = svc.require_seat(record, token)  # only a seat's lines count, against it
         lim = limits()
         lim.check("chat_game", game_id)
-        lim.hit("chat_seat", f"{game_id}:{hash_token(token)}")
+        # The seat, not the credential: a seat bound to an account answers to its seat token
+        # and to the account's, and both share one budget (keyed by the seat token's hash).
+        lim.hit("chat_seat", f"{game_id}:{record.players[seat].token or seat}")
         lim.hit("chat_game", game_id)
         outcome = svc.chat(game_id, token, body["text"])
         event = {**outcome.events[0], "seq": outcome.first_seq}

@@ -8,11 +8,12 @@ from typing import Any
 from flask import Flask, Response
 from flask_cors import CORS
 from flask_restx import Api
-from flask_swagger_ui import get_swaggerui_blueprint
 
 from . import (
+    docs_ui,
     drain,
     gunicorn_errors,
+    headers,
     observe,
     problems,
     ratelimits,
@@ -31,7 +32,7 @@ from .spec import TITLE
 from .store import Store
 
 #: The interactive docs (Swagger UI).
-DOCS = PREFIX + "/docs"
+DOCS = docs_ui.DOCS
 
 
 class ProblemApi(Api):
@@ -109,17 +110,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     # Swagger UI 5 (it renders OpenAPI 3.1; flask-restx bundles 4.x, which cannot), its
     # assets served from the package: no CDN. No online validator badge either.
-    app.register_blueprint(
-        get_swaggerui_blueprint(
-            DOCS,
-            PREFIX + "/openapi.yaml",
-            config={"app_name": TITLE, "validatorUrl": None, "deepLinking": True},
-            blueprint_name="docs",
-        )
-    )
-    # the page at /api/v1/docs itself too, not only at .../docs/ (its asset URLs are absolute)
-    app.add_url_rule(DOCS, "docs_page", app.view_functions["docs.show"])
+    app.register_blueprint(docs_ui.blueprint)
     # The browser client: "/", "/games/<id>", "/players/<name>" and its files at /web/.
     app.register_blueprint(web_pages.blueprint)
+    # nosniff on every response, and a policy on every page (headers.py).
+    headers.install(app)
 
     return app

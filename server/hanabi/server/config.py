@@ -38,11 +38,15 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it
     "HANABI_MAX_CHAT": (1000, int),  # chat lines per game; past it chat is 409 chat_full
+    "HANABI_MAX_CHAT_BYTES": (64 * 1024, int),  # UTF-8 bytes of chat per game; then chat_full
     "HANABI_MAX_LOBBY_EVENTS": (500, int),  # lobby events (joins, leaves) before 409 lobby_full
     "HANABI_EVENTS_PAGE": (200, int),  # events per page of GET /games/{id}/events by default
     "HANABI_EVENTS_PAGE_MAX": (1000, int),  # largest ?limit= of GET /games/{id}/events
     "HANABI_METRICS": ("on", str),  # on | off: count requests, serve GET /metrics (scrape.py)
-    "HANABI_METRICS_TOKEN": ("", str),  # if set, GET /metrics wants "Authorization: Bearer <it>"
+    "HANABI_METRICS_TOKEN": (
+        "",
+        str,
+    ),  # GET /metrics wants "Authorization: Bearer <it>"; unset: 403
     "HANABI_ACCESS_LOG": ("on", str),  # on | off: one JSON log line per request (observe.py)
     "HANABI_DRAIN_S": (10.0, float),  # seconds a SIGTERM'd process drains before it exits
     "HANABI_ARGON2_TIME": (3, int),  # argon2id passes (argon2-cffi's default)

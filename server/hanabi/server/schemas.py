@@ -655,8 +655,25 @@ class VoteSchema(Schema):
     )
 
 
+class MaxBytes(validate.Validator):
+    """At most ``limit`` bytes of UTF-8, what a line costs to keep and send in any script."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit, self.what = limit, what
+
+    def __call__(self, value: str) -> str:
+        if len(value.encode()) > self.limit:
+            raise ValidationError(
+                f"A {self.what} is at most {self.limit} bytes of text: an accented letter "
+                "takes 2, most Chinese, Japanese or Korean characters 3, an emoji 4."
+            )
+        return value
+
+
 class ChatSchema(Schema):
     text = _text(CHAT_MAX, "chat line")
+    text.validators.append(MaxBytes(CHAT_MAX, "chat line"))
+    text.metadata["description"] = f"Surrounding spaces are dropped; at most {CHAT_MAX} bytes."
 
 
 class ChatResultSchema(Schema):
