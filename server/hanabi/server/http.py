@@ -83,10 +83,12 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
 
 def summarize(messages: dict[str, Any], prefix: str = "") -> str:
     """Marshmallow's per-field messages as one sentence a person can act on, e.g.
-    ``strategy: Must be one of: conventions, hat.``"""
+    ``strategy: Use one of: conventions, hat.`` (marshmallow files a refusal of a whole
+    object, such as a nested one that is not an object, under ``_schema``: that names the
+    object itself)."""
     parts = []
     for field, value in messages.items():
-        name = f"{prefix}{field}"
+        name = prefix.rstrip(".") if field == "_schema" else f"{prefix}{field}"
         if isinstance(value, dict):
             parts.append(summarize(value, f"{name}."))
         else:
