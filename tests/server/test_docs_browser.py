@@ -5,6 +5,7 @@ definition"). `make test` installs chromium when it is missing (.ci/ensure-chrom
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -60,3 +61,35 @@ def test_swagger_ui_lists_every_operation(redis_url: str, tmp_path: Path) -> Non
     assert "OAS 3.1" in dom  # Swagger UI 5 read it as OpenAPI 3.1
     for cdn in ("unpkg.com", "cdn.jsdelivr", "cdnjs"):
         assert cdn not in dom
+
+
+def test_try_it_out_on_create_game_sends_a_body_the_server_accepts(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Swagger UI's "Try it out" for POST /games, then Execute, as a newcomer does: the
+    body it offers opens a table (it made one up from the schema before, which the server
+    refused with 400)."""
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    proc = gunicorn(port, {"REDIS_URL": redis_url, "HANABI_BOT_WORKER": "0"})
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), headless=True)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://127.0.0.1:{port}/api/v1/docs")
+                op = page.locator("#operations-games-createGame")
+                op.locator(".opblock-summary").click()
+                op.locator("button.try-out__btn").click()
+                offered = json.loads(op.locator("textarea.body-param__text").input_value())
+                op.locator("button.execute").click()
+                answer = op.locator(".live-responses-table tr.response")
+                status = answer.locator(".response-col_status").first.inner_text(timeout=20_000)
+                shown = answer.locator(".response-col_description pre").first.inner_text()
+            finally:
+                browser.close()
+    finally:
+        _stop(proc)
+    assert status.strip() == "201", shown
+    assert offered["name"] and json.loads(shown)["game"]["status"] == "lobby"

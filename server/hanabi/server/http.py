@@ -73,12 +73,13 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
             schema = schema(data)
         return schema.load(data)
     except ValidationError as exc:
-        raise ApiError(
-            400,
-            "validation_error",
-            f"The request body is not valid: {summarize(exc.messages_dict)}",
-            errors=exc.messages_dict,
-        ) from None
+        raise body_refusal(exc.messages_dict) from None
+
+
+def body_refusal(messages: dict[str, Any]) -> ApiError:
+    """The 400 for a body its schema refused with ``messages`` (field -> sentences)."""
+    detail = f"The request body is not valid: {summarize(messages)}"
+    return ApiError(400, "validation_error", detail, errors=messages)
 
 
 def summarize(messages: dict[str, Any], prefix: str = "") -> str:

@@ -55,6 +55,22 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
+def problem_body(
+    status: int, code: str, detail: str, errors: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON of a problem response (also the docs' example of one)."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE + code,
+        "title": HTTP_CODES.get(status, ("", "Error"))[1],
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        body["errors"] = errors
+    return body
+
+
 def problem(
     status: int,
     code: str,
@@ -63,16 +79,7 @@ def problem(
     errors: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    title = HTTP_CODES.get(status, ("", "Error"))[1]
-    body: dict[str, Any] = {
-        "type": PROBLEM_TYPE + code,
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    if errors:
-        body["errors"] = errors
+    body = problem_body(status, code, detail, errors)
     raw = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # field errors key list items by index
     response = Response(raw, status=status, mimetype="application/problem+json")
     if status == 401:
