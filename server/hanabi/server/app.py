@@ -52,7 +52,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "playing": settings["HANABI_PLAYING_TTL"],
         "finished": settings["HANABI_FINISHED_TTL"],
     }
-    service = Service(Store(settings["REDIS_URL"], ttls), settings)
+    store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
+    service = Service(store, settings)
     app.extensions["hanabi"] = service
     app.extensions["hanabi_limits"] = ratelimits.from_config(
         settings, service.store.redis, service.store.cluster

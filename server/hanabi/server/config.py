@@ -13,6 +13,9 @@ DAY = 24 * 3600
 SETTINGS: dict[str, tuple[Any, type]] = {
     "REDIS_URL": ("redis://127.0.0.1:6379/0", str),
     "HANABI_LOBBY_TTL": (1 * DAY, int),  # seconds a lobby lives without a change
+    # seconds a lobby stays in GET /games after its last change (a seat taken or freed, a
+    # bot, chat); then it is abandoned: not listed, but reachable by id until its TTL
+    "HANABI_LOBBY_LISTED_S": (600, int),
     "HANABI_PLAYING_TTL": (7 * DAY, int),  # seconds an unfinished game lives without a change
     "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
     "HANABI_MAX_BODY": (64 * 1024, int),  # bytes; bigger request bodies get 413

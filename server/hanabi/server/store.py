@@ -50,7 +50,10 @@ served through redis-py's ``RedisCluster``).
 The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
 member ``<created ms>:<id>``)
 is updated after the commit and is advisory: listings re-check each game's status and drop
-members whose game expired.
+members whose game expired. ``hanabi:index:lobby`` is scored by each lobby's last change
+(ms) instead, so the lobby listing reads only the lobbies changed within
+``HANABI_LOBBY_LISTED_S`` (a range of scores, last changed first: an abandoned lobby leaves
+the list without a scan), and every lobby change drops the entries older than that.
 
 The listing's change feed: ``{game:listing}:version`` counts the changes that alter which
 games a listing holds or a lobby table's seats (a create, join, leave, bot, start, end,
@@ -383,10 +386,11 @@ def connect(url: str) -> tuple[redis.Redis, bool, bool]:
 class Store:
     """The game store on one Redis or a Redis Cluster."""
 
-    def __init__(self, url: str, ttls: dict[str, int]) -> None:
+    def __init__(self, url: str, ttls: dict[str, int], lobby_listed_s: float = 600) -> None:
         self.redis, self.cluster, self.sharded = connect(url)
         self.publish = "SPUBLISH" if self.sharded else "PUBLISH"
         self.ttls = ttls  # status -> seconds
+        self.lobby_listed_ms = int(lobby_listed_s * 1000)  # see the lobby index (module doc)
         self._commit = self.redis.register_script(COMMIT_LUA)
         self._claim = self.redis.register_script(CLAIM_LUA)
         self._claim_game = self.redis.register_script(CLAIM_GAME_LUA)
@@ -554,11 +558,27 @@ class Store:
             pipe.zrem(INDEX + old_status, member)
         if delete:
             pipe.zrem(INDEX + "all", member)
+        elif record.status == "lobby":
+            self._touch_lobby(pipe, record, member)
+            pipe.zadd(INDEX + "all", {member: 0})
         else:
             pipe.zadd(INDEX + record.status, {member: 0})
             pipe.zadd(INDEX + "all", {member: 0})
         pipe.execute()
         self.listing_changed()
+
+    def lobby_changed(self, record: Record) -> None:
+        """A lobby changed (a seat taken or freed, a bot, a declaration, chat): to the top
+        of the lobby listing, which shows it, so announce that the listings changed."""
+        pipe = self.redis.pipeline(transaction=False)
+        self._touch_lobby(pipe, record, f"{record.created:013d}:{record.id}")
+        pipe.execute()
+        self.listing_changed()
+
+    def _touch_lobby(self, pipe: Any, record: Record, member: str) -> None:
+        # GT: a late write from another process never moves a lobby back in time.
+        pipe.zadd(INDEX + "lobby", {member: record.updated}, gt=True)
+        pipe.zremrangebyscore(INDEX + "lobby", "-inf", f"({record.updated - self.lobby_listed_ms}")
 
     def scan_index(self, status: str, cursor: str | None, count: int) -> list[str]:
         """Members of a status index, newest first, strictly after ``cursor``."""
@@ -569,6 +589,30 @@ class Store:
                 INDEX + status, start, "-", desc=True, bylex=True, offset=0, num=count
             )
         ]
+
+    def scan_lobbies(self, since_ms: int, cursor: str | None, count: int) -> list[tuple[str, str]]:
+        """Lobbies changed at ``since_ms`` or later, last changed first, strictly after
+        ``cursor``: (member, the cursor after it: ``<last change ms>:<member>``). A cursor
+        that does not read as one starts from the top."""
+        top, after = "+inf", None
+        score, _, member = (cursor or "").partition(":")
+        if score.isdigit() and member:
+            top, after = score, (int(score), member)
+        out: list[tuple[str, str]] = []
+        offset = 0
+        while True:
+            rows = self.redis.zrange(
+                INDEX + "lobby", top, since_ms, desc=True, byscore=True, withscores=True,
+                offset=offset, num=count,
+            )  # fmt: skip
+            for raw, value in rows:
+                m, changed = raw.decode(), int(value)
+                # Lobbies changed in the same ms as the cursor's sort by member, descending.
+                if after is None or (changed, m) < after:
+                    out.append((m, f"{changed}:{m}"))
+            if len(out) >= count or len(rows) < count:
+                return out[:count]
+            offset += len(rows)
 
     def load_many(self, game_ids: list[str]) -> list[Record | None]:
         pipe = self.redis.pipeline(transaction=False)
