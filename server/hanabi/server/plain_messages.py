@@ -18,6 +18,8 @@ from typing import Any
 import marshmallow
 from marshmallow import fields, validate
 
+from .problems import plural
+
 REQUIRED = "This field is required."
 UNKNOWN = "This field is not accepted here."
 NOT_AN_OBJECT = "Use a JSON object."
@@ -56,11 +58,6 @@ BY_KIND: tuple[tuple[type[fields.Field], dict[str, str]], ...] = (
     (fields.Tuple, {"invalid": "Use a list (a JSON array)."}),
     (fields.Dict, {"invalid": NOT_AN_OBJECT}),
 )
-
-
-def plural(count: Any, one: str, many: str | None = None) -> str:
-    """``count`` and the noun that goes with it: "1 character", "8 characters"."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def _defaults(cls: type[fields.Field]) -> dict[str, str]:

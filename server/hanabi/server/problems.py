@@ -35,6 +35,12 @@ HTTP_CODES = {
 }
 
 
+def plural(count: Any, one: str, many: str | None = None) -> str:
+    """``count`` and the noun that goes with it, for detail sentences: "1 second", "8
+    seconds" (``many``: a plural not made with "s")."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 class ApiError(Exception):
     """An error answer: raise it anywhere below a view to send a problem response."""
 
