@@ -108,3 +108,11 @@ def test_abandoned_lobbies_are_neither_read_nor_kept() -> None:
         assert listed(client) == [fresh.id]
         assert reads() - before == 1  # the fresh lobby's record, no other
         assert r.zcard("hanabi:index:lobby") == 1  # the abandoned ones were dropped
+
+
+@pytest.mark.parametrize("cursor", ["²:x", "1e9:x", "9" * 40 + ":x", ":", "0:", "x" * 100, "5"])
+def test_any_cursor_is_an_answer(client: FlaskClient, cursor: str) -> None:
+    """A cursor the lobby listing did not make starts from the top or from where it says:
+    never a 500 (Unicode digits, a float, a huge number, no member)."""
+    response = client.get(f"{API}/games", query_string={"status": "lobby", "cursor": cursor})
+    assert response.status_code == 200, response.get_json()

@@ -47,13 +47,7 @@ on a Cluster a change reaches only the node that owns the game, else ``PUBLISH``
 REDIS_URL may name a single Redis or any node of a Redis Cluster (detected at start, then
 served through redis-py's ``RedisCluster``).
 
-The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
-member ``<created ms>:<id>``)
-is updated after the commit and is advisory: listings re-check each game's status and drop
-members whose game expired. ``hanabi:index:lobby`` is scored by each lobby's last change
-(ms) instead, so the lobby listing reads only the lobbies changed within
-``HANABI_LOBBY_LISTED_S`` (a range of scores, last changed first: an abandoned lobby leaves
-the list without a scan), and every lobby change drops the entries older than that.
+The index of games by status is kept after each commit (:mod:`hanabi.server.listings`).
 
 The listing's change feed: ``{game:listing}:version`` counts the changes that alter which
 games a listing holds or a lobby table's seats (a create, join, leave, bot, start, end,
@@ -76,11 +70,11 @@ import redis
 from redis.cluster import RedisCluster
 
 from .clocks import CLOCK_LUA, DeadlinePassed, NotDue
+from .listings import GameIndex
 from .slots import BUCKETS, bucket_of, bucket_tag
 
 log = logging.getLogger("hanabi.server")
 
-INDEX = "hanabi:index:"
 BOTS_WAKE = "hanabi:bots:wake"
 #: The pseudo game id of the listings' change feed (see the module's docstring).
 LISTING = "listing"
@@ -383,7 +377,7 @@ def connect(url: str) -> tuple[redis.Redis, bool, bool]:
     return redis.Redis(connection_pool=pool), False, sharded
 
 
-class Store:
+class Store(GameIndex):
     """The game store on one Redis or a Redis Cluster."""
 
     def __init__(self, url: str, ttls: dict[str, int], lobby_listed_s: float = 600) -> None:
@@ -549,71 +543,6 @@ class Store:
         """A listener for the wake-ups that commits publish when a bot becomes due."""
         return BotWakes(self.redis)
 
-    def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
-        """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit,
-        and announce that the listings changed."""
-        member = f"{record.created:013d}:{record.id}"
-        pipe = self.redis.pipeline(transaction=False)
-        if old_status and (old_status != record.status or delete):
-            pipe.zrem(INDEX + old_status, member)
-        if delete:
-            pipe.zrem(INDEX + "all", member)
-        elif record.status == "lobby":
-            self._touch_lobby(pipe, record, member)
-            pipe.zadd(INDEX + "all", {member: 0})
-        else:
-            pipe.zadd(INDEX + record.status, {member: 0})
-            pipe.zadd(INDEX + "all", {member: 0})
-        pipe.execute()
-        self.listing_changed()
-
-    def lobby_changed(self, record: Record) -> None:
-        """A lobby changed (a seat taken or freed, a bot, a declaration, chat): to the top
-        of the lobby listing, which shows it, so announce that the listings changed."""
-        pipe = self.redis.pipeline(transaction=False)
-        self._touch_lobby(pipe, record, f"{record.created:013d}:{record.id}")
-        pipe.execute()
-        self.listing_changed()
-
-    def _touch_lobby(self, pipe: Any, record: Record, member: str) -> None:
-        # GT: a late write from another process never moves a lobby back in time.
-        pipe.zadd(INDEX + "lobby", {member: record.updated}, gt=True)
-        pipe.zremrangebyscore(INDEX + "lobby", "-inf", f"({record.updated - self.lobby_listed_ms}")
-
-    def scan_index(self, status: str, cursor: str | None, count: int) -> list[str]:
-        """Members of a status index, newest first, strictly after ``cursor``."""
-        start = "(" + cursor if cursor else "+"
-        return [
-            m.decode()
-            for m in self.redis.zrange(
-                INDEX + status, start, "-", desc=True, bylex=True, offset=0, num=count
-            )
-        ]
-
-    def scan_lobbies(self, since_ms: int, cursor: str | None, count: int) -> list[tuple[str, str]]:
-        """Lobbies changed at ``since_ms`` or later, last changed first, strictly after
-        ``cursor``: (member, the cursor after it: ``<last change ms>:<member>``). A cursor
-        that does not read as one starts from the top."""
-        top, after = "+inf", None
-        score, _, member = (cursor or "").partition(":")
-        if score.isdigit() and member:
-            top, after = score, (int(score), member)
-        out: list[tuple[str, str]] = []
-        offset = 0
-        while True:
-            rows = self.redis.zrange(
-                INDEX + "lobby", top, since_ms, desc=True, byscore=True, withscores=True,
-                offset=offset, num=count,
-            )  # fmt: skip
-            for raw, value in rows:
-                m, changed = raw.decode(), int(value)
-                # Lobbies changed in the same ms as the cursor's sort by member, descending.
-                if after is None or (changed, m) < after:
-                    out.append((m, f"{changed}:{m}"))
-            if len(out) >= count or len(rows) < count:
-                return out[:count]
-            offset += len(rows)
-
     def load_many(self, game_ids: list[str]) -> list[Record | None]:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
@@ -622,7 +551,3 @@ class Store:
         for game_id, (version, players, blob) in zip(game_ids, pipe.execute()):
             out.append(None if blob is None else Record.load(game_id, version, players, blob))
         return out
-
-    def unindex(self, status: str, members: list[str]) -> None:
-        if members:
-            self.redis.zrem(INDEX + status, *members)
