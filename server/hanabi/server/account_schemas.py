@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import fields, validate
 
+from .plain_messages import Schema  # marshmallow's, refusing in plain words
 from .schemas import JsonInteger, RatingChangeSchema, _Query
 
 USERNAME_PATTERN = r"^[A-Za-z0-9_-]{3,20}$"
