@@ -26,7 +26,7 @@ guards, both per worker process:
   ``--keep-alive`` instead (:data:`hanabi.server.serving.PROXY_KEEPALIVE`): it pools
   them, and must not have one closed under a request it is sending.
 
-gunicorn's master loads this class (``--worker-class hanabi.server.worker:GuardedWorker``)
+gunicorn's master loads this class (``--worker-class hanabi.server.worker.GuardedWorker``)
 before any worker patches the standard library, so this module imports nothing at its top
 but what gunicorn's own gevent worker does and the standard-library-only settings.
 """
