@@ -29,6 +29,12 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMITS": ("on", str),  # "off": no per-address limits (benchmarks, trusted setups)
     "HANABI_TRUSTED_PROXIES": ("", str),  # comma-separated proxies whose X-Forwarded-For counts
     "HANABI_MAX_WAITING_PER_ADDRESS": (100, int),  # long-polls and streams one address holds
+    # connections one address holds open to one worker process (0, or HANABI_LIMITS=off: no
+    # cap); past it a new connection is closed at once. Per worker: N workers, N times this
+    "HANABI_MAX_CONNECTIONS_PER_ADDRESS": (256, int),
+    # seconds a connection may take to send a request's headers, from its opening or the end
+    # of the previous answer (idle keep-alive included); then it is closed. 0: no deadline
+    "HANABI_HEADER_TIMEOUT": (10.0, float),
     "HANABI_LIMIT_CREATE": ("20/minute", str),  # games created per address
     "HANABI_LIMIT_JOIN": ("60/minute", str),  # seats taken (joins, bots) per address
     "HANABI_LIMIT_TICKET": ("120/minute", str),  # stream tickets per address
