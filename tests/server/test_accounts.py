@@ -55,6 +55,35 @@ def test_registration_is_validated(aclient: FlaskClient, body: dict[str, str]) -
     assert_problem(aclient.post(f"{API}/accounts", json=body), 400, "validation_error")
 
 
+@pytest.mark.parametrize(
+    "suffix", ["\n", "\r\n", " ", "\u200b", "\u00e5", ".", "!", "\u00df", "x" * 12]
+)
+def test_a_username_is_matched_whole(aclient: FlaskClient, suffix: str) -> None:
+    name = username("n")  # 11 characters: with 12 more, too long
+    response = aclient.post(
+        f"{API}/accounts", json={"username": name + suffix, "password": PASSWORD}
+    )
+    body = assert_problem(response, 400, "validation_error")
+    assert "lower-case letters a-z" in body["detail"]
+    assert login(aclient, name).status_code == 401  # nothing was registered
+
+
+def test_a_username_is_stored_nfkc_and_lower_case(aclient: FlaskClient) -> None:
+    name = username("w")
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in name.upper())  # full-width capitals
+    response = aclient.post(f"{API}/accounts", json={"username": wide, "password": PASSWORD})
+    assert response.status_code == 201 and response.get_json()["username"] == name
+    for form in (name, name.upper(), name.capitalize()):
+        again = aclient.post(f"{API}/accounts", json={"username": form, "password": PASSWORD})
+        assert_problem(again, 409, "username_taken")
+        assert login(aclient, form).status_code == 201
+    assert aclient.get(f"{API}/players/{name.upper()}").get_json()["username"] == name
+    ligature = aclient.post(
+        f"{API}/accounts", json={"username": "\ufb01" + name[2:], "password": PASSWORD}
+    )
+    assert ligature.status_code == 201 and ligature.get_json()["username"] == "fi" + name[2:]
+
+
 def test_the_password_is_stored_as_argon2id(accounts_app: Flask, aclient: FlaskClient) -> None:
     name = register(aclient)
     registry = accounts_app.extensions["hanabi_accounts"]
