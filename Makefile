@@ -1,4 +1,4 @@
-# Hanabi monorepo tasks. Needs only Python 3.11 and GNU make.
+# Hanabi monorepo tasks. Needs only Python 3.11 and GNU make. `make` alone prints the targets.
 
 PYTHON_BOOT := $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV        := .venv
@@ -11,9 +11,21 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: all venv test test-cluster browser lint format run openapi bench screenshots clean
+.PHONY: help venv test test-cluster browser lint format run openapi bench screenshots clean
 
-all: test
+.DEFAULT_GOAL := help
+
+# The targets a person runs, one line each (`make` alone; nothing is built or run).
+help:
+	@echo 'make run          serve on http://127.0.0.1:8000 (embedded Redis unless REDIS_URL is set);'
+	@echo '                  PORT=8080 HOST=0.0.0.0 WORKERS=4 CONNECTIONS=8000 DATA=var/redis to change'
+	@echo 'make test         the linters, the test suite, and the API tests on a Redis Cluster'
+	@echo 'make lint         ruff check and ruff format --check'
+	@echo 'make format       ruff check --fix and ruff format'
+	@echo 'make openapi      write openapi.yaml from the code (the tests fail when it is stale)'
+	@echo 'make bench        the engine benchmarks (the others: python bench/<name>.py)'
+	@echo 'make screenshots  retake docs/img/lobby.png and docs/img/table.png'
+	@echo 'make clean        remove .venv and caches'
 
 venv: $(STAMP)
 

@@ -15,13 +15,18 @@ os.environ.setdefault("HANABI_LIMITS", "off")
 # ... and the per-seat and per-table chat rates too (tests post hundreds of lines a minute).
 os.environ.setdefault("HANABI_LIMIT_CHAT_SEAT", "100000/minute")
 os.environ.setdefault("HANABI_LIMIT_CHAT_GAME", "100000/minute")
+# ... and the rated-game eligibility (accounts are made fresh by each test):
+# tests/server/test_rated_fairness.py holds them to the defaults.
+os.environ.setdefault("HANABI_RATED_MIN_AGE_H", "0")
+os.environ.setdefault("HANABI_RATED_MIN_GAMES", "0")
 
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """URL of a Redis server for tests: ``$REDIS_URL`` if set, else a private throwaway one,
     or a private 3-master Redis Cluster with ``HANABI_TEST_REDIS=cluster`` (`make test`
-    runs the API's tests both ways)."""
+    runs the API's tests both ways). The throwaway ones listen on an open 127.0.0.1 port
+    with no password (``Listen.OPEN``): test data only, never the launcher's kind."""
     url = os.environ.get("REDIS_URL")
     if url:
         yield url

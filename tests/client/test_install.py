@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from hanabi.client.cli import BOT_NEEDS_CORE
+from hanabi.client.strategies import INSTALL_BOTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,6 +68,11 @@ def test_the_client_installs_on_its_own(tmp_path, version):
     assert helped.returncode == 0 and "create" in helped.stdout and "bot" in helped.stdout
     bot = run(client, "bot", "GAMEID", "--server", "http://127.0.0.1:9")
     assert (bot.returncode, bot.stderr) == (1, f"hanabi-client: {BOT_NEEDS_CORE}\n")
+    # Its help says so too; create's names the command that asks the server.
+    bot_help = run(client, "bot", "--help")
+    assert bot_help.returncode == 0 and f"not installed here: {INSTALL_BOTS}" in bot_help.stdout
+    create_help = run(client, "create", "--help")
+    assert "hanabi-client strategies lists the server's" in create_help.stdout
 
     if version != "3.13":
         return

@@ -121,3 +121,28 @@ def test_a_program_saying_what_it_plays_in_words():
         "bob plays search (a program)",
         "bob plays in person",
     ]
+
+
+def test_a_seat_freed_in_the_lobby_does_not_rename_the_seats_that_moved_up():
+    """bob leaves, carol moves up to seat 1 before the deal: the game's seat 1 is carol's
+    (the log's join said seat 2 for her, and seat 1 for bob)."""
+    n = narrator(("alice", "carol"))
+    lobby = [
+        {"type": "join", "turn": 0, "seat": 0, "name": "alice", "bot": None},
+        {"type": "join", "turn": 0, "seat": 1, "name": "bob", "bot": None},
+        {"type": "join", "turn": 0, "seat": 2, "name": "carol", "bot": None},
+        {"type": "leave", "turn": 0, "seat": 1, "name": "bob", "bot": None, "host": 0},
+        {"type": "start", "turn": 0},
+    ]
+    clue = {"type": "clue", "turn": 0, "seat": 0, "target": 1, "color": "red", "touched": []}
+    discard = {"type": "discard", "turn": 1, "seat": 1, "card": 5, "suit": "red", "rank": 2}
+    assert n.feed([*lobby, clue, discard]) == [
+        "alice joined",
+        "bob joined",
+        "carol joined",
+        "bob left",
+        "The game started",
+        "alice clued carol red, touching nothing",
+        "carol discarded R2",
+    ]
+    assert n.names == ["alice", "carol"]

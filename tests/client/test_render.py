@@ -94,7 +94,15 @@ def test_final_round_and_game_over(make_table):
             t.do(Action.discard(game.hands[seat][-1]))
     final = render_with_log(t, game.current)
     check_snapshot("final_round", final)
-    assert "Final round: 1 turns left" in final or "Final round: 2 turns left" in final
+    assert "Final round: 2 turns left" in final
+    assert "The deck is empty: final round, 2 turns left" in final
+    t.do(
+        t.clue_for(1 - game.current)
+        if game.clue_tokens == 8
+        else Action.discard(t.hand(game.current)[-1])
+    )
+    # One turn left: the count agrees with its noun.
+    assert "Final round: 1 turn left" in render_with_log(t, game.current)
     while not game.is_over:
         seat = game.current
         if game.clue_tokens == 8:

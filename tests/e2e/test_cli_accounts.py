@@ -41,7 +41,7 @@ def test_accounts_and_a_rated_game_from_the_cli(live_server, tmp_path):
     session_file = tmp_path / "ann" / "config" / "hanabi-client" / "sessions"
     saved = next(session_file.glob("*.json"))
     assert stat.S_IMODE(saved.stat().st_mode) == 0o600
-    assert run(["whoami"], env_ann).stdout.startswith(f"{ann}: rating 1500.0, 0 rated")
+    assert run(["whoami"], env_ann).stdout == f"{ann}: rating 1500.0, 0 rated games\n"
 
     wrong = run(["login", ann], {**env_ann, "HANABI_PASSWORD": "not the password"})
     assert wrong.returncode == 1 and "Unknown username or wrong password" in wrong.stderr
@@ -67,8 +67,13 @@ def test_accounts_and_a_rated_game_from_the_cli(live_server, tmp_path):
 
     profile = run(["profile"], env_ann)
     assert profile.returncode == 0, profile.stderr
-    assert f"{ann}: rating 1491.1 (1 rated games)" in profile.stdout
-    assert "no_variant: 1 games, best 2p 0" in profile.stdout
+    assert f"{ann}: rating 1491.1 (1 rated game)" in profile.stdout  # counts agree
+    assert "no_variant: 1 game, best 2p 0, average -, strikeouts 0%, 1 rated game (-8.9)" in (
+        profile.stdout
+    )
+    assert f"{ann}: rating 1491.1, 1 rated game\n" == run(["whoami"], env_ann).stdout
+    said = run(["history", bob], env_ann).stdout
+    assert f"{game_id}  no_variant  {ann}, {bob}  score 0 (ended by vote)  rating" in said
     history = run(["history", bob, "--json"], env_ann)
     games = json.loads(history.stdout)["games"]
     assert [g["id"] for g in games] == [game_id]

@@ -75,6 +75,38 @@ def test_create_detached_list_and_json(live_server, tmp_path):
     assert "\n  K  Black (its own clue colour, black, one card of each rank)\n" in legend
 
 
+def test_create_opens_a_table_for_two_as_the_web_does(live_server, tmp_path):
+    """Without --players: two seats (the web form's default), or enough for the host and
+    --bots; --players and a deck file that names its players still decide."""
+    env = client_env(live_server.url, tmp_path)
+
+    def seats(*args: str) -> int:
+        made = run(["create", "--name", "ed", "--detach", "--json", *args], env)
+        assert made.returncode == 0, made.stdout + made.stderr
+        return json.loads(made.stdout)["game"]["max_players"]
+
+    assert seats() == 2
+    assert seats("--bots", "3") == 4
+    assert seats("--players", "5", "--bots", "1") == 5
+    three = tmp_path / "three.json"
+    three.write_text(json.dumps({"players": ["a", "b", "c"], "deck": full_deck(FIRSTS)}))
+    assert seats("--deck", str(three)) == 3
+    helped = " ".join(run(["create", "--help"], env).stdout.split())
+    assert "seats at the table, 2-6 (default 2, or enough for you and --bots)" in helped
+
+    def eds() -> int:
+        games = Client(live_server.url).list_games("lobby", limit=100).games
+        return sum(1 for g in games if [p["name"] for p in g["players"]] == ["ed"])
+
+    before = eds()
+    refused = run(["create", "--name", "ed", "--bots", "-1"], env)
+    assert (refused.returncode, refused.stderr) == (
+        1,
+        "hanabi-client: --bots needs a number of bots, 1 or more.\n",
+    )
+    assert eds() == before  # refused before any table was opened
+
+
 def test_list_counts_the_seats_of_a_dealt_table_not_its_lobby(live_server, tmp_path):
     """An all-bot table the host deals and watches has 4 seats, not "4/5"."""
     api = Client(live_server.url)
@@ -185,6 +217,19 @@ def test_colour_and_no_color(live_server, tmp_path):
     term = Terminal(["replay", game_id, "--no-color"], flag)
     term.end()
     assert "\x1b[3" not in term.before and "\x1b[1;3" not in term.before
+
+
+def test_strategies_lists_the_servers_in_words(live_server, tmp_path):
+    env = client_env(live_server.url, tmp_path)
+    served = Client(live_server.url).strategies()
+    listed = run(["strategies"], env)
+    assert listed.returncode == 0, listed.stderr
+    text = " ".join(listed.stdout.split())
+    for s in served:
+        head = f"{s['name']} (the default)" if s["default"] else s["name"]
+        assert f"{head}: {' '.join(s['description'].split())}" in text
+    assert "hanabi-client create --bots 1 --bot-strategy NAME" in text
+    assert json.loads(run(["strategies", "--json"], env).stdout) == {"strategies": served}
 
 
 def test_errors_are_one_line_and_json_when_asked(live_server, tmp_path):

@@ -146,6 +146,9 @@ def test_a_server_that_goes_away_mid_game(own_server, tmp_path):
         bob.expect_exact(f"Cannot reach the server at {own_server.url}: connection refused.")
         bob.expect_exact("Your clue was not sent; the table will refresh when the server is back.")
         bob.expect_exact("Your move> ")
+        bob.send("chat anyone?")  # what was lost, in words (not "Your chat")
+        bob.expect_exact("Your chat line was not sent; the table will refresh")
+        bob.expect_exact("Your move> ")
         bob.child.sendintr()  # bob gives up on this terminal
         bob.expect_exact(f"Resume with: hanabi-client join {game_id}")
         assert bob.end() == 130

@@ -93,3 +93,64 @@ def test_watch_pauses_steps_and_quits(live_server, tmp_path):
         assert watcher.end() == 0
     finally:
         watcher.kill()
+
+
+def test_watching_a_finished_game_names_the_players_as_they_sat(live_server, tmp_path):
+    """bob leaves a 3-seat lobby, so carol moves up to seat 2 before the deal: the moves of
+    her seat are hers, not those of bob, who sat there when he joined."""
+    api = Client(live_server.url)
+    alice = api.create_game("alice", max_players=3, deck=full_deck(FIRSTS))
+    game_id = alice.game_id
+    bob = api.join(game_id, "bob")
+    carol = api.join(game_id, "carol")
+    api.leave(game_id, bob.seat, token=bob.token)
+    api.start(game_id, token=alice.token)
+    # alice holds R1 Y1 G1 B1 W1 (orders 0-4, W1 newest), carol R2 Y2 G2 B2 W2 (5-9).
+    api.clue(game_id, 0, 1, rank=2, token=alice.token)
+    api.discard(game_id, 1, 5, token=carol.token)
+    api.vote(game_id, token=alice.token)
+    api.vote(game_id, token=carol.token)
+
+    env = client_env(live_server.url, tmp_path)
+    watcher = Terminal(["watch", game_id, "--pace", "0"], env)
+    try:
+        watcher.expect_exact("Game over (ended by vote): final score 0/25")
+        table = watcher.before
+        assert watcher.end() == 0
+    finally:
+        watcher.kill()
+    moves = table.split("Last moves:")[1]
+    assert "alice clued carol 2, touching slots 1, 2, 3, 4 and 5" in moves
+    assert "carol discarded R2 from slot 5" in moves
+    assert "bob" not in moves
+
+
+def test_a_spectator_has_a_prompt_of_its_own(live_server, tmp_path):
+    """Not lobby> (nor the players' "> "): watching> at a lobby and at a game in play, and
+    a paced watcher of a lobby is told it waits for the deal, not "Turn 1"."""
+    api = Client(live_server.url)
+    alice = api.create_game("alice", max_players=2, deck=full_deck(FIRSTS))
+    game_id = alice.game_id
+    env = client_env(live_server.url, tmp_path)
+    watcher = Terminal(["watch", game_id, "--pace", "0"], env)
+    paced = Terminal(["watch", game_id], env)
+    try:
+        watcher.expect_exact("Waiting for the host to start the game.\r\nwatching> ")
+        paced.expect_exact("Watching the lobby: the game shows here once it is dealt; q quits.")
+        watcher.send("start")
+        watcher.expect_exact("You are watching: spectators can only look.\r\nwatching> ")
+        api.join(game_id, "bob")
+        api.start(game_id, token=alice.token)
+        watcher.expect_exact("Waiting for alice to play… (history, help, quit)\r\nwatching> ")
+        paced.expect_exact("Turn 1, one move every 1 s: space pauses, n steps, q quits.")
+        watcher.send("p 1")
+        watcher.expect_exact("You are watching: spectators cannot move.\r\nWaiting for alice")
+        watcher.expect_exact("watching> ")
+        watcher.send("quit")
+        watcher.expect_exact(f"Watch again with: hanabi-client watch {game_id}")
+        assert watcher.end() == 0
+        paced.child.send("q")
+        assert paced.end() == 0
+    finally:
+        watcher.kill()
+        paced.kill()

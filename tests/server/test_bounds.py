@@ -4,6 +4,7 @@ only a change of the game refreshes."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -106,6 +107,65 @@ def test_chat_is_capped_per_game(redis_url: str) -> None:
     assert table.act(0, 0, type="clue", target=1, rank=hand[0]["rank"]).status_code == 201
 
 
+def test_chat_text_is_capped_per_game_in_bytes(redis_url: str) -> None:
+    """Past HANABI_MAX_CHAT_BYTES of text a game's chat is full, whoever asks and whichever
+    node: the count is in the game's state, committed with each line."""
+    settings = {"REDIS_URL": redis_url, "HANABI_MAX_CHAT_BYTES": 1000}
+    one, two = create_app(settings).test_client(), create_app(settings).test_client()
+    table = make_table(one, 3)
+    line = "é" * 150  # 300 bytes
+    for seat, client in ((0, one), (1, two), (2, one)):
+        said = client.post(
+            f"{table.url}/chat", json={"text": line}, headers=bearer(table.tokens[seat])
+        )
+        assert said.status_code == 201
+    full = two.post(f"{table.url}/chat", json={"text": "x" * 101}, headers=bearer(table.tokens[0]))
+    assert "1000 bytes" in assert_problem(full, 409, "chat_full")["detail"]
+    for client in (one, two):  # 100 bytes still fit, then not one more
+        assert (
+            client.post(
+                f"{table.url}/chat", json={"text": "y" * 50}, headers=bearer(table.tokens[1])
+            ).status_code
+            == 201
+        )
+    assert_problem(
+        one.post(f"{table.url}/chat", json={"text": "z"}, headers=bearer(table.tokens[2])),
+        409,
+        "chat_full",
+    )
+    texts = [
+        e["text"]
+        for e in one.get(f"{table.url}/events").get_json()["events"]
+        if e["type"] == "chat"
+    ]
+    assert sum(len(t.encode()) for t in texts) == 1000
+
+
+def test_chat_bytes_are_counted_once_per_line_under_concurrency(redis_url: str) -> None:
+    settings = {"REDIS_URL": redis_url, "HANABI_MAX_CHAT_BYTES": 2000}
+    apps = [create_app(settings) for _ in range(2)]
+    table = make_table(apps[0].test_client(), 4)
+    answers: list[int] = []
+
+    def say(seat: int) -> None:
+        client = apps[seat % 2].test_client()
+        for i in range(6):
+            text = f"{seat}{i}" + "ü" * 49  # 100 bytes
+            headers = bearer(table.tokens[seat])
+            answers.append(
+                client.post(f"{table.url}/chat", json={"text": text}, headers=headers).status_code
+            )
+
+    threads = [threading.Thread(target=say, args=(seat,)) for seat in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(set(answers)) == [201, 409] and answers.count(201) == 20
+    events = apps[1].test_client().get(f"{table.url}/events").get_json()["events"]
+    assert sum(len(e["text"].encode()) for e in events if e["type"] == "chat") == 2000
+
+
 def test_lobby_events_are_capped(redis_url: str) -> None:
     client = create_app({"REDIS_URL": redis_url, "HANABI_MAX_LOBBY_EVENTS": 12}).test_client()
     table = make_table(client, 1, start=False)
@@ -129,6 +189,7 @@ def test_lobby_events_are_capped(redis_url: str) -> None:
 def test_caps_have_defaults_that_never_bother_normal_play() -> None:
     config = load_config()
     assert config["HANABI_MAX_CHAT"] == 1000 and config["HANABI_MAX_LOBBY_EVENTS"] == 500
+    assert config["HANABI_MAX_CHAT_BYTES"] == 64 * 1024
 
 
 def _pttls(r: redis.Redis, gid: str) -> list[int]:

@@ -1,7 +1,8 @@
 """The interactive docs in a real browser: Debian's chromium, headless, loads
 /api/v1/docs from a real server and renders every operation of openapi.yaml (Swagger UI 5:
 the 4.x that flask-restx bundles refused OpenAPI 3.1 with "Unable to render this
-definition"). `make test` installs chromium when it is missing (.ci/ensure-chromium)."""
+definition"), and runs under its Content-Security-Policy without one violation, "Try it
+out" included. `make test` installs chromium when it is missing (.ci/ensure-chromium)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import yaml
+from playwright.sync_api import sync_playwright
 from process_helpers import _stop, gunicorn
 
 from hanabi.server.redis_process import free_port
@@ -60,3 +62,45 @@ def test_swagger_ui_lists_every_operation(redis_url: str, tmp_path: Path) -> Non
     assert "OAS 3.1" in dom  # Swagger UI 5 read it as OpenAPI 3.1
     for cdn in ("unpkg.com", "cdn.jsdelivr", "cdnjs"):
         assert cdn not in dom
+
+
+#: Every Content-Security-Policy violation of the page, as the browser reports it.
+LISTEN = """window.violations = [];
+document.addEventListener("securitypolicyviolation", (e) => window.violations.push(
+  [e.effectiveDirective, e.blockedURI, e.sample, e.sourceFile, e.lineNumber].join(" ")));"""
+
+
+def test_the_docs_run_under_their_policy_without_a_violation(redis_url: str) -> None:
+    port = free_port()
+    proc = gunicorn(port, {"REDIS_URL": redis_url, "HANABI_BOT_WORKER": "0"})
+    errors: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
+            try:
+                page = browser.new_page()
+                page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+                page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+                page.add_init_script(LISTEN)
+                response = page.goto(f"http://127.0.0.1:{port}/api/v1/docs")
+                assert response is not None
+                assert "script-src 'self'" in response.headers["content-security-policy"]
+                health = page.locator("#operations-system-getHealth")
+                health.locator(".opblock-summary").click()
+                health.get_by_role("button", name="Try it out").click()
+                health.get_by_role("button", name="Execute").click()
+                answer = health.locator(
+                    ".live-responses-table tr.response td.response-col_status"
+                ).first
+                answer.wait_for()
+                assert answer.inner_text().strip() == "200"  # "Try it out" reached the API
+                schemas = page.locator("section.models .json-schema-2020-12-expand-deep-button")
+                schemas.first.click()  # a schema (Problem), expanded all the way
+                page.locator("section.models .json-schema-2020-12-property").first.wait_for()
+                page.wait_for_timeout(300)
+                violations = page.evaluate("window.violations")
+            finally:
+                browser.close()
+    finally:
+        _stop(proc)
+    assert violations == [] and errors == [], (violations, errors)

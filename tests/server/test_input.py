@@ -127,6 +127,17 @@ def test_patterns_match_the_whole_value(client: FlaskClient, table: Table) -> No
     assert_problem(table.post("/chat", 0, {"text": "hi\n"}), 400, "validation_error")
 
 
+def test_a_chat_line_is_at_most_300_bytes_not_characters(client: FlaskClient, table: Table) -> None:
+    assert table.post("/chat", 0, {"text": "好" * 100}).status_code == 201  # 300 bytes
+    refused = assert_problem(table.post("/chat", 0, {"text": "好" * 101}), 400, "validation_error")
+    assert "at most 300 bytes" in refused["detail"]
+    emoji = "\U0001f3b4" * 75 + "!"  # 76 characters, 301 bytes
+    assert_problem(table.post("/chat", 0, {"text": emoji}), 400, "validation_error")
+    events = client.get(f"{table.url}/events").get_json()["events"]
+    said = [e["text"] for e in events if e["type"] == "chat"]
+    assert "好" * 100 in said and "好" * 101 not in said
+
+
 def _raw_get(port: int, path: str) -> tuple[int, str, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     conn.request("GET", path)
@@ -144,5 +155,8 @@ def test_gunicorn_limits_answer_problem_json(redis_url: str) -> None:
         status, kind, raw = _raw_get(port, f"{API}/games/" + "x" * 9000)
         assert (status, kind) == (414, "application/problem+json")
         assert b'"code":"uri_too_long"' in raw
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"{API}/games/" + "x" * 9000)
+        assert conn.getresponse().getheader("X-Content-Type-Options") == "nosniff"
     finally:
         _stop(proc)

@@ -107,6 +107,30 @@ def test_chat_per_seat_and_per_game_even_with_limits_off(redis_url: str):
     assert_problem(say("not-a-seat-token-at-all", "spam"), 403, "not_a_player")
 
 
+def test_two_credentials_on_one_seat_share_its_chat_limit(redis_url: str):
+    """A seat bound to an account answers to its seat token and to the account's session
+    token and API keys: its chat rate is the seat's, whichever of them sends the line."""
+    from account_helpers import FAST, session
+
+    app = _app(redis_url, **FAST, HANABI_LIMIT_CHAT_SEAT="3/minute")
+    client = _client(app, _address())
+    _, account = session(client)
+    key = client.post(f"{API}/accounts/me/keys", json={"name": "bot"}, headers=bearer(account))
+    assert key.status_code == 201
+    created = client.post(f"{API}/games", json={}, headers=bearer(account)).get_json()
+    url = f"{API}/games/{created['id']}"
+    guest = client.post(f"{url}/players", json={"name": "bob"}).get_json()
+
+    def say(token: str, text: str) -> Any:
+        return client.post(f"{url}/chat", json={"text": text}, headers=bearer(token))
+
+    for token in (account, created["token"], key.get_json()["key"]):
+        assert say(token, "one line each").status_code == 201
+    for token in (account, created["token"], key.get_json()["key"]):
+        assert_problem(say(token, "one more"), 429, "rate_limited")
+    assert say(guest["token"], "the other seat's own").status_code == 201
+
+
 def test_tickets_per_address(redis_url: str):
     app = _app(redis_url, HANABI_LIMIT_TICKET="2/minute")
     client = _client(app, _address())

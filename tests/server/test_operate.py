@@ -154,7 +154,8 @@ def _sample(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
 
 
-def test_metrics_count_requests_by_route_template_actions_and_redis_errors(app: Flask) -> None:
+def test_metrics_count_requests_by_route_template_actions_and_redis_errors(redis_url: str) -> None:
+    app = create_app({"REDIS_URL": redis_url, "HANABI_METRICS_TOKEN": "scrape-me-3"})
     client = app.test_client()
     table = make_table(client, 2, seed="metrics")
     route = "/api/v1/games/{game_id}"
@@ -164,7 +165,7 @@ def test_metrics_count_requests_by_route_template_actions_and_redis_errors(app: 
     clue = next(a for a in view["legal_actions"] if a["type"] == "clue")
     assert table.post("/actions", 0, {"turn": 0, **clue}).status_code == 201
     assert table.post("/actions", 0, {"turn": 0, **clue}).status_code == 200  # a retry
-    text = client.get("/metrics").get_data(as_text=True)
+    text = client.get("/metrics", headers=bearer("scrape-me-3")).get_data(as_text=True)
     assert _sample("hanabi_requests_total", route=route, method="GET", status="200") == before + 1
     assert _sample("hanabi_actions_total", by="person") == actions + 1
     assert 'hanabi_request_seconds_bucket{le="0.005",route="/api/v1/games/{game_id}"}' in text
@@ -188,6 +189,15 @@ def test_metrics_want_the_token_when_one_is_set(redis_url: str) -> None:
     found = client.get("/metrics", headers=bearer("scrape-me-7"))
     assert found.status_code == 200 and found.content_type.startswith("text/plain")
     assert "hanabi_requests_total" in found.get_data(as_text=True)
+
+
+def test_metrics_are_closed_without_a_token(app: Flask) -> None:
+    """Not public by default: without HANABI_METRICS_TOKEN no request opens /metrics."""
+    client = app.test_client()
+    for headers in ({}, bearer("anything"), {"Authorization": "Bearer "}):
+        body = assert_problem(client.get("/metrics", headers=headers), 403, "metrics_closed")
+        assert "HANABI_METRICS_TOKEN" in body["detail"]
+        assert "hanabi_requests_total" not in json.dumps(body)
 
 
 def test_metrics_can_be_turned_off(redis_url: str) -> None:

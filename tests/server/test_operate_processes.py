@@ -76,9 +76,13 @@ def _json_lines(text: str) -> list[dict[str, Any]]:
     return lines
 
 
-def _scrape(port: int, token: str | None = None) -> str:
+#: The scraper's token (/metrics is closed without one).
+SCRAPE = "scrape-token-8c2f"
+
+
+def _scrape(port: int, token: str = SCRAPE) -> str:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {token}"} if token else {})
+    conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {token}"})
     response = conn.getresponse()
     body = response.read().decode()
     conn.close()
@@ -131,7 +135,11 @@ def multiproc_dir(tmp_path: Path) -> Iterator[Path]:
 def test_metrics_add_up_over_two_worker_processes(
     redis_url: str, tmp_path: Path, multiproc_dir: Path
 ) -> None:
-    env = {"REDIS_URL": redis_url, "PROMETHEUS_MULTIPROC_DIR": str(multiproc_dir)}
+    env = {
+        "REDIS_URL": redis_url,
+        "PROMETHEUS_MULTIPROC_DIR": str(multiproc_dir),
+        "HANABI_METRICS_TOKEN": SCRAPE,
+    }
     server = Server(tmp_path, env, workers=2, access_log=False)
     try:
         assert not (multiproc_dir / "counter_1.db").exists()
@@ -266,7 +274,7 @@ def test_logs_are_json_lines_with_request_ids_and_never_a_secret(
     assert len(streams) == 2 and all(line["status"] == 200 for line in streams)
     assert {line["status"] for line in requests} >= {200, 201, 304, 403}
     allowed = {"time", "level", "logger", "message", "pid", "request_id", "method", "route"}
-    allowed |= {"status", "duration_ms", "game_id", "seat", "remote"}
+    allowed |= {"status", "duration_ms", "game_id", "seat", "remote", "auth", "auth_hash"}
     assert all(set(line) <= allowed for line in requests), requests[0]
     assert any(line["logger"] == "gunicorn.error" for line in lines)  # gunicorn's own, as JSON
     for secret in [*secrets, chat, "Bearer", "ticket="]:
@@ -283,6 +291,7 @@ def test_sigterm_during_actions_and_held_waiters_loses_nothing_and_exits_in_time
         "REDIS_URL": redis_url,
         "PROMETHEUS_MULTIPROC_DIR": str(multiproc_dir),
         "HANABI_DRAIN_S": str(drain_s),
+        "HANABI_METRICS_TOKEN": SCRAPE,
     }
     server = Server(tmp_path, env, workers=2, access_log=False)
     port = server.port

@@ -19,10 +19,11 @@ from flask.testing import FlaskClient
 
 from hanabi.server import account_schemas as a
 from hanabi.server import ratings
+from hanabi.server.accounts import akey
 from hanabi.server.games import Hooks
 from hanabi.server.settle import PENDING
 
-LOSS = ratings.change([1500, 1500], 25, 0)  # -8.935194: a terminated game scores 0
+LOSS = ratings.change(1500, 25, 0)  # -8.935194: a terminated game scores 0
 
 
 def rated_table(client: FlaskClient, players: int = 2) -> tuple[Table, list[str]]:
@@ -123,6 +124,8 @@ def test_a_rated_game_changes_every_rating_once(aclient: FlaskClient) -> None:
 
 
 def test_the_next_rated_game_starts_from_the_new_rating(aclient: FlaskClient) -> None:
+    """Each member moves from their own rating, against hanabot on the team's score: the
+    partners' ratings play no part (the team's average did before)."""
     _, ann = session(aclient)
     _, bob = session(aclient)
     first = account_table(aclient, [ann, bob], rated=True)
@@ -130,11 +133,25 @@ def test_the_next_rated_game_starts_from_the_new_rating(aclient: FlaskClient) ->
     _, cat = session(aclient)
     second = account_table(aclient, [ann, cat], rated=True)
     changes = second.end(1)["game"]["result"]["rating_changes"]
-    team = ((1500 + LOSS) + 1500) / 2
-    delta = ratings.change([team], 25, 0)
     assert changes["0"]["before"] == pytest.approx(1500 + LOSS)
-    assert changes["0"]["after"] == pytest.approx(1500 + LOSS + delta)
-    assert changes["1"]["after"] == pytest.approx(1500 + delta)
+    ann_delta = ratings.change(1500 + LOSS, 25, 0)
+    assert changes["0"]["after"] == pytest.approx(1500 + LOSS + ann_delta)
+    assert changes["1"]["after"] == pytest.approx(1500 + LOSS)  # Cat as from any 1500 team
+
+
+def test_a_partner_sunk_low_lifts_nobody(aclient: FlaskClient, accounts_app: Flask) -> None:
+    """An 1800 player with a partner at 1000 (tanked on purpose): the same game moves each
+    of them as it would move anyone of their own rating."""
+    redis = accounts_app.extensions["hanabi"].store.redis
+    tokens = [session(aclient)[1] for _ in range(2)]
+    for token, rating in zip(tokens, (1800, 1000), strict=True):
+        me = aclient.get(f"{API}/accounts/me", headers=bearer(token)).get_json()
+        redis.hset(akey(me["id"], "a"), "rating", rating)  # the test's storage, as a fixture
+    table = account_table(aclient, tokens, rated=True)
+    changes = table.end(0)["game"]["result"]["rating_changes"]
+    assert changes["0"]["after"] == pytest.approx(1800 + ratings.change(1800, 25, 0))
+    assert changes["1"]["after"] == pytest.approx(1000 + ratings.change(1000, 25, 0))
+    assert changes["1"]["after"] - 1000 == pytest.approx(0.0, abs=1e-9)  # 1000 meets 1000
 
 
 def test_unrated_games_count_in_statistics_only(aclient: FlaskClient) -> None:

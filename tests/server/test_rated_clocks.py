@@ -16,7 +16,7 @@ from flask import Flask
 from hanabi.server import create_app, ratings
 from hanabi.server.bots import BotWorker
 
-LOSS = ratings.change([1500, 1500], 25, 0)  # a game that ends by a clock scores 0
+LOSS = ratings.change(1500, 25, 0)  # a game that ends by a clock scores 0
 
 
 @pytest.fixture

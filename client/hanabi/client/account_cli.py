@@ -21,6 +21,7 @@ from rich.text import Text
 
 from .accounts import SavedSession, SessionStore
 from .api import ApiError, Client
+from .words import end_reason, plural
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history")
@@ -136,7 +137,8 @@ def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> in
         emit(args, me)
         return 0
     bot = " (bot account)" if me["bot"] else ""
-    console.print(f"{me['username']}{bot}: rating {me['rating']:.1f}, {me['rated_games']} rated")
+    rated = plural(me["rated_games"], "rated game")
+    console.print(f"{me['username']}{bot}: rating {me['rating']:.1f}, {rated}")
     return 0
 
 
@@ -154,7 +156,8 @@ def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> i
         return 0
     console.print(
         Text(
-            f"{body['username']}: rating {body['rating']:.1f} ({body['rated_games']} rated games)",
+            f"{body['username']}: rating {body['rating']:.1f} "
+            f"({plural(body['rated_games'], 'rated game')})",
             style="bold",
         )
     )
@@ -164,9 +167,9 @@ def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> i
         best = ", ".join(f"{n}p {score}" for n, score in stats["best"].items()) or "-"
         average = "-" if stats["average"] is None else f"{stats['average']:.2f}"
         console.print(
-            f"  {variant}: {stats['games']} games, best {best}, average {average}, "
-            f"strikeouts {stats['strikeout_rate'] * 100:.0f}%, {stats['rated_games']} rated "
-            f"({stats['rating_change']:+.1f})"
+            f"  {variant}: {plural(stats['games'], 'game')}, best {best}, average {average}, "
+            f"strikeouts {stats['strikeout_rate'] * 100:.0f}%, "
+            f"{plural(stats['rated_games'], 'rated game')} ({stats['rating_change']:+.1f})"
         )
     return 0
 
@@ -187,7 +190,7 @@ def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> i
             rating = f"  rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
         console.print(
             f"{game['ended'][:16].replace('T', ' ')}  {game['id']}  {game['variant']}  "
-            f"{', '.join(game['players'])}  score {game['score']} ({game['reason']}){rating}"
+            f"{', '.join(game['players'])}  score {game['score']} ({end_reason(game['reason'])}){rating}"
         )
     return 0
 

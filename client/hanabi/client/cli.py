@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from . import account_cli
+from . import account_cli, strategies
 from .api import DEFAULT_SERVER, ApiError, Client, GamePage
 from .clocks import parse_timer
 from .narrate import player_names
@@ -33,6 +33,9 @@ from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo, variant_info
 
 STATUSES = ("lobby", "playing", "finished", "all")
+#: Seats at a new table when neither --players nor the deck file says: as the web client's
+#: form (two), or one more than --bots (a seat for each bot and the host).
+DEFAULT_PLAYERS = 2
 BASIC_COLORS = ("red", "yellow", "green", "blue", "white")
 BOT_NEEDS_CORE = (
     "The bot command plays with hanabi.bots, from the hanabi-core package, which is not "
@@ -142,6 +145,8 @@ def timer_arg(text: str) -> dict[str, int]:
 
 
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
+    if args.bots is not None and args.bots < 0:  # before the table opens: none is left behind
+        raise Fail("--bots needs a number of bots, 1 or more.")
     deck = variant = players = None
     if args.deck:
         deck, variant, players = read_deck(args.deck, client)
@@ -163,7 +168,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     seat = client.create_game(
         name,
         variant=args.variant or variant,
-        max_players=args.players or players,
+        max_players=args.players or players or max(DEFAULT_PLAYERS, (args.bots or 0) + 1),
         options=options,
         seed=args.seed,
         deck=deck,
@@ -206,8 +211,6 @@ def seat_bots(
     """
     if not args.bots:
         return None
-    if args.bots < 0:
-        raise Fail("--bots needs a number of bots, 1 or more.")
     game = None
     try:
         for _ in range(args.bots):
@@ -568,16 +571,27 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="no colour (also: NO_COLOR=1)",
     )
-    parser = argparse.ArgumentParser(
+    parser = strategies.HelpParser(
         prog="hanabi-client",
         description="Play Hanabi in a terminal against a Hanabi REST server.",
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("create", parents=[common], help="open a new table and sit at it as host")
+    p = sub.add_parser(
+        "create",
+        parents=[common],
+        help="open a new table and sit at it as host",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.explain = strategies.create_epilog
     p.add_argument("--variant", help="variant id (see: hanabi-client variants)")
-    p.add_argument("--players", type=int, metavar="N", help="seats at the table (2-6, default 5)")
+    p.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help=f"seats at the table, 2-6 (default {DEFAULT_PLAYERS}, or enough for you and --bots)",
+    )
     p.add_argument("--name", help="your name (default: $HANABI_NAME, else your login)")
     p.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
     p.add_argument(
@@ -611,10 +625,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bot-strategy",
         metavar="S",
-        help="the bots' strategy: conventions (the default; plays with people and any bots), "
-        "hat (only with other hat bots; next to anyone else it plays conventions), search "
-        "(conventions plus a late-game search of its moves, hat plus the search among search "
-        "bots only; stronger, slower)",
+        help="the bots' strategy (default: conventions; see below)",
     )
     p.add_argument(
         "--detach", action="store_true", help="only create; take your seat later with join"
@@ -646,16 +657,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_join)
 
     p = sub.add_parser(
-        "bot", parents=[common], help="seat a bot that joins a table and plays it to the end"
+        "bot",
+        parents=[common],
+        help="seat a bot that joins a table and plays it to the end",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.explain = strategies.bot_epilog
     p.add_argument("id", nargs="?", metavar="ID", help="game id")
     p.add_argument(
         "--strategy",
         metavar="S",
-        help="the bot's strategy, from hanabi.bots: conventions (the default; plays with "
-        "anyone), hat (only with other hat bots: the server's; other API bots count as "
-        "people), search (conventions plus a late-game search of its moves; hat plus the "
-        "search among search bots only)",
+        help="the bot's strategy (default: conventions; see below)",
     )
     p.add_argument(
         "--name",
@@ -700,6 +712,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("variants", parents=[common], help="the variants the server offers")
     p.set_defaults(run=cmd_variants)
+    strategies.add_command(sub, common)
     account_cli.add_commands(sub, common)
     return parser
 

@@ -11,22 +11,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .variants import VariantInfo
-
-REASONS = {
-    "perfect": "a perfect game",
-    "deck_out": "the deck ran out",
-    "strikeout": "three strikes",
-    "terminated": "ended by vote",
-    "timeout": "a clock ran out",
-    "idle": "nobody moved for too long",
-}
+from .words import end_reason, plural
 
 
 def player_names(view: Mapping[str, Any]) -> list[str]:
     """Names by seat, from the server's [{seat, name, bot}] or the engine's [name]."""
     names = []
     for i, p in enumerate(view.get("players") or []):
-        names.append(str(p.get("name", f"seat {i}")) if isinstance(p, Mapping) else str(p))
+        names.append(str(p.get("name", f"seat {i + 1}")) if isinstance(p, Mapping) else str(p))
     return names
 
 
@@ -43,7 +35,12 @@ def slots_text(slots: Sequence[int]) -> str:
 
 
 class Narrator:
-    """Turns events into sentences, following the hands to name slots."""
+    """Turns events into sentences, following the hands to name slots.
+
+    ``names`` are the players by seat as the table sits now (from the newest view): the
+    game's events number seats that way. The lobby's joins and leaves in the log number
+    seats as they were then, and name their player themselves.
+    """
 
     def __init__(self, names: Sequence[str], info: VariantInfo) -> None:
         self.names = list(names)
@@ -56,7 +53,7 @@ class Narrator:
     def name(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
-        return f"seat {seat}"
+        return f"seat {seat + 1}" if isinstance(seat, int) else "someone"
 
     def _slot(self, seat: int, order: int) -> int | None:
         hand = self.hands.get(seat)
@@ -140,8 +137,8 @@ class Narrator:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             return f"{who} discarded {card}{self._take(e.get('seat'), e.get('card'))}", False, False
         if kind == "final_round":
-            n = e.get("turns_left")
-            return f"The deck is empty: final round, {n} turns left", False, False
+            left = plural(int(e.get("turns_left") or 0), "turn")
+            return f"The deck is empty: final round, {left} left", False, False
         if kind == "terminate":
             return self._terminate(e, who), False, False
         if kind == "vote":
@@ -150,8 +147,7 @@ class Narrator:
                 return f"Someone voted to end the game ({votes})", False, False
             return f"A vote to end the game was taken back ({votes})", False, False
         if kind == "game_over":
-            reason = REASONS.get(str(e.get("reason")), str(e.get("reason")))
-            return f"Game over ({reason}): score {e.get('score')}", True, False
+            return f"Game over ({end_reason(e.get('reason'))}): score {e.get('score')}", True, False
         if kind == "chat":
             speaker = e.get("name") or who
             return f"<{speaker}> {e.get('text', '')}", False, False
@@ -172,11 +168,8 @@ class Narrator:
         name = e.get("name") or self.name(e.get("seat"))
         kind = str(kind or "")
         if "join" in kind:
-            seat = e.get("seat")
-            if isinstance(seat, int):
-                while len(self.names) <= seat:
-                    self.names.append(f"seat {len(self.names)}")
-                self.names[seat] = str(name)
+            # The seat is the one taken then: a leave moves later seats up, so it need not
+            # be the seat played at the deal. ``names`` (the table as it sits) stay as given.
             plays = e.get("plays")
             return f"{name} joined" + (f" (a {plays} program)" if plays else ""), False, False
         if kind == "plays":

@@ -132,6 +132,10 @@ class Pacer:
         """The line under the frame: where we are and the keys."""
         if self.shown is None:
             return ""
+        if self.shown.get("status") == "lobby":  # no turns yet
+            if self.paused:
+                return "Paused in the lobby: space plays on once the game is dealt, q quits."
+            return "Watching the lobby: the game shows here once it is dealt; q quits."
         turn = view_turn(self.shown) + 1
         if self.paused:
             return f"Paused at turn {turn}: space plays on, n shows the next move, q quits."

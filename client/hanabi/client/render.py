@@ -13,8 +13,9 @@ from typing import Any
 from rich.text import Text
 
 from .clocks import clocks_line
-from .narrate import REASONS, player_names
+from .narrate import player_names
 from .variants import VariantInfo
+from .words import end_reason, plural
 
 MAX_CLUES = 8
 MAX_STRIKES = 3
@@ -136,7 +137,8 @@ class TableRenderer:
         score.append(f"{strikes}/{MAX_STRIKES}", style="bold red" if strikes else "")
         score.append(f"   Deck {view.get('deck_size', 0)}")
         if view.get("turns_left") is not None and not view.get("result"):
-            score.append(f"   Final round: {view['turns_left']} turns left", style="bold")
+            left = plural(int(view["turns_left"]), "turn")
+            score.append(f"   Final round: {left} left", style="bold")
         works = Text("Fireworks ")
         for suit, rank in fireworks.items():
             works.append(" ")
@@ -215,7 +217,7 @@ class TableRenderer:
         changes = (view.get("result") or {}).get("rating_changes") or {}
         names = player_names(view)
         for seat, change in sorted(changes.items(), key=lambda item: int(item[0])):
-            name = names[int(seat)] if int(seat) < len(names) else f"seat {seat}"
+            name = names[int(seat)] if int(seat) < len(names) else f"seat {int(seat) + 1}"
             delta = change["after"] - change["before"]
             text.append(
                 f"\n  {name}: rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
@@ -231,7 +233,7 @@ class TableRenderer:
             return Text("")
         if view.get("you") == current:
             return Text("Your turn.", style="bold")
-        name = names[current] if current < len(names) else f"seat {current}"
+        name = names[current] if current < len(names) else f"seat {current + 1}"
         return Text(f"{name}'s turn.")
 
     # -- the whole table ------------------------------------------------------------
@@ -302,7 +304,7 @@ def is_full(view: Mapping[str, Any]) -> bool:
 def game_over_line(view: Mapping[str, Any], info: VariantInfo) -> str:
     """ "Game over (three strikes): final score 0/25", out of the variant's perfect score."""
     result = view.get("result") or {}
-    reason = REASONS.get(str(result.get("reason")), str(result.get("reason")))
+    reason = end_reason(result.get("reason"))
     return f"Game over ({reason}): final score {result.get('score')}/{info.top_score(view)}"
 
 

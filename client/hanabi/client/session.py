@@ -40,6 +40,7 @@ from .pacing import (
 )
 from .render import TableRenderer
 from .variants import VariantInfo, variant_info
+from .words import code_words
 
 POLL_WAIT = 25  # seconds the server may hold a long-poll
 STREAM_QUIET = 25  # seconds without a byte (keep-alives come every 15) before a stream is dead
@@ -135,7 +136,11 @@ class TableSession:
                         if item.data.get("reason") == "finished" or token != self.token:
                             break
                         reason = item.data.get("reason", "gone")
-                        self.queue.put(("fatal", ApiError(reason, 410, _ENDED.get(reason, reason))))
+                        said = (
+                            _ENDED.get(reason)
+                            or f"The server closed the game ({code_words(reason)})."
+                        )
+                        self.queue.put(("fatal", ApiError(reason, 410, said)))
                         return
                     else:
                         events.append(item.data)
@@ -455,7 +460,8 @@ class TableSession:
             return
         view = self.view
         you = view.get("you")
-        if view.get("status") == "lobby":
+        lobby = view.get("status") == "lobby"
+        if lobby and you is not None:
             prompt = "lobby> "
         elif you is not None and view.get("current_seat") == you:
             prompt = "Your move> "
@@ -463,9 +469,11 @@ class TableSession:
             current = view.get("current_seat")
             names = player_names(view)
             who = names[current] if isinstance(current, int) and current < len(names) else "?"
-            what = "help, quit" if you is None else "chat, history, help, quit"
-            self.console.print(Text(f"Waiting for {who} to play… ({what})", style="dim"))
-            prompt = "> "
+            what = "history, help, quit" if you is None else "chat, history, help, quit"
+            if not lobby:
+                self.console.print(Text(f"Waiting for {who} to play… ({what})", style="dim"))
+            # A spectator's own prompt: nothing typed there is a move or a lobby command.
+            prompt = "watching> " if you is None else "> "
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
 
@@ -539,10 +547,11 @@ class TableSession:
         try:
             return self._send(command)
         except Unreachable as exc:
+            sent = _SENT.get(command.kind, command.kind)
             if exc.maybe_sent:
-                what = f"Your {command.kind} may or may not have reached it"
+                what = f"Your {sent} may or may not have reached it"
             else:
-                what = f"Your {command.kind} was not sent"
+                what = f"Your {sent} was not sent"
             self._refuse(
                 f"{exc.detail}. {what}; the table will refresh when the server is back.",
                 code="unreachable",
@@ -633,6 +642,14 @@ class TableSession:
             return
         self._refuse(f"The server refused: {exc.detail}", code=exc.code)
 
+
+#: What was sent, in words ("Your clue was not sent"; play, discard and vote say themselves).
+_SENT = {
+    "chat": "chat line",
+    "start": "request to deal",
+    "bot": "request for a bot",
+    "leave": "request to leave",
+}
 
 #: What the table says when the server ends its stream for good (other than a finish).
 _ENDED = {

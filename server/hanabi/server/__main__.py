@@ -3,8 +3,19 @@ long-poll or stream holds a socket, not a thread; see hanabi.server.serving).
 
 Without REDIS_URL in the environment, it starts a private redis-server with its
 append-only file under the --data directory (games survive a restart), restarts it if it
-dies, and stops it on exit. Every option can also be set in the environment (HANABI_HOST,
-HANABI_PORT, HANABI_WORKERS, HANABI_WORKER_CONNECTIONS, HANABI_DATA, HANABI_ACCESS_LOG).
+dies, and stops it on exit. That Redis listens on a unix socket only (redis.sock in the
+data directory, mode 0600; the directory is made 0700), or with --redis-tcp on a
+127.0.0.1 port that wants the password kept in the data directory's redis.password
+(mode 0600). It runs with maxmemory --redis-maxmemory and maxmemory-policy noeviction:
+when full, changes answer 503 and no game is ever evicted. With REDIS_URL set, that Redis
+is used as it is and none is started.
+
+It refuses to start (exit status 1, nothing started) when the port is already in use, or
+when another launcher holds the data directory (its launcher.lock).
+
+Every option can also be set in the environment (HANABI_HOST, HANABI_PORT,
+HANABI_WORKERS, HANABI_WORKER_CONNECTIONS, HANABI_DATA, HANABI_REDIS_TCP,
+HANABI_REDIS_MAXMEMORY, HANABI_ACCESS_LOG).
 """
 
 from __future__ import annotations
@@ -14,8 +25,12 @@ import os
 import resource
 import signal
 import subprocess
+import sys
 
-from .redis_process import RedisProcess, RedisSupervisor
+from .config import SETTINGS, enabled
+from .data_dir import DataDirBusy, DataDirLock, make_private
+from .ports import busy_port_sentence
+from .redis_process import Listen, RedisProcess, RedisSupervisor
 from .serving import WORKER_CONNECTIONS, gunicorn_command, raise_open_files
 
 #: How often (seconds) the launcher looks whether its embedded redis-server still runs.
@@ -52,8 +67,20 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--data", default=os.environ.get("HANABI_DATA", "var/redis"),
-        help="directory of the embedded redis-server's append-only file, used without "
-        "REDIS_URL (HANABI_DATA)",
+        help="directory of the embedded redis-server's append-only file, socket (or "
+        "password file) and lock, used without REDIS_URL (HANABI_DATA)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--redis-tcp", action=argparse.BooleanOptionalAction,
+        default=enabled(os.environ.get("HANABI_REDIS_TCP") or SETTINGS["HANABI_REDIS_TCP"][0]),
+        help="the embedded Redis listens on a 127.0.0.1 port with a password (in the data "
+        "directory's redis.password) instead of a unix socket (HANABI_REDIS_TCP)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--redis-maxmemory",
+        default=os.environ.get("HANABI_REDIS_MAXMEMORY") or SETTINGS["HANABI_REDIS_MAXMEMORY"][0],
+        help="the embedded Redis's maxmemory, e.g. 256mb or 2gb (its policy is noeviction: "
+        "when full, changes answer 503 storage_unavailable; HANABI_REDIS_MAXMEMORY)",
     )  # fmt: skip
     parser.add_argument(
         "--access-log", action=argparse.BooleanOptionalAction,
@@ -62,12 +89,32 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
 
+    # Refuse before starting anything: a busy port would only fail later, in gunicorn.
+    busy = busy_port_sentence(args.host, args.port)
+    if busy:
+        print(busy, file=sys.stderr, flush=True)
+        return 1
     env = dict(os.environ)
-    redis_proc = None
+    redis_proc = lock = None
     if not env.get("REDIS_URL"):
-        redis_proc = RedisProcess(directory=args.data, persist=True).start()
+        try:
+            data = make_private(args.data)
+            lock = DataDirLock(data).acquire()
+            assert lock.fd is not None
+            listen = Listen.PASSWORD if args.redis_tcp else Listen.SOCKET
+            redis_proc = RedisProcess(
+                directory=data, persist=True, listen=listen, maxmemory=args.redis_maxmemory,
+                pass_fds=(lock.fd,),  # the lock lasts as long as this Redis does
+            ).start()  # fmt: skip
+        except (DataDirBusy, OSError, RuntimeError) as exc:
+            print(f"not started: {exc}", file=sys.stderr, flush=True)
+            return 1
         env["REDIS_URL"] = redis_proc.url
-        print(f"embedded redis-server on {redis_proc.url} (AOF in {args.data})", flush=True)
+        print(
+            f"embedded redis-server on {redis_proc.shown_url} (AOF in {data}, "
+            f"maxmemory {args.redis_maxmemory})",
+            flush=True,
+        )
     # Every held long-poll or stream is an open socket: raise the open-files limit as far
     # as the OS allows (the workers inherit it) and say so when it stays short.
     wanted = args.workers * args.connections + 1024
@@ -106,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             gunicorn.wait()
         if redis_proc is not None:
             redis_proc.stop()
+        if lock is not None:
+            lock.release()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from flask_restx import Namespace, Resource
 
 from . import account_schemas as a
 from . import ratings, stats
-from .api import operation, schema
+from .api import operation, schema, service
 from .credentials import accounts, current_session, require_account
 from .http import json_response, load_body, load_query
 from .problems import ApiError
@@ -88,8 +88,11 @@ class Me(Resource):
         summary="Delete the account with its sessions, keys, profile and statistics",
         description=(
             "The password is required. Every session and API key ends at once, with their "
-            "tickets and event streams. Finished games keep the seat's name as it was played; "
-            "the username stays taken for 30 days (HANABI_NAME_HOLD_DAYS), then is free."
+            "tickets and event streams. A rated game in progress where the account holds a "
+            "seat ends at once (terminated by that seat, score 0) and is rated for every "
+            "seat, the account's own as a loss. Finished games keep the seat's name as it "
+            "was played; the username stays taken for 30 days (HANABI_NAME_HOLD_DAYS), then "
+            "is free."
         ),
         body=a.PasswordSchema,
         auth="required",
@@ -99,7 +102,8 @@ class Me(Resource):
     def delete(self) -> Response:
         account = require_account()
         body = load_body(schema(a.PasswordSchema))
-        accounts().delete(account, body["password"], address())
+        # Its rated games in progress end as its loss, settled before the account goes.
+        accounts().delete(account, body["password"], address(), before=service().end_rated_games)
         return Response(status=204)
 
 

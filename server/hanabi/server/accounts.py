@@ -13,6 +13,7 @@ global lookups are single keys, so nothing here needs a script across slots:
 ``{acct:<id>}:st``  hash: statistics (see :mod:`hanabi.server.stats`)
 ``{acct:<id>}:h``   sorted set of finished games ``<ended ms>:<game id>`` (history)
 ``{acct:<id>}:hg``  hash: game id -> history entry; also the ledger of applied games
+``{acct:<id>}:rg``  set: rated games it is seated in, dealt and not settled (settle.py)
 ``hanabi:session:<hash>``  the account id (expires with the session)
 ``hanabi:apikey:<hash>``   ``<account id>:<key id>``
 ``hanabi:login:*``  failed logins in the current windows (:mod:`.login_limits`)
@@ -149,10 +150,6 @@ class Accounts:
         self.session_ms = config["HANABI_SESSION_DAYS"] * DAY_MS
         self.name_hold_s = config["HANABI_NAME_HOLD_DAYS"] * DAY_MS // 1000
         self.throttle = LoginThrottle(client, config)
-        #: Called with the account once its password is checked, before a deletion removes
-        #: anything: where the account's unfinished rated games are settled (wired in
-        #: account_setup; the settling itself is not this module's).
-        self.before_delete: list[Callable[[Account], None]] = []
 
     # -- accounts ----------------------------------------------------------------------
 
@@ -249,12 +246,20 @@ class Accounts:
         if not keep_keys:
             self._revoke_keys(account.id)
 
-    def delete(self, account: Account, password: str, address: str) -> None:
-        """The account and everything it holds; games keep the names as played. The name
-        stays taken for ``HANABI_NAME_HOLD_DAYS``."""
+    def delete(
+        self,
+        account: Account,
+        password: str,
+        address: str,
+        before: Callable[[str], object] | None = None,
+    ) -> None:
+        """The account and everything it holds; games keep the names as played, and the
+        name stays taken for ``HANABI_NAME_HOLD_DAYS``. ``before`` (the account id) runs
+        once the password is verified, while the account still exists: the game service
+        ends and settles its rated games there (leaving.py)."""
         self._verify(account.username, password, address)
-        for hook in self.before_delete:
-            hook(account)
+        if before is not None:
+            before(account.id)
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
         self._end_sessions(account.id, sessions)
         self._revoke_keys(account.id)
@@ -264,7 +269,7 @@ class Accounts:
         name = user_key(account.username)
         if self.redis.get(name) == account.id.encode():
             self.redis.set(name, f"{DELETED}{now_ms()}", ex=max(1, self.name_hold_s))
-        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg")))
+        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg", "rg")))
 
     # -- sessions ----------------------------------------------------------------------
 

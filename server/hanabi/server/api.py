@@ -282,11 +282,13 @@ class Games(Resource):
             "account: its name is the username (any `name` is ignored) and the credential "
             "acts for the seat as well as the seat token. A guest sends a `name` (401 "
             "name_required without one). `options.rated` needs an account (see the rating "
-            "model)."
+            "model) old enough, with enough finished unrated games (409 account_too_new, "
+            "not_enough_games), and the standard rules (409 option_not_rated for "
+            "empty_clues or strikeout_keeps_score)."
         ),
         responses={201: (s.SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 401, 403, 413, 429),
+        errors=(400, 401, 403, 409, 413, 429),
     )
     def post(self) -> Response:
         svc = service()
@@ -370,7 +372,8 @@ class Players(Resource):
         description=(
             "Like a create: an account's credential binds the seat to the account; a guest "
             "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
-            "bot_account). A program that plays the seat with a bot strategy says which in "
+            "bot_account), one seat each (409 already_seated), old enough and with enough "
+            "finished unrated games (409 account_too_new, not_enough_games). A program that plays the seat with a bot strategy says which in "
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
             "rated table)."
         ),
@@ -472,7 +475,8 @@ class Start(Resource):
             'The body is optional. `{"watch": true}`: the host gives up their seat at the '
             "deal and follows the game as a spectator (their token then holds no seat); "
             "at least 2 other seats must be taken. At a table of bots only, spectators see "
-            "every card and every draw."
+            "every card and every draw. A rated table checks its accounts again (409 "
+            "account_deleted: the host frees that seat; account_too_new, not_enough_games)."
         ),
         body=s.StartSchema,
         body_required=False,
@@ -652,20 +656,28 @@ class Chat(Resource):
     @operation(
         id="chat",
         summary="Say something to the table (shown in the event log)",
+        description=(
+            "A line is at most 300 bytes of UTF-8 (400 validation_error). 429 rate_limited "
+            "past the seat's rate (one budget per seat, whichever credential of it sends) or "
+            "the table's; 409 chat_full once the game keeps all the lines or bytes of chat "
+            "it may (HANABI_MAX_CHAT, HANABI_MAX_CHAT_BYTES); 409 game_finished after the end."
+        ),
         body=s.ChatSchema,
         auth="required",
         responses={201: (s.ChatResultSchema, "The chat event")},
-        errors=(400, 401, 403, 404, 413, 429),
+        errors=(400, 401, 403, 404, 409, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = service()
         body = load_body(schema(s.ChatSchema))
         token = bearer_token()
-        svc.require_seat(svc.load(game_id), token)  # only a seat's lines count, against it
-        assert token is not None
+        record = svc.load(game_id)
+        seat = svc.require_seat(record, token)  # only a seat's lines count, against it
         lim = limits()
         lim.check("chat_game", game_id)
-        lim.hit("chat_seat", f"{game_id}:{hash_token(token)}")
+        # The seat, not the credential: a seat bound to an account answers to its seat token
+        # and to the account's, and both share one budget (keyed by the seat token's hash).
+        lim.hit("chat_seat", f"{game_id}:{record.players[seat].token or seat}")
         lim.hit("chat_game", game_id)
         outcome = svc.chat(game_id, token, body["text"])
         event = {**outcome.events[0], "seq": outcome.first_seq}

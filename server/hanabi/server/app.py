@@ -8,9 +8,19 @@ from typing import Any
 from flask import Flask, Response
 from flask_cors import CORS
 from flask_restx import Api
-from flask_swagger_ui import get_swaggerui_blueprint
 
-from . import drain, gunicorn_errors, observe, problems, ratelimits, scrape, web_pages
+from . import (
+    docs_ui,
+    drain,
+    gunicorn_errors,
+    headers,
+    observe,
+    problems,
+    ratelimits,
+    redis_memory,
+    scrape,
+    web_pages,
+)
 from .account_setup import init_accounts
 from .api import PREFIX
 from .bots import start_worker
@@ -22,7 +32,7 @@ from .spec import TITLE
 from .store import Store
 
 #: The interactive docs (Swagger UI).
-DOCS = PREFIX + "/docs"
+DOCS = docs_ui.DOCS
 
 
 class ProblemApi(Api):
@@ -53,6 +63,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "finished": settings["HANABI_FINISHED_TTL"],
     }
     service = Service(Store(settings["REDIS_URL"], ttls), settings)
+    redis_memory.warn_if_evicting(service.store.redis)  # games must never be evicted
     app.extensions["hanabi"] = service
     app.extensions["hanabi_limits"] = ratelimits.from_config(
         settings, service.store.redis, service.store.cluster
@@ -99,17 +110,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     # Swagger UI 5 (it renders OpenAPI 3.1; flask-restx bundles 4.x, which cannot), its
     # assets served from the package: no CDN. No online validator badge either.
-    app.register_blueprint(
-        get_swaggerui_blueprint(
-            DOCS,
-            PREFIX + "/openapi.yaml",
-            config={"app_name": TITLE, "validatorUrl": None, "deepLinking": True},
-            blueprint_name="docs",
-        )
-    )
-    # the page at /api/v1/docs itself too, not only at .../docs/ (its asset URLs are absolute)
-    app.add_url_rule(DOCS, "docs_page", app.view_functions["docs.show"])
+    app.register_blueprint(docs_ui.blueprint)
     # The browser client: "/", "/games/<id>", "/players/<name>" and its files at /web/.
     app.register_blueprint(web_pages.blueprint)
+    # nosniff on every response, and a policy on every page (headers.py).
+    headers.install(app)
 
     return app

@@ -12,6 +12,9 @@ DAY = 24 * 3600
 #: name -> (default, type). Every name can be set in the environment under the same name.
 SETTINGS: dict[str, tuple[Any, type]] = {
     "REDIS_URL": ("redis://127.0.0.1:6379/0", str),
+    # The embedded Redis of `python -m hanabi.server` (no REDIS_URL), read by it alone:
+    "HANABI_REDIS_MAXMEMORY": ("256mb", str),  # its maxmemory (noeviction: full = 503 writes)
+    "HANABI_REDIS_TCP": ("off", str),  # on: TCP 127.0.0.1 with a password, not a unix socket
     "HANABI_LOBBY_TTL": (1 * DAY, int),  # seconds a lobby lives without a change
     "HANABI_PLAYING_TTL": (7 * DAY, int),  # seconds an unfinished game lives without a change
     "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
@@ -36,11 +39,15 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it
     "HANABI_MAX_CHAT": (1000, int),  # chat lines per game; past it chat is 409 chat_full
+    "HANABI_MAX_CHAT_BYTES": (64 * 1024, int),  # UTF-8 bytes of chat per game; then chat_full
     "HANABI_MAX_LOBBY_EVENTS": (500, int),  # lobby events (joins, leaves) before 409 lobby_full
     "HANABI_EVENTS_PAGE": (200, int),  # events per page of GET /games/{id}/events by default
     "HANABI_EVENTS_PAGE_MAX": (1000, int),  # largest ?limit= of GET /games/{id}/events
     "HANABI_METRICS": ("on", str),  # on | off: count requests, serve GET /metrics (scrape.py)
-    "HANABI_METRICS_TOKEN": ("", str),  # if set, GET /metrics wants "Authorization: Bearer <it>"
+    "HANABI_METRICS_TOKEN": (
+        "",
+        str,
+    ),  # GET /metrics wants "Authorization: Bearer <it>"; unset: 403
     "HANABI_ACCESS_LOG": ("on", str),  # on | off: one JSON log line per request (observe.py)
     "HANABI_DRAIN_S": (10.0, float),  # seconds a SIGTERM'd process drains before it exits
     "HANABI_ARGON2_TIME": (3, int),  # argon2id passes (argon2-cffi's default)
@@ -58,6 +65,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LOGIN_ADDR_WINDOW": (300, int),  # ... in this many seconds (5 minutes)
     "HANABI_NAME_HOLD_DAYS": (30, int),  # days a deleted account's username stays taken
     "HANABI_RATING_K": (20.0, float),  # the Elo K-factor of rated games
+    "HANABI_RATED_MIN_AGE_H": (24, int),  # hours an account exists before it plays rated
+    "HANABI_RATED_MIN_GAMES": (3, int),  # finished unrated games before an account plays rated
     "HANABI_SETTLE_SWEEP": (5.0, float),  # seconds between sweeps for unsettled games; 0: none
     "HANABI_IDLE_END": (1800, int),  # seconds without a move that end a game (0: no limit)
     "HANABI_IDLE_MAX": (7 * DAY, int),  # longest options.idle_limit a game may ask for

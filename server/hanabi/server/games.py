@@ -10,6 +10,7 @@ for what they hold:
 - :mod:`~hanabi.server.lobby`: create, join, bots, leave, start;
 - :mod:`~hanabi.server.play`: actions and their retries, chat;
 - :mod:`~hanabi.server.votes`: votes to end a game (``POST /terminate`` is one);
+- :mod:`~hanabi.server.leaving`: a deleted account's rated games end as its abandonment;
 - :mod:`~hanabi.server.clocks`, :mod:`~hanabi.server.deadlines`: timed and idle games, and
   ending them when a deadline passes;
 - :mod:`~hanabi.server.reads`: records, views, the event log, exports, replays, listings;
@@ -22,6 +23,7 @@ from __future__ import annotations
 from . import rendering, seats
 from .archive import Finished, decode_action, encode_action, setup_of
 from .deadlines import Deadlines
+from .leaving import Leaving
 from .lobby import Lobby
 from .play import Play
 from .seats import bot_due, hash_token, new_game_id, not_found
@@ -42,9 +44,9 @@ __all__ = [
 ]
 
 
-class Service(Lobby, Play, Votes, Deadlines):
-    """The façade: lobby, play, vote and deadline operations (all on the write loop) and
-    every read."""
+class Service(Lobby, Play, Votes, Leaving, Deadlines):
+    """The façade: lobby, play, vote, leaving and deadline operations (all on the write
+    loop) and every read."""
 
     seat_of = staticmethod(seats.seat_of)
     seat_by_hash = staticmethod(seats.seat_by_hash)

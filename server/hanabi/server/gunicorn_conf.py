@@ -31,13 +31,25 @@ graceful_timeout = max(1, math.ceil(load_config()["HANABI_DRAIN_S"]))
 
 
 class JsonLogger(Logger):
-    """gunicorn's logger, writing JSON lines (from its first line on, and after a SIGHUP)."""
+    """gunicorn's logger, writing JSON lines (from its first line on, and after a SIGHUP).
+
+    gunicorn's own access log is never written, whatever ``--access-logfile`` or
+    ``GUNICORN_CMD_ARGS`` say: the app's request log (``HANABI_ACCESS_LOG``) replaces it, and
+    gunicorn's format quotes the request line (a stream ticket travels in its query string),
+    the user of a ``Basic`` Authorization header, and any header a format names."""
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
         from hanabi.server.logs import configure
 
         configure(cfg.loglevel)
+
+    @property
+    def access_log_enabled(self) -> bool:
+        return False
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        """Nothing: see the class docstring."""
 
 
 logger_class = JsonLogger

@@ -41,7 +41,8 @@ def problem_bytes(status: int, reason: str) -> bytes:
     )
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"Content-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
     )
     return head.encode("latin-1") + body
 

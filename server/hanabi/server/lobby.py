@@ -49,7 +49,7 @@ class Lobby(WriteLoop):
         """Open a table; with ``account`` its seat 0 is bound to it under its username."""
         is_rated = bool(body["options"].pop("rated", False))
         if is_rated:
-            rated.check_create(body, account)
+            rated.check_create(body, account, self.store.redis, self.config)
         name = check_name(player_name(account, body.get("name")))
         variant_id = body["variant"]  # the schema allows only known variants
         engine_options = dict(body["options"])
@@ -105,7 +105,7 @@ class Lobby(WriteLoop):
         token = new_token()
 
         def change(record: Record) -> Outcome:
-            rated.check_join(record, account)
+            rated.check_join(record, account, self.store.redis, self.config)
             if plays is not None:
                 rated.check_bot(record)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
@@ -209,7 +209,7 @@ class Lobby(WriteLoop):
                 event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
                 notes.append(self._note(record, {**event, "host": record.host}))
                 seat = None
-            rated.check_start(record)
+            rated.check_start(record, self.store.redis, self.config)
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway

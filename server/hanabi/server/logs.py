@@ -8,7 +8,13 @@ Every line has ``time`` (UTC, ISO 8601, milliseconds), ``level``, ``logger``, ``
 What never goes into a line: request or response bodies, query strings (a stream ticket
 travels in one), headers (``Authorization``), tokens, passwords, cards. Code logs ids and
 type names only, and an exception is logged as its type and its stack frames, without its
-message (a message could in principle quote game state).
+message (a message could in principle quote game state). Of a credential, the request log
+keeps its scheme and at most a short hash (:func:`hanabi.server.observe.credential_fields`).
+
+Other code's messages are scrubbed on the way out (:func:`scrub`): gunicorn quotes what it
+could not parse (``Invalid HTTP Header: 'Bearer abc'`` for a header line a CR or LF cut in
+two; ``No more data after: b'Authorization: ...'`` at debug), so every quoted string in a
+message, and every query string, is cut out.
 
 :func:`configure` is called by the gunicorn hooks (:mod:`hanabi.server.gunicorn_conf`): the
 app factory leaves logging alone, so the Flask test client and embedding programs keep theirs.
@@ -33,8 +39,17 @@ LOGGED_ARGS = ("game_id", "seat")
 #: A query string in a URL that a message quotes (gunicorn's "Error handling request
 #: /api/v1/games/x/stream?ticket=..."): cut out, since a stream ticket travels in one.
 QUERY = re.compile(r"\?[^\s\"']*")
+#: A quoted string in a message: Python's repr of a str or bytes (gunicorn's
+#: ``Invalid HTTP Header: %r``, ``No more data after: %r``). What a parser could not read is
+#: what the client sent, which may be a token: cut out, whatever it holds.
+QUOTED = re.compile(r"""(?<!\w)b?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
 
 _ROUTES: dict[str, str] = {}  # URL rule -> its route, worked out once per rule
+
+
+def scrub(message: str) -> str:
+    """``message`` without query strings or quoted strings (see :data:`QUERY`, :data:`QUOTED`)."""
+    return QUERY.sub("?…", QUOTED.sub("'…'", message))
 
 
 def route_of(rule: str) -> str:
@@ -73,7 +88,7 @@ class JsonFormatter(logging.Formatter):
             "time": f"{stamp}.{int(seconds % 1 * 1000):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": QUERY.sub("?…", record.getMessage()),
+            "message": scrub(record.getMessage()),
             "pid": record.process,
         }
         fields = getattr(record, "fields", None)

@@ -8,11 +8,14 @@ responses, 304s and event streams too.
 A response is observed when the app has it ready; an event stream when it closes, so its
 line says how long it was open. The log line names the route (the URL rule, never the path
 or its query string) and the ids in it, never a body or a header (see
-:mod:`hanabi.server.logs`).
+:mod:`hanabi.server.logs`). Of the request's credential it names the scheme (``auth``) and,
+for a token of this service's own shape, a short hash (``auth_hash``): see
+:func:`credential_fields`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
@@ -26,6 +29,12 @@ from .logs import LOGGED_ARGS, REQUEST_LOGGER, route_of
 HEADER = "X-Request-ID"
 SANE_ID = re.compile(r"[A-Za-z0-9\-_.:@/+=]{1,128}")
 UNMATCHED = "<unmatched>"  # the route of a request no URL rule matched (a 404)
+#: An Authorization scheme as it may be logged (lower-cased); any other is "malformed".
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,19}")
+#: The shape of the tokens this service issues (seat tokens, tickets, ``hs.`` sessions,
+#: ``hk.`` API keys): 192 random bits, so 32 bits of their hash tell requests apart and
+#: cannot confirm a guess. Anything else (a password pasted as a token) gets no hash.
+OUR_TOKEN = re.compile(r"(?:hs\.|hk\.)?[A-Za-z0-9_-]{32}")
 
 
 log = logging.getLogger(REQUEST_LOGGER)
@@ -50,6 +59,32 @@ def held() -> bool:
     return wait not in (None, "", "0")
 
 
+def short_hash(secret: str) -> str:
+    """The first 8 hex digits of ``secret``'s SHA-256."""
+    return hashlib.sha256(secret.encode()).hexdigest()[:8]
+
+
+def credential_fields() -> dict[str, str]:
+    """What the request log says of the request's credential: ``auth``, its scheme
+    ("bearer", "basic"..., "ticket" for a stream's ``?ticket=``, "malformed"), and
+    ``auth_hash`` (:func:`short_hash`) for a token of :data:`OUR_TOKEN`'s shape. Nothing
+    for a request without one. The credential itself never: not even a malformed one."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, credential = header.strip().partition(" ")
+        if not SCHEME.fullmatch(scheme):
+            return {"auth": "malformed"}
+        fields = {"auth": scheme.lower()}
+        credential = credential.strip()
+    elif request.query_string and "ticket" in request.args:
+        fields, credential = {"auth": "ticket"}, request.args["ticket"]
+    else:
+        return {}
+    if fields["auth"] in ("bearer", "ticket") and OUR_TOKEN.fullmatch(credential):
+        fields["auth_hash"] = short_hash(credential)
+    return fields
+
+
 def request_line_fields(rid: str, method: str, route: str) -> dict[str, object]:
     fields: dict[str, object] = {"request_id": rid, "method": method, "route": route}
     for name in LOGGED_ARGS:
@@ -57,6 +92,7 @@ def request_line_fields(rid: str, method: str, route: str) -> dict[str, object]:
         if value is not None:
             fields[name] = value
     fields["remote"] = request.remote_addr
+    fields.update(credential_fields())
     return fields
 
 

@@ -66,7 +66,11 @@ class Play(WriteLoop):
         return entry["s"], Action.from_dict(entry["a"]), events, first + 1
 
     def chat(self, game_id: str, token: str | None, text: str) -> Outcome:
+        """Add a chat line. A game keeps at most ``HANABI_MAX_CHAT`` lines and
+        ``HANABI_MAX_CHAT_BYTES`` bytes of their text: counted in its state, so the count
+        and the line are committed together (409 ``chat_full`` past either)."""
         text = text.strip()
+        size = len(text.encode())
 
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token)
@@ -74,6 +78,12 @@ class Play(WriteLoop):
                 raise ApiError(409, "game_finished", "The game is over; its chat is closed.")
             if record.chats >= self.config["HANABI_MAX_CHAT"]:
                 raise ApiError(409, "chat_full", "This game has all the chat lines it may keep.")
+            cap = self.config["HANABI_MAX_CHAT_BYTES"]
+            if record.chat_bytes + size > cap:
+                raise ApiError(
+                    409, "chat_full",
+                    f"This game's chat holds all the text it may keep ({cap} bytes).",
+                )  # fmt: skip
             name = record.players[seat].name
             event = self._note(record, {"type": "chat", "seat": seat, "name": name, "text": text})
             return Outcome(record, seat, [event], first_seq=record.events)

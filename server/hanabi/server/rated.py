@@ -1,20 +1,35 @@
-"""Who may sit at a rated table (docs/rules.md, "Rated games"), as checks that answer with a
-clear problem code. The game service calls them where seats are made and the deal is."""
+"""Who may sit at a rated table (docs/ratings.md), as checks that answer with a clear problem
+code. The game service calls them where seats are made and the deal is.
+
+A rated table plays the standard rules (no option that changes the score or what is
+legal), and seats distinct accounts that are old enough and have finished enough unrated
+games (``HANABI_RATED_MIN_AGE_H``, ``HANABI_RATED_MIN_GAMES``): one person cannot farm
+rating with fresh accounts. Each rule is checked where a seat is taken and again at the
+deal, which reads the accounts as they are then (a deleted one holds no seat).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+import redis
 
 from hanabi.game import get_variant
 
-from . import ratings
-from .accounts import Account
+from . import ratings, stats
+from .accounts import Account, akey
 from .problems import ApiError
-from .store import Record
+from .store import Record, now_ms
+
+HOUR_MS = 3600 * 1000
 
 
-def check_create(body: dict[str, Any], account: Account | None) -> None:
-    """A rated table: an account (not a bot's), no known deal, a variant that is rated."""
+def check_create(
+    body: dict[str, Any], account: Account | None, client: redis.Redis, config: Mapping[str, Any]
+) -> None:
+    """A rated table: an account (not a bot's, eligible), no known deal, a variant that is
+    rated, the standard rules."""
     if account is None:
         raise ApiError(
             401, "account_required", "A rated game is created with an account's credential."
@@ -31,9 +46,25 @@ def check_create(body: dict[str, Any], account: Account | None) -> None:
             "variant_not_rated",
             f"{body['variant']} is never rated (a 55-card variant depends on the draw).",
         )
+    check_options(body["options"])
+    check_eligible(client, config, [(account.id, account.username)])
 
 
-def check_join(record: Record, account: Account | None) -> None:
+def check_options(options: Mapping[str, Any]) -> None:
+    """409 ``option_not_rated`` for an option that changes the score or what is legal."""
+    for name, changes in ratings.NON_STANDARD_OPTIONS.items():
+        if options.get(name):
+            raise ApiError(
+                409,
+                "option_not_rated",
+                f"A rated game uses the standard rules: {name} is not allowed (it changes "
+                f"{changes}).",
+            )
+
+
+def check_join(
+    record: Record, account: Account | None, client: redis.Redis, config: Mapping[str, Any]
+) -> None:
     if not record.rated:
         return
     if account is None:
@@ -41,7 +72,8 @@ def check_join(record: Record, account: Account | None) -> None:
     if account.bot:
         raise ApiError(403, "bot_account", "Bot accounts never play rated games.")
     if any(p.account == account.id for p in record.players):
-        raise ApiError(409, "already_seated", "This account already holds a seat here.")
+        raise already_seated()
+    check_eligible(client, config, [(account.id, account.username)])
 
 
 def check_bot(record: Record) -> None:
@@ -49,11 +81,71 @@ def check_bot(record: Record) -> None:
         raise ApiError(409, "rated_no_bots", "A rated game has no bot seats.")
 
 
-def check_start(record: Record) -> None:
-    """At the deal a rated table seats at least two accounts (and nothing else)."""
+def check_start(record: Record, client: redis.Redis, config: Mapping[str, Any]) -> None:
+    """At the deal a rated table seats two or more distinct, eligible accounts (and nothing
+    else), under the standard rules."""
     if not record.rated:
         return
     if sum(p.account is not None for p in record.players) < 2 or any(
         p.account is None or p.bot is not None for p in record.players
     ):
         raise ApiError(409, "not_enough_accounts", "A rated game needs two or more accounts.")
+    check_options(record.options)
+    check_distinct(record)
+    check_eligible(client, config, [(p.account, p.name) for p in record.players if p.account])
+
+
+def check_distinct(record: Record) -> None:
+    accounts = [p.account for p in record.players if p.account is not None]
+    if len(set(accounts)) != len(accounts):
+        raise already_seated()
+
+
+def already_seated() -> ApiError:
+    return ApiError(
+        409, "already_seated", "This account already holds a seat here: one seat per account."
+    )
+
+
+def check_eligible(
+    client: redis.Redis, config: Mapping[str, Any], seats: list[tuple[str, str]]
+) -> None:
+    """409 unless every account of ``seats`` (id, name) exists, is at least
+    ``HANABI_RATED_MIN_AGE_H`` hours old and has finished ``HANABI_RATED_MIN_GAMES`` unrated
+    games (one read per account: the ``created`` and ``unrated_games`` fields)."""
+    min_age_h = config["HANABI_RATED_MIN_AGE_H"]
+    min_games = config["HANABI_RATED_MIN_GAMES"]
+    pipe = client.pipeline(transaction=False)
+    for account_id, _ in seats:
+        pipe.hmget(akey(account_id, "a"), "username", "created", "unrated_games")
+    now = now_ms()
+    for (account_id, name), (username, created, games) in zip(seats, pipe.execute(), strict=True):
+        if username is None:
+            raise ApiError(
+                409,
+                "account_deleted",
+                f"{name}'s account no longer exists: the host may remove that seat.",
+            )
+        age_ms = now - int(created)
+        if min_age_h > 0 and age_ms < min_age_h * HOUR_MS:
+            raise ApiError(
+                409,
+                "account_too_new",
+                f"Rated games are open to accounts at least {min_age_h} hours old; {name}'s "
+                f"was created {hours(age_ms)} ago.",
+            )
+        if min_games <= 0:
+            continue
+        finished = int(games) if games is not None else stats.unrated_games(client, account_id)
+        if finished < min_games:
+            raise ApiError(
+                409,
+                "not_enough_games",
+                f"Rated games are open to accounts that finished {min_games} unrated games "
+                f"first; {name} has finished {finished} of the {min_games}.",
+            )
+
+
+def hours(ms: int) -> str:
+    whole = ms // HOUR_MS
+    return "less than an hour" if whole < 1 else "1 hour" if whole == 1 else f"{whole} hours"

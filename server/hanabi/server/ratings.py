@@ -1,10 +1,12 @@
-"""The rating model of docs/rules.md ("Rated games"): pure arithmetic, no I/O.
+"""The rating model of docs/ratings.md: pure arithmetic, no I/O.
 
-A rated game is a draw between the team (rated as its members' average) and a virtual
-opponent, *hanabot*, whose rating depends on the variant's maximum score and the score
-reached. Every member's rating moves by ``K * (0.5 - E)`` with
-``E = 1 / (1 + 10 ** ((R_hanabot - R_team) / 400))``, except that a perfect score never
-loses rating.
+A rated game is a draw between each member of the team and a virtual opponent, *hanabot*,
+whose rating depends on the variant's maximum score and the score the team reached. Each
+member's rating moves by ``K * (0.5 - E)`` with
+``E = 1 / (1 + 10 ** ((R_hanabot - R_member) / 400))``, except that a perfect score never
+loses rating. A member's change depends on their own rating and the team's score only,
+not on the partners' ratings: with the team's average (the model before), sinking a
+partner's rating on purpose made every later game easier to gain on.
 
 The hanabot table (one source of truth, served by ``GET /api/v1/rating-model``):
 
@@ -14,8 +16,8 @@ The hanabot table (one source of truth, served by ``GET /api/v1/rating-model``):
 - from ``T`` to the maximum it rises in equal steps from 1400 to 1800, rounded to whole
   points: ``round(1400 + 400 * (score - T) / (max - T))``.
 
-So in a 25-point variant a team rated 1500 gains from 20 points up (hanabot 1514 there:
-+0.40) and loses about 9 points for a score under 18 (see the README's worked example).
+So in a 25-point variant a player rated 1500 gains from 20 points up (hanabot 1514 there:
++0.40) and loses about 9 points for a score under 18 (docs/ratings.md works examples).
 """
 
 from __future__ import annotations
@@ -29,6 +31,16 @@ LOW = 1400
 HIGH = 1800
 #: Variants with a single-card sixth suit (55 cards): never rated (docs/rules.md).
 UNRATED_CARD_COUNT = 55
+
+#: Game options that change the score or what is legal: a rated game uses the standard
+#: rules, so a rated table refuses them (409 ``option_not_rated``), with what each changes.
+NON_STANDARD_OPTIONS = {
+    "empty_clues": "which clues are legal (a clue touching no card)",
+    "strikeout_keeps_score": "the score of a strikeout (the fireworks' instead of 0)",
+}
+#: The other options of a table, allowed at a rated one: they change neither the score nor
+#: what is legal. ``idle_limit`` and ``timer`` only end a game early, with score 0 (a loss).
+STANDARD_OPTIONS = ("rated", "idle_limit", "timer")
 
 
 def threshold(max_score: int) -> int:
@@ -48,16 +60,16 @@ def is_rated_variant(variant: Variant) -> bool:
     return variant.card_count != UNRATED_CARD_COUNT
 
 
-def expected(team: float, opponent: float) -> float:
-    """The team's expected result against ``opponent`` (Elo)."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - team) / 400.0))
+def expected(rating: float, opponent: float) -> float:
+    """The expected result of a player rated ``rating`` against ``opponent`` (Elo)."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
 
 
-def change(ratings: list[float], max_score: int, score: int, k: float = DEFAULT_K) -> float:
-    """The change of every member's rating: a draw of the team (its average) against
-    hanabot at ``score``; never negative for a perfect score."""
-    team = sum(ratings) / len(ratings)
-    delta = k * (0.5 - expected(team, hanabot(max_score, score)))
+def change(rating: float, max_score: int, score: int, k: float = DEFAULT_K) -> float:
+    """The change of one member's rating: a draw of that member (their own rating) against
+    hanabot at the team's ``score``; never negative for a perfect score. The partners'
+    ratings play no part, so sinking a partner's rating lifts nobody."""
+    delta = k * (0.5 - expected(rating, hanabot(max_score, score)))
     if score >= max_score:
         delta = max(delta, 0.0)
     return delta

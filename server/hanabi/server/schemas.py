@@ -169,9 +169,10 @@ class OptionsSchema(Schema):
     rated = JsonBoolean(
         load_default=False,
         metadata={
-            "description": "A rated game (docs/rules.md): created and joined with an "
+            "description": "A rated game (docs/ratings.md): created and joined with an "
             "account's credential only; no seed, deck, bot seats or bot accounts; 55-card "
-            "variants are refused (variant_not_rated)."
+            "variants are refused (variant_not_rated); the standard rules only "
+            "(option_not_rated)."
         },
     )
     idle_limit = _int(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
@@ -654,8 +655,25 @@ class VoteSchema(Schema):
     )
 
 
+class MaxBytes(validate.Validator):
+    """At most ``limit`` bytes of UTF-8, what a line costs to keep and send in any script."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit, self.what = limit, what
+
+    def __call__(self, value: str) -> str:
+        if len(value.encode()) > self.limit:
+            raise ValidationError(
+                f"A {self.what} is at most {self.limit} bytes of text: an accented letter "
+                "takes 2, most Chinese, Japanese or Korean characters 3, an emoji 4."
+            )
+        return value
+
+
 class ChatSchema(Schema):
     text = _text(CHAT_MAX, "chat line")
+    text.validators.append(MaxBytes(CHAT_MAX, "chat line"))
+    text.metadata["description"] = f"Surrounding spaces are dropped; at most {CHAT_MAX} bytes."
 
 
 class ChatResultSchema(Schema):

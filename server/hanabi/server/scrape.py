@@ -1,8 +1,12 @@
 """``GET /metrics``: every process's counts (:mod:`hanabi.server.metrics`) in Prometheus's
 text format, with the gauges that are read from Redis when a scrape comes.
 
-``HANABI_METRICS=off`` counts nothing and serves no ``/metrics``. With
-``HANABI_METRICS_TOKEN`` set, ``/metrics`` wants ``Authorization: Bearer <token>``.
+``HANABI_METRICS=off`` counts nothing and serves no ``/metrics``. ``/metrics`` is never
+public: it wants ``Authorization: Bearer <HANABI_METRICS_TOKEN>``, and without that setting
+it is closed (403 ``metrics_closed``). The counts tell how busy the service is, how many
+games are waiting and which routes fail: a scraper's business, not every visitor's. A
+token, not a second listening address: every address gunicorn binds reaches the same app,
+and behind a reverse proxy on the same host every request comes from 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -96,7 +100,14 @@ def exposition(redis_gauges: RedisGauges) -> bytes:
 
 
 def check_token(expected: str) -> None:
-    """401 without a bearer token, 403 with a wrong one (compared in constant time)."""
+    """403 if no token is configured; 401 without a bearer token, 403 with a wrong one
+    (compared in constant time)."""
+    if not expected:
+        raise ApiError(
+            403, "metrics_closed",
+            "GET /metrics is closed: set HANABI_METRICS_TOKEN on the server and send it as "
+            "'Authorization: Bearer <token>'.",
+        )  # fmt: skip
     header = request.headers.get("Authorization", "")
     scheme, _, given = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
@@ -116,8 +127,7 @@ def install(app: Flask, store: Any) -> bool:
 
     @app.get("/metrics")
     def serve_metrics() -> Response:
-        if token:
-            check_token(token)
+        check_token(token)
         return Response(exposition(redis_gauges), headers={"Content-Type": CONTENT_TYPE})
 
     return True

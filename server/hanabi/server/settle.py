@@ -7,12 +7,13 @@ change them together. Instead every step is idempotent and keyed by the game id:
    goes into ``hanabi:settle:pending`` (a sorted set scored by when to look at it next).
    Added *before* the commit, so no started game can be missed.
 2. **Plan.** When the game is finished, the first settler stores the plan under
-   ``{game:<id>}:settle`` with SET NX (the game's slot): who is rated, by how much
-   (computed from the ratings at that moment), the statistics to add. Every other settler
-   reads the winner's plan, so all of them apply the same numbers.
+   ``{game:<id>}:settle`` with SET NX (the game's slot): who is rated, each member by how
+   much (computed from their rating at that moment), the statistics to add. Every other
+   settler reads the winner's plan, so all of them apply the same numbers.
 3. **Apply.** One script per account, in the account's slot (:data:`APPLY_LUA`): if the
    account's ledger ``{acct:<id>}:hg`` has no entry for the game, change the rating, the
    statistics and the history, and write the entry; otherwise return the entry written.
+   Either way the game leaves the account's rated games in progress (``{acct:<id>}:rg``).
 4. **Record.** ``result.rating_changes`` goes into the game with a compare-and-set commit
    (rated games), then the game leaves the pending set.
 
@@ -43,11 +44,12 @@ HISTORY_CAP = 2000
 RECHECK_MS = 60_000  # a pending game still on is looked at again this much later
 LEASE_MS = 30_000  # a sweeper's claim on a due game
 
-# KEYS: a, st, h, hg (one account's slot).  ARGV: game id, entry JSON, variant, player
+# KEYS: a, st, h, hg, rg (one account's slot).  ARGV: game id, entry JSON, variant, player
 # count, score, strikeout 0/1, rated 0/1, rating change, history member, history cap.
 # Returns the ledger entry (JSON) written now or before; nil if the account is gone.
 APPLY_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('SREM', KEYS[5], ARGV[1])
 local done = redis.call('HGET', KEYS[4], ARGV[1])
 if done then return done end
 local v = ARGV[3]
@@ -59,6 +61,19 @@ if ARGV[7] == '1' then
   redis.call('HINCRBY', KEYS[2], v .. ':rated', 1)
   redis.call('HINCRBYFLOAT', KEYS[2], v .. ':change', ARGV[8])
   entry['rating_change'] = {before = tonumber(before), after = tonumber(after)}
+else
+  if redis.call('HEXISTS', KEYS[1], 'unrated_games') == 0 then
+    -- an account from before this counter: its unrated games counted once (stats.py)
+    local n = 0
+    local st = redis.call('HGETALL', KEYS[2])
+    for i = 1, #st, 2 do
+      local suffix = string.sub(st[i], -6)
+      if suffix == ':games' then n = n + tonumber(st[i + 1])
+      elseif suffix == ':rated' then n = n - tonumber(st[i + 1]) end
+    end
+    redis.call('HSET', KEYS[1], 'unrated_games', n)
+  end
+  redis.call('HINCRBY', KEYS[1], 'unrated_games', 1)
 end
 local score = tonumber(ARGV[5])
 redis.call('HINCRBY', KEYS[2], v .. ':games', 1)
@@ -89,13 +104,21 @@ def plan_key(game_id: str) -> str:
     return "{game:" + game_id + "}:settle"
 
 
+def rated_games_key(account_id: str) -> str:
+    """The rated games an account holds a seat in, from just before the deal until they
+    are settled: what deleting the account ends (:mod:`hanabi.server.leaving`)."""
+    return akey(account_id, "rg")
+
+
 def is_rated(record: Record) -> bool:
-    """Whether the finished ``record`` counts for ratings (docs/rules.md: a rated table of two
-    or more non-bot accounts, no bot seats, a variant the rules rate)."""
+    """Whether the finished ``record`` counts for ratings (docs/ratings.md: a rated table of
+    two or more non-bot accounts, no bot seats, a variant the rules rate, the standard
+    rules; a table stored before a rule was checked is held to it here too)."""
     members = [p for p in record.players if p.account is not None]
     return (
         record.rated
         and ratings.is_rated_variant(get_variant(record.variant))
+        and not any(record.options.get(name) for name in ratings.NON_STANDARD_OPTIONS)
         and all(p.bot is None and p.account is not None for p in record.players)
         and len(members) >= 2
     )
@@ -112,9 +135,17 @@ class Settler:
         self._apply = self.redis.register_script(APPLY_LUA)
 
     def pending(self, record: Record) -> None:
-        """Call before the commit that starts ``record``: it will be settled when it ends."""
-        if any(p.account is not None for p in record.players):
-            self.redis.zadd(PENDING, {record.id: now_ms() + RECHECK_MS})
+        """Call before the commit that starts ``record``: it will be settled when it ends
+        (and a rated one is in each seated account's :func:`rated_games_key` until then)."""
+        accounts = [p.account for p in record.players if p.account is not None]
+        if not accounts:
+            return
+        pipe = self.redis.pipeline(transaction=False)  # one key per command: cluster-safe
+        pipe.zadd(PENDING, {record.id: now_ms() + RECHECK_MS})
+        if record.rated:
+            for account_id in accounts:
+                pipe.sadd(rated_games_key(account_id), record.id)
+        pipe.execute()
 
     def settle(self, game_id: str, record: Record | None = None) -> Record | None:
         """Settle the game if it is finished (idempotent): the record as it stands after,
@@ -145,26 +176,27 @@ class Settler:
         if stored is not None:
             return orjson.loads(stored)
         rated = is_rated(record)
-        seated = [(i, p.account) for i, p in enumerate(record.players) if p.account]
-        delta = 0.0
-        if rated:
-            current = []
-            for _, account_id in seated:
-                raw = self.redis.hget(akey(account_id, "a"), "rating")
-                current.append(float(raw) if raw is not None else ratings.START)
-            max_score = get_variant(record.variant).max_score
-            delta = ratings.change(current, max_score, record.score, self.k)
+        members = []
+        max_score = get_variant(record.variant).max_score
+        for seat, player in enumerate(record.players):
+            if player.account is None:
+                continue
+            delta = 0.0
+            if rated:  # each member against hanabot from their own rating (ratings.py)
+                raw = self.redis.hget(akey(player.account, "a"), "rating")
+                own = float(raw) if raw is not None else ratings.START
+                delta = ratings.change(own, max_score, record.score, self.k)
+            members.append({"seat": seat, "account": player.account, "delta": delta})
         result = record.result or {}
         plan = {
             "game": record.id,
             "rated": rated,
-            "delta": delta,
             "variant": record.variant,
             "players": [p.name for p in record.players],
             "score": record.score,
             "reason": result.get("reason"),
             "ended": record.updated,
-            "members": [{"seat": seat, "account": aid} for seat, aid in seated],
+            "members": members,
         }
         self.redis.set(plan_key(record.id), orjson.dumps(plan), nx=True, ex=self.ttl)
         return orjson.loads(self.redis.get(plan_key(record.id)) or orjson.dumps(plan))
@@ -189,11 +221,11 @@ class Settler:
             plan["score"],
             int(plan["reason"] == "strikeout"),
             int(plan["rated"]),
-            repr(plan["delta"]),
+            repr(member.get("delta", plan.get("delta", 0.0))),  # a plan stored before: one delta
             f"{plan['ended']:013d}:{plan['game']}",
             HISTORY_CAP,
         ]
-        found = self._apply(keys=[akey(aid, p) for p in ("a", "st", "h", "hg")], args=args)
+        found = self._apply(keys=[akey(aid, p) for p in ("a", "st", "h", "hg", "rg")], args=args)
         return None if found is None else orjson.loads(found)
 
     def _record_changes(self, record: Record, changes: dict[str, Any]) -> Record:

@@ -5,6 +5,11 @@
 and ``v:change`` (the sum of rating changes). ``{acct:<id>}:h`` orders the history
 (members ``<ended ms, 13 digits>:<game id>``, all scored 0, read by lex range like the
 game index) and ``{acct:<id>}:hg`` holds each entry.
+
+The account's hash ``{acct:<id>}:a`` counts its finished unrated games in
+``unrated_games`` (what makes it eligible for rated games, :mod:`hanabi.server.rated`),
+one field read. Accounts from before that field have it counted once from the statistics
+(``games`` minus ``rated`` over the variants) by the first game they finish since.
 """
 
 from __future__ import annotations
@@ -37,6 +42,20 @@ def variant_stats(raw: dict[bytes, bytes]) -> dict[str, dict[str, Any]]:
             "rating_change": round(float(c.get("change", 0)), 2),
         }
     return out
+
+
+def unrated_games(client: redis.Redis, account_id: str) -> int:
+    """How many unrated games the account finished (any way they ended)."""
+    counted = client.hget(akey(account_id, "a"), "unrated_games")
+    if counted is not None:
+        return int(counted)
+    total = 0
+    for field, value in client.hgetall(akey(account_id, "st")).items():
+        if field.endswith(b":games"):
+            total += int(value)
+        elif field.endswith(b":rated"):
+            total -= int(value)
+    return total
 
 
 def profile(client: redis.Redis, account_id: str, public: dict[str, Any]) -> dict[str, Any]:

@@ -252,7 +252,8 @@ class Player:
 class Record:
     """One game as stored: settings, seats and, once started, the engine snapshot.
 
-    ``events`` counts the event log and ``chats`` its chat lines. ``acts`` is a compact copy
+    ``events`` counts the event log, ``chats`` its chat lines and ``chat_bytes`` their
+    text's UTF-8 bytes (both kept by the commit that appends the line). ``acts`` is a compact copy
     of the action log (one ``"<seat>:<code>"`` per turn). ``chat`` is set in a finished
     game's archive only: the table's own events (lobby events and chat) as
     ``[seq, event]``. Once the game is finished ``acts`` and ``chat`` are all that is kept,
@@ -279,6 +280,7 @@ class Record:
     acts: list[str] | None = None
     chat: list[list[Any]] | None = None
     chats: int = 0
+    chat_bytes: int = 0
     custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
     rated: bool = False  # a rated game (accounts only; see hanabi.server.settle)
     timing: dict[str, Any] | None = None  # {"idle_limit": s, "timer": {base, per_turn}|None}
@@ -287,7 +289,7 @@ class Record:
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
-             "chats", "custom_deal", "rated", "votes", "timing")  # fmt: skip
+             "chats", "chat_bytes", "custom_deal", "rated", "votes", "timing")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}

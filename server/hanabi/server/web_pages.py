@@ -13,6 +13,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, send_from_directory
 
+from .headers import secure
+
 WEB = Path(__file__).with_name("web")
 
 #: No inline script or style, nothing from another origin, no framing.
@@ -34,10 +36,7 @@ blueprint = Blueprint("web", __name__)
 
 
 def _secure(response: Response) -> Response:
-    response.headers["Content-Security-Policy"] = CSP
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Frame-Options"] = "DENY"
+    secure(response, CSP)
     # Revalidated on every load (an ETag answers 304): a new server version's page and
     # modules are never mixed with an old cached one.
     response.headers["Cache-Control"] = "no-cache"

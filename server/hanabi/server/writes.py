@@ -192,4 +192,5 @@ class WriteLoop(Reads):
         record.events += 1
         if event["type"] == "chat":
             record.chats += 1
+            record.chat_bytes += len(event["text"].encode())
         return event

@@ -1,0 +1,68 @@
+"""A player who leaves for good: deleting an account ends its rated games in progress.
+
+As on the large platform the rules follow (a player who leaves a rated game in progress
+ends it for the table), each rated game where the account holds a seat ends at once with a
+``terminate`` action by that seat: reason ``terminated``, score 0, the event naming the
+seat. It is then settled like any game ended early (a vote, a clock run out, an idle
+game): every seat, the leaving one included, is rated on a score of 0, so deleting an
+account never escapes a loss, and the partners lose what an abandonment costs them today.
+
+It runs before the account's keys are deleted, so the leaving seat's loss is written to
+its ledger and shows in ``result.rating_changes`` like the others'. Every step is the write
+loop's compare-and-set or the settler's exactly-once steps: a deletion retried after a
+crash, or two at once, ends each game once and rates each seat once.
+
+Unrated games are left to their players: they end as any game does (a vote, a clock). A
+rated table still in the lobby is not dealt while it seats a deleted account (409
+``account_deleted`` at the start, :mod:`hanabi.server.rated`); the host frees that seat.
+"""
+
+from __future__ import annotations
+
+from hanabi.game import Action
+
+from .problems import ApiError
+from .settle import rated_games_key
+from .store import Record
+from .writes import Outcome, WriteLoop
+
+
+class Leaving(WriteLoop):
+    def end_rated_games(self, account_id: str) -> list[str]:
+        """End and settle every rated game in progress where ``account_id`` holds a seat
+        (see the module doc); the ids of those found. Idempotent."""
+        key = rated_games_key(account_id)
+        found = []
+        for raw in sorted(self.store.redis.smembers(key)):
+            game_id = raw.decode()
+            record = self.store.load(game_id)
+            if record is None:  # expired unfinished: nothing left to settle
+                self.store.redis.srem(key, game_id)
+                continue
+            found.append(game_id)
+            if record.status == "playing":
+                record = self._leave_game(game_id, account_id) or record
+            if record.status == "finished" and "rating_changes" not in (record.result or {}):
+                self.hooks.finished(record)  # ended but not settled yet (e.g. a dead process)
+        return found
+
+    def _leave_game(self, game_id: str, account_id: str) -> Record | None:
+        """End ``game_id`` by the seat of ``account_id`` if it is still in progress; the
+        record after (settled by the write loop when this ended it), None if gone."""
+
+        def change(record: Record) -> Outcome:
+            seat = next((i for i, p in enumerate(record.players) if p.account == account_id), None)
+            if record.status != "playing" or seat is None:
+                return Outcome(record, replayed=True)  # ended meanwhile: nothing to do
+            game = self.live_game(record)
+            action = Action.terminate(seat)  # like a vote: ends the game even past a deadline
+            outcome = self._advance(record, game, seat, action, game.apply(action))
+            outcome.seat = None
+            return outcome
+
+        try:
+            return self._write(game_id, change).record
+        except ApiError as exc:
+            if exc.code == "game_not_found":  # expired meanwhile
+                return None
+            raise
