@@ -54,7 +54,7 @@ def test_add_bot_refusals(api):
     assert unknown.status == 400
     assert (unknown.code, unknown.status) == ("validation_error", 400)
     # The server's sentence lists the strategies it has, and what each expects.
-    listed = f"Must be one of: {', '.join(STRATEGIES)} ({descriptions()})."
+    listed = f"Use one of: {', '.join(STRATEGIES)} ({descriptions()})."
     assert unknown.problem["errors"]["strategy"] == [listed]
     assert "hat: only with other hat bots" in listed
     full = refusal(api.add_bot, gid, token=host.token)

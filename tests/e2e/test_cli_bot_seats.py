@@ -75,7 +75,7 @@ def test_the_host_seats_bots_at_the_lobby_prompt_then_starts_and_watches(live_se
         alice.send("bot nosuch")
         # The refusal lists the strategies, each with what it expects of its table.
         alice.expect(
-            r"The server refused: The request body is not valid:\s+strategy: Must be one of:"
+            r"The server refused: The request body is not valid:\s+strategy: Use one of:"
             r"\s+conventions,\s+hat,\s+search\s+\(conventions: "
         )
         alice.expect_exact("only with other hat bots")
@@ -118,6 +118,6 @@ def test_create_with_bots_refused_leaves_no_table(live_server, tmp_path):
     term.expect_exact("The new table is gone.")
     assert term.end() == 1
     term = Terminal(["create", "--name", "alice", "--bots", "1", "--bot-strategy", "x"], env)
-    term.expect(r"strategy: Must be one of:\s+conventions,\s+hat,\s+search\s+\(")
+    term.expect(r"strategy: Use one of:\s+conventions,\s+hat,\s+search\s+\(")
     term.expect_exact("The new table is gone.")
     assert term.end() == 1

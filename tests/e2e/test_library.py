@@ -122,7 +122,7 @@ def test_list_games_by_status_a_page_at_a_time(api):
     ids = []
     for i in range(3):
         ids.append(api.create_game(f"p{i}", max_players=2).game_id)
-        time.sleep(0.005)  # the index orders by creation time in ms
+        time.sleep(0.005)  # lobbies list by last change in ms (here: their creation)
     page = api.list_games("lobby", limit=2)
     assert len(page.games) == 2 and page.cursor
     assert all(g["status"] == "lobby" for g in page.games)

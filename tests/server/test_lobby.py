@@ -238,7 +238,7 @@ def test_list_games_by_status_with_cursor(client: FlaskClient) -> None:
     made = [make_table(client, 2, start=False).id for _ in range(3)]
     playing = make_table(client, 2).id
     seen: list[str] = []
-    created: list[str] = []
+    changed: list[str] = []
     cursor = None
     for _ in range(50):
         query = "?status=lobby&limit=2" + (f"&cursor={cursor}" if cursor else "")
@@ -247,13 +247,13 @@ def test_list_games_by_status_with_cursor(client: FlaskClient) -> None:
         assert len(page["games"]) <= 2
         assert all(g["status"] == "lobby" for g in page["games"])
         seen += [g["id"] for g in page["games"]]
-        created += [g["created"] for g in page["games"]]
+        changed += [g["updated"] for g in page["games"]]
         cursor = page["next_cursor"]
         if cursor is None:
             break
     assert set(made) <= set(seen) and playing not in seen
     assert len(seen) == len(set(seen))
-    assert created == sorted(created, reverse=True)  # newest first
+    assert changed == sorted(changed, reverse=True)  # lobbies: last changed first
     everything = client.get(f"{API}/games?limit=100").get_json()
     assert playing in [g["id"] for g in everything["games"]]
     assert_problem(client.get(f"{API}/games?status=nope"), 400, "invalid_query")

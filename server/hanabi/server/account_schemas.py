@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from .accounts import USERNAME, USERNAME_RULE, normal_name
+from .plain_messages import Schema  # marshmallow's, refusing in plain words
 from .schemas import JsonInteger, RatingChangeSchema, _Query
 
 #: What the contract says a username is: the ASCII form (the service also takes any form

@@ -231,7 +231,11 @@ class Games(Resource):
             "the request is held until the listing changes (200) or N seconds pass (304). "
             "A lobby (`status=lobby`) is live this way: opening a table, taking or freeing "
             "a seat, a bot, a start, an end or a deletion wakes it. Moves of games in play "
-            "do not wake a wait (their `turn` and `score` are fresh on every read)."
+            "do not wake a wait (their `turn` and `score` are fresh on every read). "
+            "Lobbies are listed last changed first, and only while open: changed within the "
+            "server's HANABI_LOBBY_LISTED_S (10 minutes) with a person seated. An abandoned "
+            "lobby leaves the list (a held wait then answers when it ends) but its id works "
+            "until the lobby expires."
         ),
         query=s.ListGamesQuery,
         responses={
@@ -260,7 +264,12 @@ class Games(Resource):
                 while if_none_match(etag) and (left := deadline - time.monotonic()) > 0:
                     newest = svc.wait_for_change(LISTING, version, left)
                     if newest is None or newest == version:
-                        break  # waited it out (or the server is draining)
+                        # Waited it out (or the server is draining). A lobby leaves the
+                        # list with no change as it ages (HANABI_LOBBY_LISTED_S): look again
+                        # (only there: a move shows on a read but answers no wait).
+                        if q.get("status") == "lobby":
+                            body, etag = page()
+                        break
                     version = newest
                     body, etag = page()
         if if_none_match(etag):

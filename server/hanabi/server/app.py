@@ -62,7 +62,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "playing": settings["HANABI_PLAYING_TTL"],
         "finished": settings["HANABI_FINISHED_TTL"],
     }
-    service = Service(Store(settings["REDIS_URL"], ttls), settings)
+    store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
+    service = Service(store, settings)
     redis_memory.warn_if_evicting(service.store.redis)  # games must never be evicted
     app.extensions["hanabi"] = service
     app.extensions["hanabi_limits"] = ratelimits.from_config(

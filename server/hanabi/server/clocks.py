@@ -34,7 +34,7 @@ from typing import Any
 import redis
 
 from . import redis_errors
-from .problems import ApiError
+from .problems import ApiError, plural
 
 #: Runs in COMMIT_LUA after the version check, before any write. ARGV[11] is the change
 #: (:func:`clock_change`): "mover,per_turn,next,next_is_human,idle,base,seats,expire" in ms
@@ -115,12 +115,13 @@ def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
     elif idle > config["HANABI_IDLE_MAX"]:
         raise ApiError(
             400, "invalid_option",
-            f"idle_limit may be at most {config['HANABI_IDLE_MAX']} seconds on this server.",
+            f"idle_limit may be at most {plural(config['HANABI_IDLE_MAX'], 'second')} on "
+            "this server.",
         )  # fmt: skip
     if timer is not None and timer["base"] < config["HANABI_TIMER_MIN_BASE"]:
         raise ApiError(
             400, "invalid_option",
-            f"timer.base must be at least {config['HANABI_TIMER_MIN_BASE']} seconds.",
+            f"timer.base must be at least {plural(config['HANABI_TIMER_MIN_BASE'], 'second')}.",
         )  # fmt: skip
     return {"idle_limit": idle, "timer": None if timer is None else dict(timer)}
 

@@ -16,6 +16,9 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_REDIS_MAXMEMORY": ("256mb", str),  # its maxmemory (noeviction: full = 503 writes)
     "HANABI_REDIS_TCP": ("off", str),  # on: TCP 127.0.0.1 with a password, not a unix socket
     "HANABI_LOBBY_TTL": (1 * DAY, int),  # seconds a lobby lives without a change
+    # seconds a lobby stays in GET /games after its last change (a seat taken or freed, a
+    # bot, chat); then it is abandoned: not listed, but reachable by id until its TTL
+    "HANABI_LOBBY_LISTED_S": (600, int),
     "HANABI_PLAYING_TTL": (7 * DAY, int),  # seconds an unfinished game lives without a change
     "HANABI_FINISHED_TTL": (30 * DAY, int),  # seconds a finished game is kept
     "HANABI_MAX_BODY": (64 * 1024, int),  # bytes; bigger request bodies get 413

@@ -73,20 +73,23 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
             schema = schema(data)
         return schema.load(data)
     except ValidationError as exc:
-        raise ApiError(
-            400,
-            "validation_error",
-            f"The request body is not valid: {summarize(exc.messages_dict)}",
-            errors=exc.messages_dict,
-        ) from None
+        raise body_refusal(exc.messages_dict) from None
+
+
+def body_refusal(messages: dict[str, Any]) -> ApiError:
+    """The 400 for a body its schema refused with ``messages`` (field -> sentences)."""
+    detail = f"The request body is not valid: {summarize(messages)}"
+    return ApiError(400, "validation_error", detail, errors=messages)
 
 
 def summarize(messages: dict[str, Any], prefix: str = "") -> str:
     """Marshmallow's per-field messages as one sentence a person can act on, e.g.
-    ``strategy: Must be one of: conventions, hat.``"""
+    ``strategy: Use one of: conventions, hat.`` (marshmallow files a refusal of a whole
+    object, such as a nested one that is not an object, under ``_schema``: that names the
+    object itself)."""
     parts = []
     for field, value in messages.items():
-        name = f"{prefix}{field}"
+        name = prefix.rstrip(".") if field == "_schema" else f"{prefix}{field}"
         if isinstance(value, dict):
             parts.append(summarize(value, f"{name}."))
         else:

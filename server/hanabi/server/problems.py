@@ -35,6 +35,12 @@ HTTP_CODES = {
 }
 
 
+def plural(count: Any, one: str, many: str | None = None) -> str:
+    """``count`` and the noun that goes with it, for detail sentences: "1 second", "8
+    seconds" (``many``: a plural not made with "s")."""
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 class ApiError(Exception):
     """An error answer: raise it anywhere below a view to send a problem response."""
 
@@ -55,6 +61,22 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
+def problem_body(
+    status: int, code: str, detail: str, errors: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON of a problem response (also the docs' example of one)."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE + code,
+        "title": HTTP_CODES.get(status, ("", "Error"))[1],
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        body["errors"] = errors
+    return body
+
+
 def problem(
     status: int,
     code: str,
@@ -63,16 +85,7 @@ def problem(
     errors: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> Response:
-    title = HTTP_CODES.get(status, ("", "Error"))[1]
-    body: dict[str, Any] = {
-        "type": PROBLEM_TYPE + code,
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    if errors:
-        body["errors"] = errors
+    body = problem_body(status, code, detail, errors)
     raw = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # field errors key list items by index
     response = Response(raw, status=status, mimetype="application/problem+json")
     if status == 401:

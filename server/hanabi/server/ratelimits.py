@@ -32,7 +32,7 @@ from limits import RateLimitItem, parse
 from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .problems import ApiError
+from .problems import ApiError, plural
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
 #: rates like "20/minute".
@@ -131,7 +131,8 @@ class Limits:
             429,
             "rate_limited",
             f"Too many requests of this kind {_WHOSE[RATES[name][1]]} (at most "
-            f"{item.amount} in {item.get_expiry()} s); try again in {retry} s.",
+            f"{plural(item.amount, 'request')} in {plural(item.get_expiry(), 'second')}); "
+            f"try again in {plural(retry, 'second')}.",
             headers={"Retry-After": str(retry)},
         )
 
@@ -148,7 +149,7 @@ class Limits:
             raise ApiError(
                 429,
                 "too_many_waiting",
-                f"This address already holds {self.waiting_cap} waiting requests "
+                f"This address already holds {plural(self.waiting_cap, 'waiting request')} "
                 "(long-polls and streams); close some first.",
                 headers={"Retry-After": "5"},
             )

@@ -22,7 +22,7 @@ from .changes import Busy, ChangeHub
 from .clocks import ClockState, ServerTime, clocks_view
 from .problems import ApiError
 from .seats import all_bots, not_found
-from .store import Record, Store
+from .store import Record, Store, now_ms
 
 
 class Reads:
@@ -211,25 +211,41 @@ class Reads:
     # -- the listing -------------------------------------------------------------------
 
     def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+        """A page of summaries, newest first; lobbies by last change, and only those
+        changed within ``HANABI_LOBBY_LISTED_S`` with a person seated (the others are
+        abandoned: reachable by id until they expire, but not listed)."""
+        since = now_ms() - self.config["HANABI_LOBBY_LISTED_S"] * 1000
         key = status or "all"
+
+        def scan(after: str | None, count: int) -> list[tuple[str, str]]:
+            if status == "lobby":
+                return self.store.scan_lobbies(since, after, count)
+            return [(m, m) for m in self.store.scan_index(key, after, count)]
+
         games: list[dict[str, Any]] = []
         last = cursor
         exhausted = False
         for _ in range(5):
-            members = self.store.scan_index(key, last, limit - len(games))
-            if not members:
+            rows = scan(last, limit - len(games))
+            if not rows:
                 exhausted = True
                 break
-            ids = [m.split(":", 1)[1] for m in members]
+            ids = [member.split(":", 1)[1] for member, _ in rows]
             stale = []
-            for member, record in zip(members, self.store.load_many(ids)):
+            for (member, _), record in zip(rows, self.store.load_many(ids)):
                 if record is None or (status is not None and record.status != status):
                     stale.append(member)
-                else:
+                elif record.status != "lobby" or listed(record, since):
                     games.append(rendering.summary(record))
             self.store.unindex(key, stale)
-            last = members[-1]
+            last = rows[-1][1]
             if len(games) >= limit:
                 break
         next_cursor = last if games and len(games) >= limit and not exhausted else None
         return {"games": games, "next_cursor": next_cursor}
+
+
+def listed(lobby: Record, since_ms: int) -> bool:
+    """Whether a lobby is still open to join as the listing sees it: changed since
+    ``since_ms``, with a person seated (a table of bots alone could never be started)."""
+    return lobby.updated >= since_ms and any(p.bot is None for p in lobby.players)

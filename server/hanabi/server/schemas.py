@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+
+from .plain_messages import Schema  # marshmallow's, refusing in plain words
 
 STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")
@@ -508,7 +510,7 @@ class CreateGameSchema(Schema):
 
 #: A bot strategy's name; a refusal names them all, with whom to seat each.
 STRATEGY_CHOICE = validate.OneOf(
-    tuple(STRATEGIES), error=f"Must be one of: {{choices}} ({descriptions()})."
+    tuple(STRATEGIES), error=f"Use one of: {{choices}} ({descriptions()})."
 )
 
 
@@ -631,7 +633,7 @@ def action_request_schema(data: dict[str, Any]) -> type[Schema]:
         )
     if kind == "play":
         return PlayRequestSchema
-    raise ValidationError({"type": [f"Must be one of: {', '.join(PLAYER_ACTIONS)}."]})
+    raise ValidationError({"type": [f"Use one of: {', '.join(PLAYER_ACTIONS)}."]})
 
 
 class ActionResultSchema(Schema):
@@ -706,6 +708,8 @@ class HanabLiveGameSchema(Schema):
 
 class _Query(Schema):
     """Query strings: unknown parameters are refused like unknown body fields."""
+
+    error_messages = {"unknown": "This parameter is not accepted here."}  # noqa: RUF012
 
 
 class ListGamesQuery(_Query):

@@ -20,9 +20,10 @@ from flask import Flask, Response, request
 
 from . import metrics
 from .config import enabled
+from .listings import INDEX
 from .problems import ApiError
 from .slots import BUCKETS as SLOT_BUCKETS
-from .store import INDEX, due_key
+from .store import due_key
 
 #: Seconds the Redis-backed gauges are cached per process (a scrape every 15 s reads Redis
 #: once; many scrapers at once still read it once per TTL).

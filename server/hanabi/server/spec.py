@@ -19,6 +19,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from . import schemas as s
 from .api import PREFIX, Operation
+from .examples import media_examples, problem_example
 from .namespaces import NAMESPACES
 from .problems import HTTP_CODES
 
@@ -93,10 +94,10 @@ def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
         out["parameters"] = parameters
     if op.body is not None:
         body = {"oneOf": list(op.body)} if isinstance(op.body, tuple) else op.body
-        out["requestBody"] = {
-            "required": op.body_required,
-            "content": {"application/json": {"schema": body}},
-        }
+        media: dict[str, Any] = {"schema": body}
+        if examples := media_examples(op.id):
+            media["examples"] = examples  # else Swagger UI makes one up (see examples.py)
+        out["requestBody"] = {"required": op.body_required, "content": {"application/json": media}}
     if op.auth == "required":
         out["security"] = [{"bearer": []}]
     elif op.auth == "optional":
@@ -136,7 +137,7 @@ def build_spec() -> dict[str, Any]:
     spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "A seat's token"}
     )
-    spec.components.schema("Problem", schema=s.ProblemSchema)
+    spec.components.schema("Problem", {"examples": [problem_example()]}, schema=s.ProblemSchema)
     for path, params, ops in routes():
         tag = "system" if path.count("/") <= 3 and "games" not in path else "games"
         spec.path(

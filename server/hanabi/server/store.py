@@ -47,10 +47,7 @@ on a Cluster a change reaches only the node that owns the game, else ``PUBLISH``
 REDIS_URL may name a single Redis or any node of a Redis Cluster (detected at start, then
 served through redis-py's ``RedisCluster``).
 
-The index (``hanabi:index:<status>`` and ``hanabi:index:all``, sorted sets ordered by
-member ``<created ms>:<id>``)
-is updated after the commit and is advisory: listings re-check each game's status and drop
-members whose game expired.
+The index of games by status is kept after each commit (:mod:`hanabi.server.listings`).
 
 The listing's change feed: ``{game:listing}:version`` counts the changes that alter which
 games a listing holds or a lobby table's seats (a create, join, leave, bot, start, end,
@@ -73,11 +70,11 @@ import redis
 from redis.cluster import RedisCluster
 
 from .clocks import CLOCK_LUA, DeadlinePassed, NotDue
+from .listings import GameIndex
 from .slots import BUCKETS, bucket_of, bucket_tag
 
 log = logging.getLogger("hanabi.server")
 
-INDEX = "hanabi:index:"
 BOTS_WAKE = "hanabi:bots:wake"
 #: The pseudo game id of the listings' change feed (see the module's docstring).
 LISTING = "listing"
@@ -382,13 +379,14 @@ def connect(url: str) -> tuple[redis.Redis, bool, bool]:
     return redis.Redis(connection_pool=pool), False, sharded
 
 
-class Store:
+class Store(GameIndex):
     """The game store on one Redis or a Redis Cluster."""
 
-    def __init__(self, url: str, ttls: dict[str, int]) -> None:
+    def __init__(self, url: str, ttls: dict[str, int], lobby_listed_s: float = 600) -> None:
         self.redis, self.cluster, self.sharded = connect(url)
         self.publish = "SPUBLISH" if self.sharded else "PUBLISH"
         self.ttls = ttls  # status -> seconds
+        self.lobby_listed_ms = int(lobby_listed_s * 1000)  # see the lobby index (module doc)
         self._commit = self.redis.register_script(COMMIT_LUA)
         self._claim = self.redis.register_script(CLAIM_LUA)
         self._claim_game = self.redis.register_script(CLAIM_GAME_LUA)
@@ -547,31 +545,6 @@ class Store:
         """A listener for the wake-ups that commits publish when a bot becomes due."""
         return BotWakes(self.redis)
 
-    def index(self, record: Record, old_status: str | None, delete: bool = False) -> None:
-        """Keep ``hanabi:index:<status>`` and ``hanabi:index:all`` in step with a commit,
-        and announce that the listings changed."""
-        member = f"{record.created:013d}:{record.id}"
-        pipe = self.redis.pipeline(transaction=False)
-        if old_status and (old_status != record.status or delete):
-            pipe.zrem(INDEX + old_status, member)
-        if delete:
-            pipe.zrem(INDEX + "all", member)
-        else:
-            pipe.zadd(INDEX + record.status, {member: 0})
-            pipe.zadd(INDEX + "all", {member: 0})
-        pipe.execute()
-        self.listing_changed()
-
-    def scan_index(self, status: str, cursor: str | None, count: int) -> list[str]:
-        """Members of a status index, newest first, strictly after ``cursor``."""
-        start = "(" + cursor if cursor else "+"
-        return [
-            m.decode()
-            for m in self.redis.zrange(
-                INDEX + status, start, "-", desc=True, bylex=True, offset=0, num=count
-            )
-        ]
-
     def load_many(self, game_ids: list[str]) -> list[Record | None]:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
@@ -580,7 +553,3 @@ class Store:
         for game_id, (version, players, blob) in zip(game_ids, pipe.execute()):
             out.append(None if blob is None else Record.load(game_id, version, players, blob))
         return out
-
-    def unindex(self, status: str, members: list[str]) -> None:
-        if members:
-            self.redis.zrem(INDEX + status, *members)

@@ -123,7 +123,7 @@ class WriteLoop(Reads):
             if delete or record.status != old_status:
                 self.store.index(record, old_status, delete=delete)
             elif record.status == "lobby":
-                self.store.listing_changed()  # a seat taken or freed: the lobby shows it
+                self.store.lobby_changed(record)  # a seat taken or freed: the lobby shows it
             if old_status != "finished" and record.status == "finished":
                 settled = self.hooks.finished(record)
                 if settled is not None:  # its result now has the rating changes

@@ -83,9 +83,9 @@ class Setup:
         if isinstance(options, dict):
             unknown = set(options) - set(Options.__dataclass_fields__)
             if unknown:
-                raise SetupError(
-                    "unknown_option", f"Unknown game option(s): {', '.join(sorted(unknown))}."
-                )
+                names = ", ".join(sorted(unknown))
+                label = "option" if len(unknown) == 1 else "options"
+                raise SetupError("unknown_option", f"Unknown game {label}: {names}.")
             options = Options(**{k: bool(v) for k, v in options.items()})
         if deck is not None:
             deck = tuple(_card_pair(c) for c in deck)
@@ -148,9 +148,14 @@ def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int
             "invalid_deck",
             f"The deck is not the {variant.card_count} cards of {variant.name}: it has "
             + ", ".join(problems[:5])
-            + (f" and {len(problems) - 5} more differences." if len(problems) > 5 else "."),
+            + (f" and {_more(len(problems) - 5)}." if len(problems) > 5 else "."),
         )
     return cards
+
+
+def _more(count: int) -> str:
+    """The tail of a list cut short, in words: "1 more difference", "3 more differences"."""
+    return f"{count} more difference{'' if count == 1 else 's'}"
 
 
 class Game:
