@@ -37,7 +37,7 @@ from typing import Any
 
 import redis
 
-from .problems import ApiError
+from .problems import ApiError, plural
 
 #: Count one attempt on a counter: INCR, and start its window when it has none. One key.
 # KEYS: the counter.  ARGV: the window, ms.  Returns {count, ms left in the window}.
@@ -66,6 +66,13 @@ class Scope(Enum):
     ACCOUNT = "user"  # one account from anywhere
     ADDRESS = "addr"  # one address over every account
 
+
+#: Each counter's settings: (attempts, window in seconds).
+SETTINGS = {
+    Scope.PAIR: ("HANABI_LOGIN_FAILS_PAIR", "HANABI_LOGIN_PAIR_WINDOW"),
+    Scope.ACCOUNT: ("HANABI_LOGIN_FAILS_USER", "HANABI_LOGIN_USER_WINDOW"),
+    Scope.ADDRESS: ("HANABI_LOGIN_FAILS_ADDR", "HANABI_LOGIN_ADDR_WINDOW"),
+}
 
 #: The sentence a refusal says, per counter.
 WHY = {
@@ -119,17 +126,11 @@ class LoginThrottle:
 
     def __init__(self, client: redis.Redis, config: dict[str, Any]) -> None:
         self.redis = client
-        self.limits = (
-            Limit(
-                Scope.PAIR, config["HANABI_LOGIN_FAILS_PAIR"], config["HANABI_LOGIN_PAIR_WINDOW"]
-            ),
-            Limit(
-                Scope.ACCOUNT, config["HANABI_LOGIN_FAILS_USER"], config["HANABI_LOGIN_USER_WINDOW"]
-            ),
-            Limit(
-                Scope.ADDRESS, config["HANABI_LOGIN_FAILS_ADDR"], config["HANABI_LOGIN_ADDR_WINDOW"]
-            ),
-        )
+        # In this order: a stranger refused for the pair never counts on the account.
+        self.limits = [
+            Limit(scope, int(config[attempts]), int(config[window]))
+            for scope, (attempts, window) in SETTINGS.items()
+        ]
         self._reserve = client.register_script(RESERVE_LUA)
         self._release = client.register_script(RELEASE_LUA)
 
@@ -165,9 +166,9 @@ class LoginThrottle:
 
 
 def _duration(seconds: int) -> str:
+    """``seconds`` in words: "24 hours", "15 minutes", "437 seconds"."""
     if seconds % 3600 == 0:
-        hours = seconds // 3600
-        return "1 hour" if hours == 1 else f"{hours} hours"
+        return plural(seconds // 3600, "hour")
     if seconds % 60 == 0 and seconds >= 120:
-        return f"{seconds // 60} minutes"
-    return "1 second" if seconds == 1 else f"{seconds} seconds"
+        return plural(seconds // 60, "minute")
+    return plural(seconds, "second")
