@@ -3,10 +3,9 @@
 Every key of one account shares the hash tag ``{acct:<id>}`` (one Cluster slot); the
 global lookups are single keys, so nothing here needs a script across slots:
 
-``hanabi:user:<name>``  the account id (SET NX: names are unique); for
-    :data:`~hanabi.server.config.SETTINGS` ``HANABI_NAME_HOLD_DAYS`` after a deletion,
-    :data:`DELETED` and the time, so the name stays taken (a new account under it would
-    start afresh at 1500: a way to shed a bad rating)
+``hanabi:user:<name>``  the account id (SET NX: names are unique); after a deletion,
+    :data:`DELETED` and the time for ``HANABI_NAME_HOLD_DAYS``: the name stays taken (a
+    new account under it would start afresh at 1500, shedding a bad rating)
 ``{acct:<id>}:a``   hash: username, pw (argon2id), bot, created, rating, rated_games
 ``{acct:<id>}:s``   hash: session token hash -> expiry ms (the authority on sessions)
 ``{acct:<id>}:k``   hash: key id -> JSON {name, created, hash} (the authority on keys)
