@@ -436,8 +436,19 @@ class GameViewSchema(Schema):
     strikes = _int(required=True)
     deck_size = _int(required=True)
     score = _int(required=True)
-    max_score = _int(required=True, metadata={"description": "Best score still reachable."})
-    pace = _nint()
+    max_score = _int(
+        required=True,
+        metadata={
+            "description": "Best score the cards allow, given those discarded or misplayed "
+            "(a finished game keeps the figure it ended with, whatever its final score)."
+        },
+    )
+    pace = _nint(
+        metadata={
+            "description": "Discards the team can still afford; null before the deal "
+            "and once the game is over."
+        }
+    )
     fireworks = fields.Dict(keys=fields.String(), values=_int(), required=True)
     hands = fields.List(fields.List(fields.Nested(CardSchema)), required=True)
     discards = fields.List(fields.Nested(DiscardSchema), required=True)
