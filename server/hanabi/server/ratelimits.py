@@ -41,6 +41,7 @@ RATES: dict[str, tuple[str, str]] = {
     "join": ("HANABI_LIMIT_JOIN", "address"),
     "ticket": ("HANABI_LIMIT_TICKET", "address"),
     "register": ("HANABI_LIMIT_REGISTER", "address"),
+    "login": ("HANABI_LIMIT_LOGIN", "address"),
     "chat_seat": ("HANABI_LIMIT_CHAT_SEAT", "seat"),
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
 }

@@ -65,7 +65,7 @@ def _text(
         required=required,
         validate=[
             validate.Length(1, limit),
-            validate.Regexp(
+            FullMatch(
                 pattern, error=f"A {what} needs a visible character and no control characters."
             ),
         ],
@@ -556,7 +556,7 @@ class BotSeatSchema(Schema):
     name = fields.String(
         validate=[
             validate.Length(1, NAME_MAX),
-            validate.Regexp(
+            FullMatch(
                 NAME_PATTERN, error="A name needs a visible character and no control characters."
             ),
         ],
@@ -800,7 +800,7 @@ class ServerSentEventSchema(Schema):
         metadata={"description": "An event's type, `view` or `end`"},
     )
     id = fields.String(
-        validate=validate.Regexp(r"^[0-9]+$"),
+        validate=FullMatch(r"^[0-9]+$"),
         metadata={"description": "The seq of the (last) event it carries"},
     )
     data = fields.String(

@@ -76,7 +76,7 @@ function loginForm() {
           await logIn();
         }),
       }, "Register")),
-    h("small", { class: "hint" }, "Usernames: 3-20 letters, digits, - or _. Passwords: at least 8 characters."));
+    h("small", { class: "hint" }, "Usernames: 3-20 lower-case letters, digits, - or _ (capitals become lower case). Passwords: at least 8 characters."));
 }
 
 /** /players/<name>: rating, results by variant, and the games with their rating changes. */

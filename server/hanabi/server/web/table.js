@@ -122,6 +122,8 @@ class GamePage {
           this.watching(); // our seat was freed (or given up at a start-and-watch)
         } else if (reason === "gone") {
           banner("This game is gone (every person left the table).", "info");
+        } else if (reason === "revoked") {
+          banner("Your session ended (a logout or a password change elsewhere): log in again.", "info");
         }
       },
     });
