@@ -30,6 +30,7 @@ from .engine import (
 )
 from .errors import HanabiError, IllegalAction, ImportFormatError, SetupError
 from .hanablive import export_game, import_game, import_setup
+from .kinds import ActionKind, EndReason
 from .variants import VARIANTS, Suit, Variant, get_variant
 from .views import full_view, spectator_view, view
 
@@ -49,6 +50,8 @@ __all__ = [
     "TIMEOUT",
     "VARIANTS",
     "Action",
+    "ActionKind",
+    "EndReason",
     "Game",
     "HanabiError",
     "IllegalAction",
