@@ -38,7 +38,7 @@ def redis_url() -> Iterator[str]:
             yield cluster.url
             _quiet_background()
         return
-    from hanabi.server.redis_process import RedisProcess
+    from hanabi.server.ops.redis_process import RedisProcess
 
     with RedisProcess() as proc:
         yield proc.url

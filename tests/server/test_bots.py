@@ -22,7 +22,7 @@ from hanabi.server import create_app
 from hanabi.server import schemas as s
 from hanabi.server.bots import BotWorker
 from hanabi.server.games import new_game_id
-from hanabi.server.redis_process import free_port
+from hanabi.server.ops.redis_process import free_port
 
 
 def add_bot(table: Table, seat: int | None = 0, **body: Any) -> Any:

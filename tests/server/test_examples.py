@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT202012
 
 from hanabi.game import VARIANTS
 from hanabi.server import create_app
-from hanabi.server.redis_process import RedisProcess
+from hanabi.server.ops.redis_process import RedisProcess
 from hanabi.server.spec import spec_yaml
 
 DOC_URI = "urn:hanabi:openapi"

@@ -26,8 +26,8 @@ from process_helpers import Http, _stop, _wait_healthy
 
 from hanabi.server import create_app
 from hanabi.server.login_limits import counted_address
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 
 def _address() -> str:

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from hanabi.game import Options
 from hanabi.server import create_app, rated, ratings, schemas, stats
 from hanabi.server.accounts import akey
-from hanabi.server.config import SETTINGS
+from hanabi.server.ops.config import SETTINGS
 from hanabi.server.problems import ApiError
 from hanabi.server.settle import is_rated
 from hanabi.server.store import Player, Record, now_ms

@@ -53,8 +53,8 @@ import orjson
 import redis
 
 from .login_limits import LoginThrottle
+from .ops.serving import offload
 from .problems import ApiError
-from .serving import offload
 from .store import iso, now_ms
 
 SESSION_PREFIX = "hs."

@@ -21,7 +21,7 @@ from flask_restx import Namespace, Resource
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import VARIANTS
 
-from . import metrics, redis_errors, tickets
+from . import redis_errors, tickets
 from . import schemas as s
 from .credentials import accounts, bearer_token, current_account, current_credential, still_valid
 from .games import Outcome, Service, hash_token, not_found
@@ -32,9 +32,10 @@ from .http import (
     load_optional_body,
     load_query,
 )
+from .ops import metrics
+from .ops.serving import yield_to_others
 from .problems import ApiError
 from .ratelimits import LAPSE, Limits
-from .serving import yield_to_others
 from .store import LISTING, Record, parse_players
 from .stream import GameStream
 

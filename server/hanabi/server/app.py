@@ -9,25 +9,15 @@ from flask import Flask, Response
 from flask_cors import CORS
 from flask_restx import Api
 
-from . import (
-    docs_ui,
-    drain,
-    gunicorn_errors,
-    headers,
-    observe,
-    problems,
-    ratelimits,
-    redis_memory,
-    scrape,
-    web_pages,
-)
+from . import docs_ui, headers, problems, ratelimits, web_pages
 from .account_setup import init_accounts
 from .api import PREFIX
 from .bots import start_worker
-from .config import enabled, load_config
 from .games import Service
 from .http import refuse_non_json
 from .namespaces import NAMESPACES
+from .ops import drain, gunicorn_errors, observe, redis_memory, scrape
+from .ops.config import enabled, load_config
 from .spec import TITLE
 from .store import Store
 
@@ -43,7 +33,7 @@ class ProblemApi(Api):
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """A WSGI app; ``config`` overrides the environment (see :mod:`hanabi.server.config`)."""
+    """A WSGI app; ``config`` overrides the environment (see :mod:`hanabi.server.ops.config`)."""
     settings = load_config(config)
     app = Flask("hanabi.server", static_folder=None)
     # "/games//bots" is a missing game id, not a redirect to "/games/bots" (a redirect

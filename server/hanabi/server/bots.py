@@ -38,11 +38,12 @@ from typing import Any
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
-from . import metrics, redis_errors
+from . import redis_errors
 from .deadlines import enforce_due
 from .games import Service, bot_due, decode_action
+from .ops import metrics
+from .ops.serving import offload
 from .problems import ApiError
-from .serving import offload
 from .store import BotWakes, Record
 
 log = logging.getLogger("hanabi.server.bots")

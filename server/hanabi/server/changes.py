@@ -31,7 +31,7 @@ from typing import Any
 
 import redis
 
-from . import metrics
+from .ops import metrics
 from .store import channel, game_of_channel
 
 log = logging.getLogger("hanabi.server")
@@ -195,7 +195,7 @@ class ChangeHub:
 
     def drain(self) -> None:
         """The process is stopping: every held wait returns now (as a timeout: the version
-        it knows) and every later one at once (see :mod:`hanabi.server.drain`)."""
+        it knows) and every later one at once (see :mod:`hanabi.server.ops.drain`)."""
         self.draining = True
         with self._lock:
             games = list(self._games.values())

@@ -13,9 +13,10 @@ import orjson
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from . import metrics, redis_errors
+from . import redis_errors
+from .ops import metrics
+from .ops.gunicorn_errors import PROBLEM_TYPE
 
-PROBLEM_TYPE = "https://hanabi.invalid/problems/"
 log = logging.getLogger("hanabi.server")
 
 #: Werkzeug's HTTP errors, by status, as (code, title).

@@ -31,7 +31,7 @@ from limits import RateLimitItem, parse
 from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .addresses import forwarded_client, trusted_networks
+from .ops.addresses import forwarded_client, trusted_networks
 from .problems import ApiError, plural
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
@@ -65,7 +65,7 @@ return 1
 
 
 def client_address(trusted: list[Any]) -> str:
-    """The address the request came from (see :mod:`hanabi.server.addresses`)."""
+    """The address the request came from (see :mod:`hanabi.server.ops.addresses`)."""
     remote = request.remote_addr or "unknown"
     return forwarded_client(remote, request.headers.get("X-Forwarded-For", ""), trusted)
 

@@ -1,7 +1,7 @@
 """Graceful shutdown: what a worker process does between SIGTERM and its exit.
 
 ``HANABI_DRAIN_S`` (default 10 s) is gunicorn's ``graceful_timeout`` (set in
-:mod:`hanabi.server.gunicorn_conf`). On SIGTERM (the master passes it on to every worker):
+:mod:`hanabi.server.ops.gunicorn_conf`). On SIGTERM (the master passes it on to every worker):
 
 1. At once, in every worker: each app is marked draining. ``GET /api/v1/ready`` answers 503
    (a load balancer stops sending new clients), held long-polls answer 304 (the client polls
@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-log = logging.getLogger("hanabi.server.drain")
+log = logging.getLogger("hanabi.server.ops.drain")
 
 #: How often a draining worker closes the connections that went idle (seconds).
 SWEEP = 0.1
@@ -146,7 +146,7 @@ def install(worker: Any) -> None:
 
 def _is_gevent(kind: type) -> bool:
     """Whether a worker class is gunicorn's gevent worker or made from it
-    (:class:`hanabi.server.worker.GuardedWorker`)."""
+    (:class:`hanabi.server.ops.worker.GuardedWorker`)."""
     return any("gevent" in base.__module__ for base in kind.__mro__)
 
 

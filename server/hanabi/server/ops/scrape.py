@@ -1,4 +1,4 @@
-"""``GET /metrics``: every process's counts (:mod:`hanabi.server.metrics`) in Prometheus's
+"""``GET /metrics``: every process's counts (:mod:`hanabi.server.ops.metrics`) in Prometheus's
 text format, with the gauges that are read from Redis when a scrape comes.
 
 ``HANABI_METRICS=off`` counts nothing and serves no ``/metrics``. ``/metrics`` is never
@@ -18,12 +18,12 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from ..listings import INDEX
+from ..problems import ApiError
+from ..slots import BUCKETS as SLOT_BUCKETS
+from ..store import due_key
 from . import metrics
 from .config import enabled
-from .listings import INDEX
-from .problems import ApiError
-from .slots import BUCKETS as SLOT_BUCKETS
-from .store import due_key
 
 #: Seconds the Redis-backed gauges are cached per process (a scrape every 15 s reads Redis
 #: once; many scrapers at once still read it once per TTL).

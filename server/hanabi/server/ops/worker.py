@@ -12,7 +12,7 @@ guards, both per worker process:
   could not be relied on to see the answer, and an attacker's sockets would cost a write
   each. A connection from a proxy in ``HANABI_TRUSTED_PROXIES`` is not capped by the
   proxy's address; once a request's headers are read, that request counts against the
-  client the proxy names in ``X-Forwarded-For`` (:mod:`hanabi.server.addresses`) for as
+  client the proxy names in ``X-Forwarded-For`` (:mod:`hanabi.server.ops.addresses`) for as
   long as it is served, and over the cap it is answered 429 ``too_many_connections``
   (problem+json, ``Retry-After``): the proxy, unlike the attacker, reads answers.
   gunicorn spreads connections over its workers, so one address holds up to (workers x
@@ -23,10 +23,10 @@ guards, both per worker process:
   closed then; so is a kept-alive connection idle that long. Only the headers are timed:
   a long-poll or an event stream, once its headers are in, lasts as long as it is meant
   to. A trusted proxy keeps its connections open between requests for gunicorn's
-  ``--keep-alive`` instead (:data:`hanabi.server.serving.PROXY_KEEPALIVE`): it pools
+  ``--keep-alive`` instead (:data:`hanabi.server.ops.serving.PROXY_KEEPALIVE`): it pools
   them, and must not have one closed under a request it is sending.
 
-gunicorn's master loads this class (``--worker-class hanabi.server.worker.GuardedWorker``)
+gunicorn's master loads this class (``--worker-class hanabi.server.ops.worker.GuardedWorker``)
 before any worker patches the standard library, so this module imports nothing at its top
 but what gunicorn's own gevent worker does and the standard-library-only settings.
 """

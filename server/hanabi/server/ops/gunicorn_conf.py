@@ -2,10 +2,10 @@
 passes this module as gunicorn's config).
 
 - ``graceful_timeout`` is ``HANABI_DRAIN_S``: how long a SIGTERM'd worker drains
-  (:mod:`hanabi.server.drain`).
-- Logs are JSON lines, gunicorn's own too (:mod:`hanabi.server.logs`).
+  (:mod:`hanabi.server.ops.drain`).
+- Logs are JSON lines, gunicorn's own too (:mod:`hanabi.server.ops.logs`).
 - Metrics: the master makes (or empties) ``PROMETHEUS_MULTIPROC_DIR`` before any worker
-  starts, and drops a dead worker's live gauges (:mod:`hanabi.server.metrics`).
+  starts, and drops a dead worker's live gauges (:mod:`hanabi.server.ops.metrics`).
 
 This module is read by the master, by path: it must not import prometheus_client at import
 time (a value class chosen before the directory is set would count per process only), nor
@@ -25,7 +25,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-from hanabi.server.config import load_config
+from hanabi.server.ops.config import load_config
 
 graceful_timeout = max(1, math.ceil(load_config()["HANABI_DRAIN_S"]))
 
@@ -40,7 +40,7 @@ class JsonLogger(Logger):
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
-        from hanabi.server.logs import configure
+        from hanabi.server.ops.logs import configure
 
         configure(cfg.loglevel)
 
@@ -72,13 +72,13 @@ def on_starting(server: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """Once the app is loaded: drain on SIGTERM (:func:`hanabi.server.drain.install`).
+    """Once the app is loaded: drain on SIGTERM (:func:`hanabi.server.ops.drain.install`).
 
     Also keep the start-up objects out of every garbage collection (``gc.freeze``), and
     collect the young generation less often. A worker holding thousands of waiting requests
     has a large, long-lived heap; this cuts the CPU a change costs when it wakes 1,000 of
     them by about 7 % (bench/scale.py)."""
-    from hanabi.server.drain import install
+    from hanabi.server.ops.drain import install
 
     install(worker)
     gc.freeze()
@@ -87,7 +87,7 @@ def post_worker_init(worker: Any) -> None:
 
 def worker_exit(server: Any, worker: Any) -> None:
     """In the worker, as it exits: write the requests it counted since the last flush."""
-    from hanabi.server import metrics
+    from hanabi.server.ops import metrics
 
     metrics.flush()
 

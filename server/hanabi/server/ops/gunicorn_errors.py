@@ -13,7 +13,8 @@ from typing import Any
 
 import orjson
 
-from .problems import PROBLEM_TYPE
+#: The URI every problem type of this service starts with (the app's answers use it too).
+PROBLEM_TYPE = "https://hanabi.invalid/problems/"
 
 #: status -> (code, a sentence a person can act on). Fixed sentences: gunicorn's own
 #: message may quote the request back.

@@ -25,13 +25,13 @@ T = TypeVar("T")
 
 #: gunicorn's longest request line (its maximum; default 4094): far past every documented
 #: input (ids of 64 characters, cursors of 100, even percent-encoded); longer ones get 414
-#: problem+json (:mod:`hanabi.server.gunicorn_errors`).
+#: problem+json (:mod:`hanabi.server.ops.gunicorn_errors`).
 LIMIT_REQUEST_LINE = 8190
 #: Connections one worker process serves at once (held long-polls and streams included).
 WORKER_CONNECTIONS = 8_000
 #: gunicorn's --keep-alive: how long a trusted proxy's connection may stay idle between
 #: requests (above nginx's and HAProxy's usual pool timeouts). Every other client has
-#: HANABI_HEADER_TIMEOUT instead (:mod:`hanabi.server.worker`).
+#: HANABI_HEADER_TIMEOUT instead (:mod:`hanabi.server.ops.worker`).
 PROXY_KEEPALIVE = 75
 
 
@@ -48,12 +48,12 @@ def gunicorn_command(
 
     ``access_log``: the app's JSON request log on stdout (``HANABI_ACCESS_LOG``), which
     replaces gunicorn's access log. The graceful timeout is ``HANABI_DRAIN_S``, from the
-    environment (:mod:`hanabi.server.gunicorn_conf`)."""
+    environment (:mod:`hanabi.server.ops.gunicorn_conf`)."""
     command = [
         sys.executable, "-m", "gunicorn",
         "--bind", bind,
         # gunicorn's gevent worker with a per-address connection cap and a header deadline.
-        "--worker-class", "hanabi.server.worker.GuardedWorker",
+        "--worker-class", "hanabi.server.ops.worker.GuardedWorker",
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--timeout", "60",
@@ -62,7 +62,7 @@ def gunicorn_command(
         "--log-level", log_level,
         "--no-control-socket",
         "--limit-request-line", str(LIMIT_REQUEST_LINE),
-        # By path, not as hanabi.server.gunicorn_conf: importing the package in gunicorn's
+        # By path, not as hanabi.server.ops.gunicorn_conf: importing the package in gunicorn's
         # master would load redis and ssl before the gevent worker patches them.
         "--config", str(Path(__file__).with_name("gunicorn_conf.py")),
     ]  # fmt: skip

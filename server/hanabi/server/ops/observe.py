@@ -8,7 +8,7 @@ responses, 304s and event streams too.
 A response is observed when the app has it ready; an event stream when it closes, so its
 line says how long it was open. The log line names the route (the URL rule, never the path
 or its query string) and the ids in it, never a body or a header (see
-:mod:`hanabi.server.logs`). Of the request's credential it names the scheme (``auth``) and,
+:mod:`hanabi.server.ops.logs`). Of the request's credential it names the scheme (``auth``) and,
 for a token of this service's own shape, a short hash (``auth_hash``): see
 :func:`credential_fields`.
 """

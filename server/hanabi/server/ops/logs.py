@@ -3,20 +3,20 @@
 Every line has ``time`` (UTC, ISO 8601, milliseconds), ``level``, ``logger``, ``message`` and
 ``pid``; a line written while a request is handled also has its ``request_id``, ``route`` and
 ``game_id`` (if the route names a game). The request log (logger ``hanabi.requests``, see
-:mod:`hanabi.server.observe`) adds ``method``, ``status``, ``duration_ms`` and ``remote``.
+:mod:`hanabi.server.ops.observe`) adds ``method``, ``status``, ``duration_ms`` and ``remote``.
 
 What never goes into a line: request or response bodies, query strings (a stream ticket
 travels in one), headers (``Authorization``), tokens, passwords, cards. Code logs ids and
 type names only, and an exception is logged as its type and its stack frames, without its
 message (a message could in principle quote game state). Of a credential, the request log
-keeps its scheme and at most a short hash (:func:`hanabi.server.observe.credential_fields`).
+keeps its scheme and at most a short hash (:func:`hanabi.server.ops.observe.credential_fields`).
 
 Other code's messages are scrubbed on the way out (:func:`scrub`): gunicorn quotes what it
 could not parse (``Invalid HTTP Header: 'Bearer abc'`` for a header line a CR or LF cut in
 two; ``No more data after: b'Authorization: ...'`` at debug), so every quoted string in a
 message, and every query string, is cut out.
 
-:func:`configure` is called by the gunicorn hooks (:mod:`hanabi.server.gunicorn_conf`): the
+:func:`configure` is called by the gunicorn hooks (:mod:`hanabi.server.ops.gunicorn_conf`): the
 app factory leaves logging alone, so the Flask test client and embedding programs keep theirs.
 """
 

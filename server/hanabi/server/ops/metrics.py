@@ -3,7 +3,7 @@
 gunicorn runs several worker processes, and a scrape reaches one of them, so every process
 writes its counts to memory-mapped files in ``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's
 multiprocess mode) and the process that answers a scrape adds them all up. The gunicorn hooks
-(:mod:`hanabi.server.gunicorn_conf`) make and empty that directory when the server starts
+(:mod:`hanabi.server.ops.gunicorn_conf`) make and empty that directory when the server starts
 and drop a dead worker's live gauges (``child_exit``). Without that directory (the Flask test
 client, a single process) the same metrics are counted in this process alone.
 
@@ -16,14 +16,14 @@ The metrics:
 - ``hanabi_waiters``: long-polls and streams held right now (sum over live processes).
 - ``hanabi_games{status}``: lobby and playing games, from the index sorted sets in Redis
   (ZCARD; the index is advisory: expired games leave it lazily), cached
-  :data:`hanabi.server.scrape.REDIS_TTL` seconds.
+  :data:`hanabi.server.ops.scrape.REDIS_TTL` seconds.
 - ``hanabi_bot_due``: games whose bot turn waits for a bot worker (the due set, ZCARD).
 - ``hanabi_actions_total{by}``: moves applied (``person`` or ``bot``; replays of a move not).
 - ``hanabi_redis_errors_total{source}``: Redis failures met by requests, bot workers and
   the change listener.
 
 The endpoint that serves them, and the gauges it reads from Redis at scrape time, are in
-:mod:`hanabi.server.scrape`.
+:mod:`hanabi.server.ops.scrape`.
 """
 
 from __future__ import annotations
