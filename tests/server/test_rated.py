@@ -266,7 +266,7 @@ def test_concurrent_settlers_apply_once(aclient: FlaskClient, unsettled: Any) ->
 SETTLE_SCRIPT = """
 import sys
 from hanabi.server.settle import Settler
-from hanabi.server.store import Store
+from hanabi.server.storage.store import Store
 
 store = Store(sys.argv[1], {"lobby": 60, "playing": 60, "finished": 600})
 settler = Settler(store, 20.0, 600)

@@ -17,7 +17,8 @@ from hanabi.server.accounts import akey
 from hanabi.server.ops.config import SETTINGS
 from hanabi.server.problems import ApiError
 from hanabi.server.settle import is_rated
-from hanabi.server.store import Player, Record, now_ms
+from hanabi.server.storage.record import Player, Record
+from hanabi.server.storage.store import now_ms
 
 HOUR_MS = 3600 * 1000
 

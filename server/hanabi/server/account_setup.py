@@ -9,7 +9,7 @@ from flask import Flask
 from .accounts import Accounts
 from .games import Hooks, Service
 from .settle import Settler, Sweeper
-from .store import Record
+from .storage.record import Record
 
 log = logging.getLogger(__name__)
 

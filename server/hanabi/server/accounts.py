@@ -55,7 +55,7 @@ import redis
 from .login_limits import LoginThrottle
 from .ops.serving import offload
 from .problems import ApiError
-from .store import iso, now_ms
+from .storage.store import iso, now_ms
 
 SESSION_PREFIX = "hs."
 KEY_PREFIX = "hk."

@@ -21,7 +21,6 @@ from flask_restx import Namespace, Resource
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import VARIANTS
 
-from . import redis_errors, tickets
 from . import schemas as s
 from .credentials import accounts, bearer_token, current_account, current_credential, still_valid
 from .games import Outcome, Service, hash_token, not_found
@@ -36,7 +35,9 @@ from .ops import metrics
 from .ops.serving import yield_to_others
 from .problems import ApiError
 from .ratelimits import LAPSE, Limits
-from .store import LISTING, Record, parse_players
+from .storage import redis_errors, tickets
+from .storage.keys import LISTING
+from .storage.record import Record, parse_players
 from .stream import GameStream
 
 PREFIX = "/api/v1"

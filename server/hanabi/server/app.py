@@ -19,7 +19,7 @@ from .namespaces import NAMESPACES
 from .ops import drain, gunicorn_errors, observe, redis_memory, scrape
 from .ops.config import enabled, load_config
 from .spec import TITLE
-from .store import Store
+from .storage.store import Store
 
 #: The interactive docs (Swagger UI).
 DOCS = docs_ui.DOCS

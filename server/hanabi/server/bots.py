@@ -3,12 +3,12 @@
 A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody polls for it:
 
 1. The commit that leaves a bot to move adds the game to its bucket's due set in the same
-   Lua script (:data:`~hanabi.server.store.COMMIT_LUA`) and publishes a wake-up.
+   Lua script (:data:`~hanabi.server.storage.store.COMMIT_LUA`) and publishes a wake-up.
 2. Each worker thread listens for wake-ups. A wake-up names its game, which the thread
    then claims in one call to that game's bucket; every :data:`POLL` seconds it also looks
    at every bucket (a claim whose worker died, a wake-up lost with a connection, a passed
    deadline). A claim moves the game's score to now + lease
-   (:data:`~hanabi.server.store.CLAIM_LUA`), so no other worker takes it while this one
+   (:data:`~hanabi.server.storage.store.CLAIM_LUA`), so no other worker takes it while this one
    plays.
 3. It loads the game fresh, asks :func:`hanabi.bots.choose_action` for the move (the bot
    sees only what its seat may see) and commits it through
@@ -38,13 +38,14 @@ from typing import Any
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
-from . import redis_errors
 from .deadlines import enforce_due
 from .games import Service, bot_due, decode_action
 from .ops import metrics
 from .ops.serving import offload
 from .problems import ApiError
-from .store import BotWakes, Record
+from .storage import redis_errors
+from .storage.record import Record
+from .storage.store import BotWakes
 
 log = logging.getLogger("hanabi.server.bots")
 

@@ -15,18 +15,18 @@ for what they hold:
   ending them when a deadline passes;
 - :mod:`~hanabi.server.reads`: records, views, the event log, exports, replays, listings;
 - :mod:`~hanabi.server.rendering`: views, summaries, ETags;
-- :mod:`~hanabi.server.archive`: the compact log of finished games and their rebuilding.
+- :mod:`~hanabi.server.storage.archive`: the compact log of finished games and their rebuilding.
 """
 
 from __future__ import annotations
 
 from . import rendering, seats
-from .archive import Finished, decode_action, encode_action, setup_of
 from .deadlines import Deadlines
 from .leaving import Leaving
 from .lobby import Lobby
 from .play import Play
 from .seats import bot_due, hash_token, new_game_id, not_found
+from .storage.archive import Finished, decode_action, encode_action, setup_of
 from .votes import Votes
 from .writes import Hooks, Outcome
 

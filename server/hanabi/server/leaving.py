@@ -23,7 +23,7 @@ from hanabi.game import Action
 
 from .problems import ApiError
 from .settle import rated_games_key
-from .store import Record
+from .storage.record import Record
 from .writes import Outcome, WriteLoop
 
 

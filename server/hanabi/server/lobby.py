@@ -14,7 +14,6 @@ from hanabi.game import Game, Options, Setup, SetupError
 
 from . import rated
 from .accounts import Account
-from .archive import setup_of
 from .clocks import timing_of
 from .problems import ApiError
 from .seats import (
@@ -31,7 +30,9 @@ from .seats import (
     require_seat_at,
     seatable,
 )
-from .store import Conflict, Player, Record, now_ms
+from .storage.archive import setup_of
+from .storage.record import Player, Record
+from .storage.store import Conflict, now_ms
 from .writes import Outcome, WriteLoop
 
 

@@ -9,7 +9,7 @@ from hanabi.game import Action, IllegalAction
 
 from .problems import ApiError
 from .seats import require_seat
-from .store import Record
+from .storage.record import Record
 from .writes import Outcome, WriteLoop
 
 

@@ -20,7 +20,8 @@ from hanabi.game import get_variant
 from . import ratings, stats
 from .accounts import Account, akey
 from .problems import ApiError
-from .store import Record, now_ms
+from .storage.record import Record
+from .storage.store import now_ms
 
 HOUR_MS = 3600 * 1000
 

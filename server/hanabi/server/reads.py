@@ -16,13 +16,15 @@ from hanabi.game import Game, HanabiError, export_game, full_view, replay
 from hanabi.game.views import redact_event
 
 from . import rendering
-from .archive import Finished, rebuild, setup_of
 from .cache import LRU, SingleFlight
-from .changes import Busy, ChangeHub
-from .clocks import ClockState, ServerTime, clocks_view
+from .clocks import ClockState, clocks_view
 from .problems import ApiError
 from .seats import all_bots, not_found
-from .store import Record, Store, now_ms
+from .storage.archive import Finished, rebuild, setup_of
+from .storage.changes import Busy, ChangeHub
+from .storage.record import Record
+from .storage.server_time import ServerTime
+from .storage.store import Store, now_ms
 
 
 class Reads:
@@ -120,7 +122,7 @@ class Reads:
     def wait_for_change(self, game_id: str, version: int, seconds: float) -> int | None:
         """Hold until the game is past ``version`` or ``seconds`` pass: the newest version
         known (``version`` on a timeout, None if the game is gone). Holds no thread under
-        gevent (see :mod:`hanabi.server.changes`)."""
+        gevent (see :mod:`hanabi.server.storage.changes`)."""
         return self.changes.wait(game_id, version, seconds)
 
     def known_raw(self, game_id: str) -> tuple[int, bytes, bytes] | None:

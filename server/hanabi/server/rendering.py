@@ -14,7 +14,8 @@ from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator
 
 from .clocks import timing_options
 from .seats import all_bots
-from .store import Record, iso
+from .storage.record import Record
+from .storage.store import iso
 from .vote_count import votes_view
 
 

@@ -16,8 +16,8 @@ import unicodedata
 from .accounts import PRINCIPAL_PREFIX
 from .problems import ApiError
 from .schemas import NAME_MAX
-from .slots import new_game_id
-from .store import Player, Record
+from .storage.record import Player, Record
+from .storage.slots import new_game_id
 
 __all__ = ["new_game_id"]  # game ids are drawn in slots.py; lobby.py takes them from here
 

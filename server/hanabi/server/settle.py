@@ -33,9 +33,11 @@ import orjson
 
 from hanabi.game import get_variant
 
-from . import ratings, redis_errors
+from . import ratings
 from .accounts import akey
-from .store import Conflict, Gone, Record, Store, iso, now_ms
+from .storage import redis_errors
+from .storage.record import Record
+from .storage.store import Conflict, Gone, Store, iso, now_ms
 
 log = logging.getLogger(__name__)
 

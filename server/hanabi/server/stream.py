@@ -23,7 +23,7 @@
 Redaction is the service's own: events go through :meth:`Service.events` and the view
 through :meth:`Service.rendered`, the same code as the plain reads, so a stream never
 carries a card to its holder while the game is on. A stream holds no thread while it waits
-(:mod:`hanabi.server.changes`), and every message is built from one consistent read of the
+(:mod:`hanabi.server.storage.changes`), and every message is built from one consistent read of the
 game: its events up to that version and the view of that version.
 """
 
@@ -40,7 +40,7 @@ import orjson
 from .games import Service
 from .problems import ApiError
 from .ratelimits import LAPSE
-from .store import Record
+from .storage.record import Record
 
 log = logging.getLogger("hanabi.server")
 

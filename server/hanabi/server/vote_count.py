@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .store import Record
+from .storage.record import Record
 
 
 def people(record: Record) -> int:

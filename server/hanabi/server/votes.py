@@ -16,7 +16,7 @@ from hanabi.game import Action
 
 from .problems import ApiError
 from .seats import require_seat
-from .store import Record
+from .storage.record import Record
 from .vote_count import votes_needed
 from .writes import Outcome, WriteLoop
 

@@ -1,5 +1,5 @@
 """The write loop: every change to a game is decided on its state and committed with
-compare-and-set (see :mod:`hanabi.server.store`).
+compare-and-set (see :mod:`hanabi.server.storage.store`).
 
 A writer that lost the race decides again on the state the commit found, so 20 identical
 requests apply one action and a full table refuses the 21st seat. The lobby and play
@@ -15,12 +15,13 @@ from typing import Any
 
 from hanabi.game import Action, Game
 
-from .archive import encode_action
-from .clocks import DeadlinePassed, clock_change
 from .problems import ApiError
 from .reads import Reads
 from .seats import bot_due, not_found
-from .store import Conflict, Gone, Record, now_ms
+from .storage.archive import encode_action
+from .storage.record import Record
+from .storage.scripts import clock_change
+from .storage.store import Conflict, DeadlinePassed, Gone, now_ms
 
 MAX_RETRIES = 100
 #: Events the table makes (the engine's are rebuilt from the action log).

@@ -155,4 +155,3 @@ def main(argv: list[str] | None = None) -> int:
             redis_proc.stop()
         if lock is not None:
             lock.release()
-

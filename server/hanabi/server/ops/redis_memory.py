@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .. import redis_errors
+from ..storage import redis_errors
 
 log = logging.getLogger("hanabi.server")
 

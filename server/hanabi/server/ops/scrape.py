@@ -18,10 +18,10 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from ..listings import INDEX
 from ..problems import ApiError
-from ..slots import BUCKETS as SLOT_BUCKETS
-from ..store import due_key
+from ..storage.keys import due_key
+from ..storage.listings import INDEX
+from ..storage.slots import BUCKETS as SLOT_BUCKETS
 from . import metrics
 from .config import enabled
 

@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 import redis
 
-from .accounts import Credential
-from .games import hash_token
+from ..accounts import Credential
+from ..games import hash_token
 
 #: Seconds a ticket is valid.
 TTL = 60

@@ -1,5 +1,5 @@
 """The index of games by status, which the listings (GET /games) read: part of
-:class:`~hanabi.server.store.Store`.
+:class:`~hanabi.server.storage.store.Store`.
 
 ``hanabi:index:<status>`` and ``hanabi:index:all`` are sorted sets of members
 ``<created ms>:<id>``, ordered by member (newest first). They are updated after the
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .store import Record
+    from .record import Record
 
 INDEX = "hanabi:index:"
 

@@ -2,7 +2,7 @@
 
 Every commit publishes the game's new version on the game's own channel (``SPUBLISH``,
 sharded pub/sub, on Redis 7 and later, else ``PUBLISH``, inside the commit script; see
-:mod:`hanabi.server.store`). Each server process keeps **one** Redis
+:mod:`hanabi.server.storage.scripts`). Each server process keeps **one** Redis
 pub/sub connection, read by one listener, whatever the number of waiting requests: a game's
 channel is subscribed while some request of this process waits on it (and lingers a while
 after, since a woken client usually waits again at once). Per game the hub remembers the
@@ -31,8 +31,8 @@ from typing import Any
 
 import redis
 
-from .ops import metrics
-from .store import channel, game_of_channel
+from ..ops import metrics
+from .keys import channel, game_of_channel
 
 log = logging.getLogger("hanabi.server")
 

@@ -1,6 +1,6 @@
 """Finished games: the compact action log they are archived as, and their rebuilding.
 
-The commit that ends a game keeps only its state blob (see :mod:`hanabi.server.store`):
+The commit that ends a game keeps only its state blob (see :mod:`.record`):
 the settings, the compact action log (:func:`encode_action`, one short string per turn)
 and the table's own events. Its events and final state are rebuilt from that by replaying
 the engine (:func:`rebuild`), which is deterministic given the deal.
@@ -13,7 +13,7 @@ from typing import Any
 
 from hanabi.game import Action, Game, Setup
 
-from .store import Record
+from .record import Record
 
 
 def encode_action(seat: int, action: Action) -> str:

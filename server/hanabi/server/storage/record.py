@@ -1,0 +1,110 @@
+"""One game as stored: :class:`Record` (settings, seats, state) and its :class:`Player` seats.
+
+The state blob of a lobby or live game is JSON (``J`` then the JSON) holding the settings,
+the engine's snapshot and a compact copy of the action log, so a read is one round trip
+and no replay; its size does not grow with chat or lobby comings and goings (each event is
+stored once, in the event list). The commit that ends a game keeps only that blob,
+zlib-compressed (``Z`` then the compressed JSON), without the snapshot and with the
+table's own events (lobby events and chat) read from the event list, and drops both lists:
+the action log is the truth, and the events and final state of a finished game are rebuilt
+from it (and cached per process, keyed by version).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+
+@dataclass
+class Player:
+    name: str
+    bot: str | None = None
+    token: str | None = None  # hash of the bearer token; None for a bot seat
+    account: str | None = None  # the account id the seat is bound to (its credential acts)
+    plays: str | None = None  # the strategy the program in a person's seat says it plays
+
+    @property
+    def table_strategy(self) -> str | None:
+        """What this seat plays as far as the table knows: a server bot's strategy, the
+        one a program in a person's seat declared, or None (a person)."""
+        return self.bot or self.plays
+
+    def to_row(self) -> list[Any]:
+        row = [self.name, self.bot, self.token]
+        if self.plays is not None:
+            return [*row, self.account, self.plays]
+        return row if self.account is None else [*row, self.account]
+
+
+@dataclass
+class Record:
+    """One game as stored: settings, seats and, once started, the engine snapshot.
+
+    ``events`` counts the event log, ``chats`` its chat lines and ``chat_bytes`` their
+    text's UTF-8 bytes (both kept by the commit that appends the line). ``acts`` is a compact copy
+    of the action log (one ``"<seat>:<code>"`` per turn). ``chat`` is set in a finished
+    game's archive only: the table's own events (lobby events and chat) as
+    ``[seq, event]``. Once the game is finished ``acts`` and ``chat`` are all that is kept,
+    and its events are rebuilt from them.
+    """
+
+    id: str
+    status: str
+    variant: str
+    options: dict[str, bool]
+    max_players: int
+    seed: str
+    deck: list[list[Any]] | None
+    host: int
+    created: int
+    updated: int
+    players: list[Player] = field(default_factory=list)
+    version: int = 0
+    turn: int = 0
+    events: int = 0
+    score: int = 0
+    result: dict[str, Any] | None = None
+    snap: dict[str, Any] | None = None
+    acts: list[str] | None = None
+    chat: list[list[Any]] | None = None
+    chats: int = 0
+    chat_bytes: int = 0
+    custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
+    rated: bool = False  # a rated game (accounts only; see hanabi.server.settle)
+    timing: dict[str, Any] | None = None  # {"idle_limit": s, "timer": {base, per_turn}|None}
+    clock: dict[str, Any] | None = None  # {"ts", "left", "dl"} (ms), kept by the commit script
+    votes: list[int] = field(default_factory=list)  # seats that voted to end (votes.py)
+
+    _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
+             "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
+             "chats", "chat_bytes", "custom_deal", "rated", "votes", "timing")  # fmt: skip
+
+    def blob(self) -> bytes:
+        data = {name: getattr(self, name) for name in self._BLOB}
+        if self.status == "finished":
+            return b"Z" + zlib.compress(orjson.dumps(data), 9)
+        data["chat"] = None  # only archives hold the table's events (older states did too)
+        return b"J" + orjson.dumps(data)
+
+    def players_json(self) -> bytes:
+        return orjson.dumps([p.to_row() for p in self.players])
+
+    @classmethod
+    def load(cls, game_id: str, version: bytes, players: bytes, blob: bytes) -> Record:
+        raw = zlib.decompress(blob[1:]) if blob[:1] == b"Z" else blob[1:]
+        data = orjson.loads(raw)
+        rows = orjson.loads(players)
+        return cls(
+            id=game_id,
+            version=int(version),
+            players=[Player(*row) for row in rows],
+            **data,
+        )
+
+
+def parse_players(raw: bytes) -> list[Player]:
+    return [Player(*row) for row in orjson.loads(raw)]
