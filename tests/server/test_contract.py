@@ -19,8 +19,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from hanabi.server import create_app
 from hanabi.server.problems import ApiError
-from hanabi.server.seats import check_name
 from hanabi.server.spec import spec_yaml
+from hanabi.server.table.seats import check_name
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_FILE = ROOT / "openapi.yaml"

@@ -25,9 +25,9 @@ from flask import Flask
 from process_helpers import Http, _stop, _wait_healthy
 
 from hanabi.server import create_app
-from hanabi.server.login_limits import counted_address
 from hanabi.server.ops.redis_process import free_port
 from hanabi.server.ops.serving import gunicorn_command
+from hanabi.server.table.login_limits import counted_address
 
 
 def _address() -> str:

@@ -18,10 +18,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.server import account_schemas as a
-from hanabi.server import ratings
-from hanabi.server.accounts import akey
-from hanabi.server.games import Hooks
-from hanabi.server.settle import PENDING
+from hanabi.server.table import ratings
+from hanabi.server.table.accounts import akey
+from hanabi.server.table.games import Hooks
+from hanabi.server.table.settle import PENDING
 
 LOSS = ratings.change(1500, 25, 0)  # -8.935194: a terminated game scores 0
 
@@ -265,7 +265,7 @@ def test_concurrent_settlers_apply_once(aclient: FlaskClient, unsettled: Any) ->
 
 SETTLE_SCRIPT = """
 import sys
-from hanabi.server.settle import Settler
+from hanabi.server.table.settle import Settler
 from hanabi.server.storage.store import Store
 
 store = Store(sys.argv[1], {"lobby": 60, "playing": 60, "finished": 600})
@@ -399,7 +399,7 @@ def test_unknown_names_are_checked_against_a_hash_too(
 
 
 def test_the_sweeper_thread_settles_on_its_own(aclient: FlaskClient, unsettled: Any) -> None:
-    from hanabi.server.settle import Sweeper
+    from hanabi.server.table.settle import Sweeper
 
     table, names = finished_unsettled(aclient, 2)
     unsettled.redis.zadd(PENDING, {table.id: 0})

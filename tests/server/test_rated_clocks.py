@@ -13,8 +13,9 @@ from account_helpers import FAST, account_table, profile, session
 from api_helpers import API
 from flask import Flask
 
-from hanabi.server import create_app, ratings
-from hanabi.server.bots import BotWorker
+from hanabi.server import create_app
+from hanabi.server.table import ratings
+from hanabi.server.table.bots import BotWorker
 
 LOSS = ratings.change(1500, 25, 0)  # a game that ends by a clock scores 0
 

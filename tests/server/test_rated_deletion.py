@@ -14,10 +14,10 @@ from api_helpers import API, Table, assert_problem, bearer
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hanabi.server import ratings
-from hanabi.server.accounts import akey
-from hanabi.server.games import Hooks
-from hanabi.server.settle import PENDING, rated_games_key
+from hanabi.server.table import ratings
+from hanabi.server.table.accounts import akey
+from hanabi.server.table.games import Hooks
+from hanabi.server.table.settle import PENDING, rated_games_key
 
 LOSS = ratings.change(1500, 25, 0)  # what a game ended early (by vote, a clock) costs a 1500
 

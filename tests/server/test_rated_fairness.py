@@ -12,13 +12,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.game import Options
-from hanabi.server import create_app, rated, ratings, schemas, stats
-from hanabi.server.accounts import akey
+from hanabi.server import create_app, schemas
 from hanabi.server.ops.config import SETTINGS
 from hanabi.server.problems import ApiError
-from hanabi.server.settle import is_rated
 from hanabi.server.storage.record import Player, Record
 from hanabi.server.storage.store import now_ms
+from hanabi.server.table import rated, ratings, stats
+from hanabi.server.table.accounts import akey
+from hanabi.server.table.settle import is_rated
 
 HOUR_MS = 3600 * 1000
 

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from hanabi.server import create_app
 from hanabi.server import schemas as s
-from hanabi.server.bots import BotWorker
+from hanabi.server.table.bots import BotWorker
 
 
 def seconds(stamp: str) -> float:

@@ -1,5 +1,5 @@
 """The HTTP resources of accounts, sessions, API keys, public profiles and the rating
-model (see :mod:`hanabi.server.accounts`, :mod:`hanabi.server.settle`)."""
+model (see :mod:`hanabi.server.table.accounts`, :mod:`hanabi.server.table.settle`)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from flask import Response, current_app, request
 from flask_restx import Namespace, Resource
 
 from . import account_schemas as a
-from . import ratings, stats
 from .api import operation, schema, service
 from .credentials import accounts, current_session, require_account
 from .http import json_response, load_body, load_query
 from .problems import ApiError
+from .table import ratings, stats
 
 
 def address() -> str:

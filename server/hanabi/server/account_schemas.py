@@ -6,9 +6,9 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from .accounts import USERNAME, USERNAME_RULE, normal_name
 from .plain_messages import Schema  # marshmallow's, refusing in plain words
 from .schemas import JsonInteger, RatingChangeSchema, _Query
+from .table.accounts import USERNAME, USERNAME_RULE, normal_name
 
 #: What the contract says a username is: the ASCII form (the service also takes any form
 #: whose NFKC normalisation is one, e.g. full-width letters).
@@ -16,7 +16,7 @@ USERNAME_PATTERN = r"^[A-Za-z0-9_-]{3,20}$"
 
 
 class Username(fields.String):
-    """A new username, loaded as it is stored (:func:`~hanabi.server.accounts.normal_name`:
+    """A new username, loaded as it is stored (:func:`~hanabi.server.table.accounts.normal_name`:
     NFKC, then lower case) and refused unless that whole form is 3-20 of a-z, 0-9, _, -."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:

@@ -6,10 +6,10 @@ import logging
 
 from flask import Flask
 
-from .accounts import Accounts
-from .games import Hooks, Service
-from .settle import Settler, Sweeper
 from .storage.record import Record
+from .table.accounts import Accounts
+from .table.games import Hooks, Service
+from .table.settle import Settler, Sweeper
 
 log = logging.getLogger(__name__)
 

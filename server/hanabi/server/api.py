@@ -1,4 +1,4 @@
-"""The HTTP resources: flask-restx namespaces over :class:`~hanabi.server.games.Service`.
+"""The HTTP resources: flask-restx namespaces over :class:`~hanabi.server.table.games.Service`.
 
 Each method carries its contract in :func:`operation` (schemas, status codes, auth); the
 OpenAPI document is generated from exactly that (:mod:`hanabi.server.spec`).
@@ -23,7 +23,6 @@ from hanabi.game import VARIANTS
 
 from . import schemas as s
 from .credentials import accounts, bearer_token, current_account, current_credential, still_valid
-from .games import Outcome, Service, hash_token, not_found
 from .http import (
     if_none_match,
     json_response,
@@ -39,6 +38,7 @@ from .storage import redis_errors, tickets
 from .storage.keys import LISTING
 from .storage.record import Record, parse_players
 from .stream import GameStream
+from .table.games import Outcome, Service, hash_token, not_found
 
 PREFIX = "/api/v1"
 

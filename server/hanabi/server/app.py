@@ -12,14 +12,14 @@ from flask_restx import Api
 from . import docs_ui, headers, problems, ratelimits, web_pages
 from .account_setup import init_accounts
 from .api import PREFIX
-from .bots import start_worker
-from .games import Service
 from .http import refuse_non_json
 from .namespaces import NAMESPACES
 from .ops import drain, gunicorn_errors, observe, redis_memory, scrape
 from .ops.config import enabled, load_config
 from .spec import TITLE
 from .storage.store import Store
+from .table.bots import start_worker
+from .table.games import Service
 
 #: The interactive docs (Swagger UI).
 DOCS = docs_ui.DOCS
@@ -60,7 +60,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         settings, service.store.redis, service.store.cluster
     )
     init_accounts(app, service)  # accounts, and settling finished games (a sweeper thread)
-    # Bot turns are played by threads in every process (see hanabi.server.bots).
+    # Bot turns are played by threads in every process (see hanabi.server.table.bots).
     app.extensions["hanabi_bots"] = bots = start_worker(
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )

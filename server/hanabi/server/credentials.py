@@ -2,15 +2,15 @@
 
 An account credential is resolved once per request (kept on ``flask.g``) and stands in the
 game service for the account's *principal* (``acct:<id>``), which a seat bound to the
-account answers to like its own token (:meth:`hanabi.server.games.Service.seat_by_hash`).
+account answers to like its own token (:meth:`hanabi.server.table.games.Service.seat_by_hash`).
 """
 
 from __future__ import annotations
 
 from flask import current_app, g, request
 
-from .accounts import Account, Accounts, Credential, CredentialKind, expired, revoked
 from .problems import ApiError
+from .table.accounts import Account, Accounts, Credential, CredentialKind, expired, revoked
 
 
 def accounts() -> Accounts:

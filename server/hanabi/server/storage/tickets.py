@@ -9,7 +9,7 @@ even when two nodes receive it at the same moment. A URL that leaks (a proxy log
 browser's history) holds nothing that still works.
 
 A ticket issued to an account's session or API key also names that credential
-(:class:`~hanabi.server.accounts.Credential`): once the session ends (a logout, a password
+(:class:`~hanabi.server.table.accounts.Credential`): once the session ends (a logout, a password
 change) or the key is revoked, the ticket is refused, and the stream it opened closes
 (:mod:`hanabi.server.stream`).
 """
@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 import redis
 
-from ..accounts import Credential
-from ..games import hash_token
+from ..table.accounts import Credential
+from ..table.games import hash_token
 
 #: Seconds a ticket is valid.
 TTL = 60

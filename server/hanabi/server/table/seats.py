@@ -13,11 +13,11 @@ import hmac
 import secrets
 import unicodedata
 
+from ..problems import ApiError
+from ..schemas import NAME_MAX
+from ..storage.record import Player, Record
+from ..storage.slots import new_game_id
 from .accounts import PRINCIPAL_PREFIX
-from .problems import ApiError
-from .schemas import NAME_MAX
-from .storage.record import Player, Record
-from .storage.slots import new_game_id
 
 __all__ = ["new_game_id"]  # game ids are drawn in slots.py; lobby.py takes them from here
 
@@ -70,7 +70,7 @@ def seat_of(players: list[Player], token: str | None) -> int | None:
 def seat_by_hash(players: list[Player], hashed: str) -> int:
     """The seat whose token hashes to ``hashed`` (403 if none), compared in constant time
     (a stream ticket stands for a token's hash). A seat bound to an account also answers to
-    the account's principal (see :data:`hanabi.server.accounts.PRINCIPAL_PREFIX`)."""
+    the account's principal (see :data:`hanabi.server.table.accounts.PRINCIPAL_PREFIX`)."""
     found = None
     for seat, player in enumerate(players):
         if (player.token is not None and hmac.compare_digest(player.token, hashed)) or (

@@ -9,7 +9,7 @@ global lookups are single keys, so nothing here needs a script across slots:
 ``{acct:<id>}:a``   hash: username, pw (argon2id), bot, created, rating, rated_games
 ``{acct:<id>}:s``   hash: session token hash -> expiry ms (the authority on sessions)
 ``{acct:<id>}:k``   hash: key id -> JSON {name, created, hash} (the authority on keys)
-``{acct:<id>}:st``  hash: statistics (see :mod:`hanabi.server.stats`)
+``{acct:<id>}:st``  hash: statistics (see :mod:`hanabi.server.table.stats`)
 ``{acct:<id>}:h``   sorted set of finished games ``<ended ms>:<game id>`` (history)
 ``{acct:<id>}:hg``  hash: game id -> history entry; also the ledger of applied games
 ``{acct:<id>}:rg``  set: rated games it is seated in, dealt and not settled (settle.py)
@@ -52,10 +52,10 @@ import argon2
 import orjson
 import redis
 
+from ..ops.serving import offload
+from ..problems import ApiError
+from ..storage.store import iso, now_ms
 from .login_limits import LoginThrottle
-from .ops.serving import offload
-from .problems import ApiError
-from .storage.store import iso, now_ms
 
 SESSION_PREFIX = "hs."
 KEY_PREFIX = "hk."

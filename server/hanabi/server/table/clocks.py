@@ -7,7 +7,7 @@ are Redis's, not any API node's: the commit script reads ``TIME`` and does all t
 arithmetic (:mod:`hanabi.server.storage.scripts`, which says what it keeps), so nodes
 whose clocks disagree still agree on every clock. This module holds what the table makes
 of them: the timing a new game asks for, and the time keys of a view. The workers of
-:mod:`hanabi.server.deadlines` end the games whose deadline passed.
+:mod:`hanabi.server.table.deadlines` end the games whose deadline passed.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .problems import ApiError, plural
+from ..problems import ApiError, plural
 
 
 def iso(ms: int) -> str:

@@ -1,5 +1,5 @@
 """Play operations: actions (and their safe retries), chat. Ending a game early is a vote
-(:mod:`~hanabi.server.votes`)."""
+(:mod:`~hanabi.server.table.votes`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from hanabi.game import Action, IllegalAction
 
-from .problems import ApiError
+from ..problems import ApiError
+from ..storage.record import Record
 from .seats import require_seat
-from .storage.record import Record
 from .writes import Outcome, WriteLoop
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from .problems import ApiError
+from ..problems import ApiError
+from ..storage.record import Record
 from .seats import require_seat
-from .storage.record import Record
 from .vote_count import votes_needed
 from .writes import Outcome, WriteLoop
 

@@ -1,14 +1,14 @@
 """Who votes to end a game and how many votes end it: the count a view shows
 (:mod:`.rendering`) and the vote's write (:mod:`.votes`) both read it here. Kept apart
 from the write so that drawing a view does not import the write path (the two imported
-each other: ``import hanabi.server.writes`` alone failed on the cycle).
+each other: ``import hanabi.server.table.writes`` alone failed on the cycle).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .storage.record import Record
+from ..storage.record import Record
 
 
 def people(record: Record) -> int:

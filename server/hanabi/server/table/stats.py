@@ -1,4 +1,4 @@
-"""Per-account statistics and history, as :mod:`hanabi.server.settle` writes them.
+"""Per-account statistics and history, as :mod:`hanabi.server.table.settle` writes them.
 
 ``{acct:<id>}:st`` holds counters per variant ``v``: ``v:games``, ``v:best:<players>``,
 ``v:scored`` and ``v:score_sum`` (games not ended at 0), ``v:strikeouts``, ``v:rated``
@@ -7,7 +7,7 @@ and ``v:change`` (the sum of rating changes). ``{acct:<id>}:h`` orders the histo
 game index) and ``{acct:<id>}:hg`` holds each entry.
 
 The account's hash ``{acct:<id>}:a`` counts its finished unrated games in
-``unrated_games`` (what makes it eligible for rated games, :mod:`hanabi.server.rated`),
+``unrated_games`` (what makes it eligible for rated games, :mod:`hanabi.server.table.rated`),
 one field read. Accounts from before that field have it counted once from the statistics
 (``games`` minus ``rated`` over the variants) by the first game they finish since.
 """

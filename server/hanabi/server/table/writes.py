@@ -3,7 +3,7 @@ compare-and-set (see :mod:`hanabi.server.storage.store`).
 
 A writer that lost the race decides again on the state the commit found, so 20 identical
 requests apply one action and a full table refuses the 21st seat. The lobby and play
-operations (:mod:`~hanabi.server.lobby`, :mod:`~hanabi.server.play`) only say what a change
+operations (:mod:`~hanabi.server.table.lobby`, :mod:`~hanabi.server.table.play`) only say what a change
 is; this module commits it.
 """
 
@@ -15,13 +15,13 @@ from typing import Any
 
 from hanabi.game import Action, Game
 
-from .problems import ApiError
+from ..problems import ApiError
+from ..storage.archive import encode_action
+from ..storage.record import Record
+from ..storage.scripts import clock_change
+from ..storage.store import Conflict, DeadlinePassed, Gone, now_ms
 from .reads import Reads
 from .seats import bot_due, not_found
-from .storage.archive import encode_action
-from .storage.record import Record
-from .storage.scripts import clock_change
-from .storage.store import Conflict, DeadlinePassed, Gone, now_ms
 
 MAX_RETRIES = 100
 #: Events the table makes (the engine's are rebuilt from the action log).
@@ -45,7 +45,7 @@ class Outcome:
 
 class Hooks:
     """What other parts of the service do around a commit (no-ops here): settling games
-    with accounts seated (:mod:`hanabi.server.settle`) replaces them."""
+    with accounts seated (:mod:`hanabi.server.table.settle`) replaces them."""
 
     def starting(self, record: Record) -> None:
         """Before the commit that deals ``record``."""

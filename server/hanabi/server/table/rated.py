@@ -17,11 +17,11 @@ import redis
 
 from hanabi.game import get_variant
 
+from ..problems import ApiError
+from ..storage.record import Record
+from ..storage.store import now_ms
 from . import ratings, stats
 from .accounts import Account, akey
-from .problems import ApiError
-from .storage.record import Record
-from .storage.store import now_ms
 
 HOUR_MS = 3600 * 1000
 

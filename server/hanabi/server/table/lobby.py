@@ -1,7 +1,7 @@
 """Lobby operations: open a table, take and free seats, seat bots, deal.
 
 Each operation says what its change is (a function of the stored record) and hands it to
-the write loop (:mod:`hanabi.server.writes`), which commits it atomically.
+the write loop (:mod:`hanabi.server.table.writes`), which commits it atomically.
 """
 
 from __future__ import annotations
@@ -12,10 +12,13 @@ from typing import Any
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import Game, Options, Setup, SetupError
 
+from ..problems import ApiError
+from ..storage.archive import setup_of
+from ..storage.record import Player, Record
+from ..storage.store import Conflict, now_ms
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
-from .problems import ApiError
 from .seats import (
     bot_name,
     check_name,
@@ -30,9 +33,6 @@ from .seats import (
     require_seat_at,
     seatable,
 )
-from .storage.archive import setup_of
-from .storage.record import Player, Record
-from .storage.store import Conflict, now_ms
 from .writes import Outcome, WriteLoop
 
 
@@ -124,7 +124,7 @@ class Lobby(WriteLoop):
         self, game_id: str, token: str | None, strategy: str | None, name: str | None
     ) -> Outcome:
         """Seat a bot (host only, in the lobby). Its seat has no token: the bot worker plays
-        it (:mod:`hanabi.server.bots`)."""
+        it (:mod:`hanabi.server.table.bots`)."""
         strategy = strategy or DEFAULT_STRATEGY
         if strategy not in STRATEGIES:  # the schema checked; be safe anyway
             raise ApiError(400, "unknown_strategy", f"Strategies: {descriptions()}.")

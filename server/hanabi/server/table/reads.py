@@ -1,6 +1,6 @@
 """Reading games: records, engine states, views, the event log, exports, replays, listings.
 
-:class:`Reads` is the base of :class:`~hanabi.server.games.Service`: it holds the store and
+:class:`Reads` is the base of :class:`~hanabi.server.table.games.Service`: it holds the store and
 this process's caches (rendered views, rebuilt finished games, the records this process
 last wrote), all keyed by the game's version so a stale entry is never served.
 """
@@ -15,16 +15,16 @@ import orjson
 from hanabi.game import Game, HanabiError, export_game, full_view, replay
 from hanabi.game.views import redact_event
 
+from ..problems import ApiError
+from ..storage.archive import Finished, rebuild, setup_of
+from ..storage.changes import Busy, ChangeHub
+from ..storage.record import Record
+from ..storage.server_time import ServerTime
+from ..storage.store import Store, now_ms
 from . import rendering
 from .cache import LRU, SingleFlight
 from .clocks import ClockState, clocks_view
-from .problems import ApiError
 from .seats import all_bots, not_found
-from .storage.archive import Finished, rebuild, setup_of
-from .storage.changes import Busy, ChangeHub
-from .storage.record import Record
-from .storage.server_time import ServerTime
-from .storage.store import Store, now_ms
 
 
 class Reads:

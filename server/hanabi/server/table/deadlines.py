@@ -2,7 +2,7 @@
 
 Nobody polls for it. The commit that moves a turn puts the game's deadline in its bucket's
 deadlines set (:mod:`hanabi.server.storage.scripts`); the bot workers of every process
-(:mod:`hanabi.server.bots`) also claim due deadlines, with the same lease as bot turns
+(:mod:`hanabi.server.table.bots`) also claim due deadlines, with the same lease as bot turns
 (a claim whose process died comes due again), and end the game through the write loop:
 reason ``timeout`` (an event names the seat whose clock ran out) or ``idle``, score 0.
 
@@ -20,12 +20,12 @@ from typing import Any
 
 from hanabi.game import IDLE, TIMEOUT, Action
 
-from .problems import ApiError
-from .storage.record import Record
-from .storage.store import NotDue
+from ..problems import ApiError
+from ..storage.record import Record
+from ..storage.store import NotDue
 from .writes import Outcome, WriteLoop
 
-log = logging.getLogger("hanabi.server.deadlines")
+log = logging.getLogger("hanabi.server.table.deadlines")
 
 
 def expiry_of(record: Record) -> tuple[int | None, str]:

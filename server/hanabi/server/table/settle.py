@@ -33,13 +33,13 @@ import orjson
 
 from hanabi.game import get_variant
 
+from ..storage import redis_errors
+from ..storage.record import Record
+from ..storage.store import Conflict, Gone, Store, iso, now_ms
 from . import ratings
 from .accounts import akey
-from .storage import redis_errors
-from .storage.record import Record
-from .storage.store import Conflict, Gone, Store, iso, now_ms
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("hanabi.server.settle")
 
 PENDING = "hanabi:settle:pending"
 HISTORY_CAP = 2000
@@ -108,7 +108,7 @@ def plan_key(game_id: str) -> str:
 
 def rated_games_key(account_id: str) -> str:
     """The rated games an account holds a seat in, from just before the deal until they
-    are settled: what deleting the account ends (:mod:`hanabi.server.leaving`)."""
+    are settled: what deleting the account ends (:mod:`hanabi.server.table.leaving`)."""
     return akey(account_id, "rg")
 
 

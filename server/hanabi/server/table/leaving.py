@@ -14,16 +14,16 @@ crash, or two at once, ends each game once and rates each seat once.
 
 Unrated games are left to their players: they end as any game does (a vote, a clock). A
 rated table still in the lobby is not dealt while it seats a deleted account (409
-``account_deleted`` at the start, :mod:`hanabi.server.rated`); the host frees that seat.
+``account_deleted`` at the start, :mod:`hanabi.server.table.rated`); the host frees that seat.
 """
 
 from __future__ import annotations
 
 from hanabi.game import Action
 
-from .problems import ApiError
+from ..problems import ApiError
+from ..storage.record import Record
 from .settle import rated_games_key
-from .storage.record import Record
 from .writes import Outcome, WriteLoop
 
 

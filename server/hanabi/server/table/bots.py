@@ -12,13 +12,13 @@ A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody poll
    plays.
 3. It loads the game fresh, asks :func:`hanabi.bots.choose_action` for the move (the bot
    sees only what its seat may see) and commits it through
-   :meth:`~hanabi.server.games.Service.act` with ``as_seat``: the same compare-and-set
+   :meth:`~hanabi.server.table.games.Service.act` with ``as_seat``: the same compare-and-set
    commit as a person's move. If someone got there first (a stale turn) it just moves on.
    That commit leaves the game due again at once if the next seat is a bot too (each bot
    move its own commit), or takes it off the due set.
 
 The same threads end games whose deadline passed (a clock ran out, or nobody moved for
-the game's idle limit): see :mod:`hanabi.server.deadlines`. So deadlines are enforced
+the game's idle limit): see :mod:`hanabi.server.table.deadlines`. So deadlines are enforced
 where bot workers run (``HANABI_BOT_WORKER`` > 0 in at least one process).
 
 A process that dies holding a claim leaves the game in the due set with the lease as its
@@ -38,16 +38,16 @@ from typing import Any
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
+from ..ops import metrics
+from ..ops.serving import offload
+from ..problems import ApiError
+from ..storage import redis_errors
+from ..storage.record import Record
+from ..storage.store import BotWakes
 from .deadlines import enforce_due
 from .games import Service, bot_due, decode_action
-from .ops import metrics
-from .ops.serving import offload
-from .problems import ApiError
-from .storage import redis_errors
-from .storage.record import Record
-from .storage.store import BotWakes
 
-log = logging.getLogger("hanabi.server.bots")
+log = logging.getLogger("hanabi.server.table.bots")
 
 #: Longest wait (seconds) of an idle worker before it looks for expired claims.
 POLL = 0.5
@@ -172,7 +172,7 @@ class BotWorker:
         return moves
 
     def enforce_deadlines(self) -> int:
-        """End the games whose deadline passed (see :mod:`hanabi.server.deadlines`)."""
+        """End the games whose deadline passed (see :mod:`hanabi.server.table.deadlines`)."""
         return 0 if self._stop.is_set() else enforce_due(self.service, self.lease_ms)
 
     def _run(self) -> None:

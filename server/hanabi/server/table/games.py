@@ -5,28 +5,28 @@ turns requests into engine calls, and commits the result atomically. :class:`Ser
 the one object the HTTP resources and the bot workers use; its parts live in modules named
 for what they hold:
 
-- :mod:`~hanabi.server.seats`: tokens, game ids, seats and seating rules;
-- :mod:`~hanabi.server.writes`: the compare-and-set write loop every change goes through;
-- :mod:`~hanabi.server.lobby`: create, join, bots, leave, start;
-- :mod:`~hanabi.server.play`: actions and their retries, chat;
-- :mod:`~hanabi.server.votes`: votes to end a game (``POST /terminate`` is one);
-- :mod:`~hanabi.server.leaving`: a deleted account's rated games end as its abandonment;
-- :mod:`~hanabi.server.clocks`, :mod:`~hanabi.server.deadlines`: timed and idle games, and
+- :mod:`~hanabi.server.table.seats`: tokens, game ids, seats and seating rules;
+- :mod:`~hanabi.server.table.writes`: the compare-and-set write loop every change goes through;
+- :mod:`~hanabi.server.table.lobby`: create, join, bots, leave, start;
+- :mod:`~hanabi.server.table.play`: actions and their retries, chat;
+- :mod:`~hanabi.server.table.votes`: votes to end a game (``POST /terminate`` is one);
+- :mod:`~hanabi.server.table.leaving`: a deleted account's rated games end as its abandonment;
+- :mod:`~hanabi.server.table.clocks`, :mod:`~hanabi.server.table.deadlines`: timed and idle games, and
   ending them when a deadline passes;
-- :mod:`~hanabi.server.reads`: records, views, the event log, exports, replays, listings;
-- :mod:`~hanabi.server.rendering`: views, summaries, ETags;
+- :mod:`~hanabi.server.table.reads`: records, views, the event log, exports, replays, listings;
+- :mod:`~hanabi.server.table.rendering`: views, summaries, ETags;
 - :mod:`~hanabi.server.storage.archive`: the compact log of finished games and their rebuilding.
 """
 
 from __future__ import annotations
 
+from ..storage.archive import Finished, decode_action, encode_action, setup_of
 from . import rendering, seats
 from .deadlines import Deadlines
 from .leaving import Leaving
 from .lobby import Lobby
 from .play import Play
 from .seats import bot_due, hash_token, new_game_id, not_found
-from .storage.archive import Finished, decode_action, encode_action, setup_of
 from .votes import Votes
 from .writes import Hooks, Outcome
 
