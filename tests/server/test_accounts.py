@@ -17,8 +17,8 @@ from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hanabi.server import account_schemas as a
 from hanabi.server import create_app
+from hanabi.server.api.schemas import accounts as a
 
 
 def test_register_and_me(aclient: FlaskClient) -> None:

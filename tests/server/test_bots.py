@@ -19,7 +19,7 @@ from process_helpers import Http, _stop, gunicorn
 
 from hanabi.bots import STRATEGIES
 from hanabi.server import create_app
-from hanabi.server import schemas as s
+from hanabi.server.api.schemas import views as s
 from hanabi.server.ops.redis_process import free_port
 from hanabi.server.table.bots import BotWorker
 from hanabi.server.table.games import new_game_id

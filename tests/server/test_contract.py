@@ -18,8 +18,8 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from hanabi.server import create_app
-from hanabi.server.problems import ApiError
-from hanabi.server.spec import spec_yaml
+from hanabi.server.api.problems import ApiError
+from hanabi.server.api.spec import spec_yaml
 from hanabi.server.table.seats import check_name
 
 ROOT = Path(__file__).resolve().parents[2]

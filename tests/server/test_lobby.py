@@ -7,7 +7,7 @@ from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.game import VARIANTS, Game, Setup
-from hanabi.server import schemas as s
+from hanabi.server.api.schemas import views as s
 
 
 def test_health_and_variants(client: FlaskClient) -> None:

@@ -14,7 +14,9 @@ from flask.testing import FlaskClient
 from marshmallow import fields, validate
 
 from hanabi.game import VARIANTS
-from hanabi.server import account_schemas, plain_messages, schemas
+from hanabi.server.api.schemas import accounts as account_schemas
+from hanabi.server.api.schemas import plain as plain_messages
+from hanabi.server.api.schemas import views as schemas
 
 GAMES = f"{API}/games"
 

@@ -11,8 +11,8 @@ from api_helpers import Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.game import Game, Setup
-from hanabi.server import schemas as s
-from hanabi.server.problems import ApiError
+from hanabi.server.api.problems import ApiError
+from hanabi.server.api.schemas import views as s
 
 
 def _clue_for(view: dict[str, Any], target: int) -> dict[str, Any]:

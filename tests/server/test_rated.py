@@ -17,7 +17,7 @@ from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_t
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hanabi.server import account_schemas as a
+from hanabi.server.api.schemas import accounts as a
 from hanabi.server.table import ratings
 from hanabi.server.table.accounts import akey
 from hanabi.server.table.games import Hooks

@@ -12,9 +12,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.game import Options
-from hanabi.server import create_app, schemas
+from hanabi.server import create_app
+from hanabi.server.api.problems import ApiError
+from hanabi.server.api.schemas import views as schemas
 from hanabi.server.ops.config import SETTINGS
-from hanabi.server.problems import ApiError
 from hanabi.server.storage.record import Player, Record
 from hanabi.server.storage.store import now_ms
 from hanabi.server.table import rated, ratings, stats

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.server import create_app
-from hanabi.server import schemas as s
+from hanabi.server.api.schemas import views as s
 from hanabi.server.table.bots import BotWorker
 
 

@@ -7,7 +7,7 @@ import pytest
 from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
-from hanabi.server import schemas as s
+from hanabi.server.api.schemas import views as s
 
 #: people at the table -> votes that end the game
 NEEDED = {2: 2, 3: 2, 4: 2, 5: 3}

@@ -10,8 +10,8 @@ from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
-from hanabi.server import schemas as s
-from hanabi.server.web_pages import WEB
+from hanabi.server.api.schemas import views as s
+from hanabi.server.api.web_pages import WEB
 
 ROOT = Path(__file__).resolve().parents[2]
 

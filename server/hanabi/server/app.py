@@ -9,14 +9,14 @@ from flask import Flask, Response
 from flask_cors import CORS
 from flask_restx import Api
 
-from . import docs_ui, headers, problems, ratelimits, web_pages
 from .account_setup import init_accounts
-from .api import PREFIX
-from .http import refuse_non_json
-from .namespaces import NAMESPACES
+from .api import docs_ui, headers, problems, ratelimits, web_pages
+from .api.games import PREFIX
+from .api.http import refuse_non_json
+from .api.namespaces import NAMESPACES
+from .api.spec import TITLE
 from .ops import drain, gunicorn_errors, observe, redis_memory, scrape
 from .ops.config import enabled, load_config
-from .spec import TITLE
 from .storage.store import Store
 from .table.bots import start_worker
 from .table.games import Service
@@ -95,7 +95,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.get(PREFIX + "/openapi.yaml")
     def openapi_yaml() -> Response:
-        from .spec import spec_yaml
+        from .api.spec import spec_yaml
 
         return Response(spec_yaml(), mimetype="application/yaml")
 

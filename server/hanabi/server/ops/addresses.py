@@ -6,7 +6,7 @@ The header is read from the right, skipping trusted proxies, and only when the c
 itself comes from a trusted proxy: a client that sends its own ``X-Forwarded-For``, directly
 or through a proxy that appends to it, cannot choose the address it is counted by.
 
-Both the per-address limits of the app (:mod:`hanabi.server.ratelimits`) and the
+Both the per-address limits of the app (:mod:`hanabi.server.api.ratelimits`) and the
 per-address connection cap of the gunicorn worker (:mod:`hanabi.server.ops.worker`) use this
 module, so they always agree on who a client is. It imports nothing but the standard
 library: gunicorn's master loads the worker class, and with it this module, before the

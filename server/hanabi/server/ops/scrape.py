@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.keys import due_key
 from ..storage.listings import INDEX
 from ..storage.slots import BUCKETS as SLOT_BUCKETS

@@ -11,7 +11,7 @@ browser's history) holds nothing that still works.
 A ticket issued to an account's session or API key also names that credential
 (:class:`~hanabi.server.table.accounts.Credential`): once the session ends (a logout, a password
 change) or the key is revoked, the ticket is refused, and the stream it opened closes
-(:mod:`hanabi.server.stream`).
+(:mod:`hanabi.server.api.stream`).
 """
 
 from __future__ import annotations

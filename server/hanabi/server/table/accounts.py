@@ -52,8 +52,8 @@ import argon2
 import orjson
 import redis
 
+from ..api.problems import ApiError
 from ..ops.serving import offload
-from ..problems import ApiError
 from ..storage.store import iso, now_ms
 from .login_limits import LoginThrottle
 

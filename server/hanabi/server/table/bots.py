@@ -38,9 +38,9 @@ from typing import Any
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
+from ..api.problems import ApiError
 from ..ops import metrics
 from ..ops.serving import offload
-from ..problems import ApiError
 from ..storage import redis_errors
 from ..storage.record import Record
 from ..storage.store import BotWakes

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..problems import ApiError, plural
+from ..api.problems import ApiError, plural
 
 
 def iso(ms: int) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 from hanabi.game import IDLE, TIMEOUT, Action
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.record import Record
 from ..storage.store import NotDue
 from .writes import Outcome, WriteLoop

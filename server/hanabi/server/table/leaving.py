@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.record import Record
 from .settle import rated_games_key
 from .writes import Outcome, WriteLoop

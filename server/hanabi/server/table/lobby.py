@@ -12,7 +12,7 @@ from typing import Any
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import Game, Options, Setup, SetupError
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.archive import setup_of
 from ..storage.record import Player, Record
 from ..storage.store import Conflict, now_ms

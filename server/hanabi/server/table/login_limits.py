@@ -37,7 +37,7 @@ from typing import Any
 
 import redis
 
-from ..problems import ApiError, plural
+from ..api.problems import ApiError, plural
 
 #: Count one attempt on a counter: INCR, and start its window when it has none. One key.
 # KEYS: the counter.  ARGV: the window, ms.  Returns {count, ms left in the window}.

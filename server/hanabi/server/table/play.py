@@ -7,7 +7,7 @@ from typing import Any
 
 from hanabi.game import Action, IllegalAction
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.record import Record
 from .seats import require_seat
 from .writes import Outcome, WriteLoop

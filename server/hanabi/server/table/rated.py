@@ -17,7 +17,7 @@ import redis
 
 from hanabi.game import get_variant
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.record import Record
 from ..storage.store import now_ms
 from . import ratings, stats

@@ -15,7 +15,7 @@ import orjson
 from hanabi.game import Game, HanabiError, export_game, full_view, replay
 from hanabi.game.views import redact_event
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.archive import Finished, rebuild, setup_of
 from ..storage.changes import Busy, ChangeHub
 from ..storage.record import Record

@@ -13,8 +13,8 @@ import hmac
 import secrets
 import unicodedata
 
-from ..problems import ApiError
-from ..schemas import NAME_MAX
+from ..api.problems import ApiError
+from ..api.schemas.views import NAME_MAX
 from ..storage.record import Player, Record
 from ..storage.slots import new_game_id
 from .accounts import PRINCIPAL_PREFIX

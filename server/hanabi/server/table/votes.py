@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.record import Record
 from .seats import require_seat
 from .vote_count import votes_needed

@@ -15,7 +15,7 @@ from typing import Any
 
 from hanabi.game import Action, Game
 
-from ..problems import ApiError
+from ..api.problems import ApiError
 from ..storage.archive import encode_action
 from ..storage.record import Record
 from ..storage.scripts import clock_change

@@ -3,7 +3,7 @@
 Swagger UI's "Try it out" starts from an operation's example. Without one it makes a body
 up from the schema, every optional field at its least value, and the server refused what
 it made for ``POST /games`` (a seed *and* a one-card deck, a 1-second timer). So every
-JSON request body has examples here; :mod:`hanabi.server.spec` puts them in
+JSON request body has examples here; :mod:`hanabi.server.api.spec` puts them in
 ``openapi.yaml``, and the tests check that each one is valid against its schema and that
 the server accepts it (tests/server/test_examples.py walks them in order: a guest opens
 a table, a second person joins, ... ; the account examples are one account's life).
@@ -17,7 +17,7 @@ from typing import Any
 
 from .http import body_refusal
 from .problems import problem_body
-from .schemas import CreateGameSchema
+from .schemas.views import CreateGameSchema
 
 Example = tuple[str, dict[str, Any]]
 

@@ -1,7 +1,7 @@
 """Marshmallow's refusals in plain words, once for every schema.
 
 A refused request body reaches a person: its messages are the ``errors`` and ``detail`` of
-the 400 problem (:func:`hanabi.server.http.load_body`), which clients print as they are.
+the 400 problem (:func:`hanabi.server.api.http.load_body`), which clients print as they are.
 Marshmallow's defaults speak to programmers ("Length must be between 8 and 256.", "Not a
 valid integer.", "Missing data for required field."); this module's :class:`Schema`, the
 base of every schema of the service, rewrites them as what to do ("Use 8 to 256
@@ -18,7 +18,7 @@ from typing import Any
 import marshmallow
 from marshmallow import fields, validate
 
-from .problems import plural
+from ..problems import plural
 
 REQUIRED = "This field is required."
 UNKNOWN = "This field is not accepted here."

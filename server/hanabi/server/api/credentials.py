@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
+from ..table.accounts import Account, Accounts, Credential, CredentialKind, expired, revoked
 from .problems import ApiError
-from .table.accounts import Account, Accounts, Credential, CredentialKind, expired, revoked
 
 
 def accounts() -> Accounts:

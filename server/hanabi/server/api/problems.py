@@ -13,9 +13,9 @@ import orjson
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from .ops import metrics
-from .ops.gunicorn_errors import PROBLEM_TYPE
-from .storage import redis_errors
+from ..ops import metrics
+from ..ops.gunicorn_errors import PROBLEM_TYPE
+from ..storage import redis_errors
 
 log = logging.getLogger("hanabi.server")
 

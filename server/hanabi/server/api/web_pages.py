@@ -15,7 +15,7 @@ from flask import Blueprint, Response, send_from_directory
 
 from .headers import secure
 
-WEB = Path(__file__).with_name("web")
+WEB = Path(__file__).parent.parent / "web"
 
 #: No inline script or style, nothing from another origin, no framing.
 CSP = "; ".join(

@@ -18,7 +18,7 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import Blueprint, Response, send_from_directory
 
-from .api import PREFIX
+from .games import PREFIX
 from .headers import secure
 from .spec import TITLE
 
@@ -59,7 +59,7 @@ CONFIG = {
     "layout": "StandaloneLayout",
 }
 START_NAME = "start-hanabi-docs.js"
-START = f"""// Starts Swagger UI on this API's document (see hanabi.server.docs_ui).
+START = f"""// Starts Swagger UI on this API's document (see hanabi.server.api.docs_ui).
 window.addEventListener("load", () => {{
   window.ui = SwaggerUIBundle({{
     ...{json.dumps(CONFIG)},

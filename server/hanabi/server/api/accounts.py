@@ -6,17 +6,17 @@ from __future__ import annotations
 from flask import Response, current_app, request
 from flask_restx import Namespace, Resource
 
-from . import account_schemas as a
-from .api import operation, schema, service
+from ..table import ratings, stats
 from .credentials import accounts, current_session, require_account
+from .games import operation, schema, service
 from .http import json_response, load_body, load_query
 from .problems import ApiError
-from .table import ratings, stats
+from .schemas import accounts as a
 
 
 def address() -> str:
     """The client's address: the connection's, or X-Forwarded-For's behind a proxy named in
-    HANABI_TRUSTED_PROXIES (see :mod:`hanabi.server.ratelimits`)."""
+    HANABI_TRUSTED_PROXIES (see :mod:`hanabi.server.api.ratelimits`)."""
     return current_app.extensions["hanabi_limits"].address()
 
 

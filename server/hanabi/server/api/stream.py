@@ -37,10 +37,10 @@ from typing import Any
 
 import orjson
 
+from ..storage.record import Record
+from ..table.games import Service
 from .problems import ApiError
 from .ratelimits import LAPSE
-from .storage.record import Record
-from .table.games import Service
 
 log = logging.getLogger("hanabi.server")
 

@@ -1,7 +1,7 @@
 """Marshmallow schemas: the one definition of every request and response body.
 
 Requests are loaded (validated) through them; ``openapi.yaml`` is generated from them
-(:mod:`hanabi.server.spec`), and the tests check responses against that contract. Responses
+(:mod:`hanabi.server.api.spec`), and the tests check responses against that contract. Responses
 are built as plain dicts by the service and serialised directly, which keeps the hot path
 fast; the contract tests make sure they match these schemas.
 """
@@ -15,7 +15,7 @@ from marshmallow import ValidationError, fields, validate
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
 
-from .plain_messages import Schema  # marshmallow's, refusing in plain words
+from .plain import Schema  # marshmallow's, refusing in plain words
 
 STATUSES = ("lobby", "playing", "finished")
 PLAYER_ACTIONS = ("play", "discard", "clue")

@@ -5,7 +5,7 @@ helpers: listed at the foot of ``api.py``, importing ``account_api`` first met a
 
 from __future__ import annotations
 
-from .account_api import ACCOUNT_NAMESPACES
-from .api import games, system
+from .accounts import ACCOUNT_NAMESPACES
+from .games import games, system
 
 NAMESPACES = (system, games, *ACCOUNT_NAMESPACES)

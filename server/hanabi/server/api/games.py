@@ -1,7 +1,7 @@
 """The HTTP resources: flask-restx namespaces over :class:`~hanabi.server.table.games.Service`.
 
 Each method carries its contract in :func:`operation` (schemas, status codes, auth); the
-OpenAPI document is generated from exactly that (:mod:`hanabi.server.spec`).
+OpenAPI document is generated from exactly that (:mod:`hanabi.server.api.spec`).
 """
 
 from __future__ import annotations
@@ -21,24 +21,18 @@ from flask_restx import Namespace, Resource
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from hanabi.game import VARIANTS
 
-from . import schemas as s
+from ..ops import metrics
+from ..ops.serving import yield_to_others
+from ..storage import redis_errors, tickets
+from ..storage.keys import LISTING
+from ..storage.record import Record, parse_players
+from ..table.games import Outcome, Service, hash_token, not_found
 from .credentials import accounts, bearer_token, current_account, current_credential, still_valid
-from .http import (
-    if_none_match,
-    json_response,
-    load_body,
-    load_optional_body,
-    load_query,
-)
-from .ops import metrics
-from .ops.serving import yield_to_others
+from .http import if_none_match, json_response, load_body, load_optional_body, load_query
 from .problems import ApiError
 from .ratelimits import LAPSE, Limits
-from .storage import redis_errors, tickets
-from .storage.keys import LISTING
-from .storage.record import Record, parse_players
+from .schemas import views as s
 from .stream import GameStream
-from .table.games import Outcome, Service, hash_token, not_found
 
 PREFIX = "/api/v1"
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from .plain_messages import Schema  # marshmallow's, refusing in plain words
-from .schemas import JsonInteger, RatingChangeSchema, _Query
-from .table.accounts import USERNAME, USERNAME_RULE, normal_name
+from ...table.accounts import USERNAME, USERNAME_RULE, normal_name
+from .plain import Schema  # marshmallow's, refusing in plain words
+from .views import JsonInteger, RatingChangeSchema, _Query
 
 #: What the contract says a username is: the ASCII form (the service also takes any form
 #: whose NFKC normalisation is one, e.g. full-width letters).

@@ -1,9 +1,9 @@
-"""The OpenAPI 3.1 document, generated from the resources' :class:`~hanabi.server.api.Operation`
+"""The OpenAPI 3.1 document, generated from the resources' :class:`~hanabi.server.api.games.Operation`
 metadata and the marshmallow schemas. ``make openapi`` writes it to ``openapi.yaml``; the
 tests fail when the committed file differs from what this module generates.
 
-    python -m hanabi.server.spec [PATH]     # write (default: print)
-    python -m hanabi.server.spec --check PATH
+    python -m hanabi.server.api.spec [PATH]     # write (default: print)
+    python -m hanabi.server.api.spec --check PATH
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from . import schemas as s
-from .api import PREFIX, Operation
 from .examples import media_examples, problem_example
+from .games import PREFIX, Operation
 from .namespaces import NAMESPACES
 from .problems import HTTP_CODES
+from .schemas import views as s
 
 DESCRIPTION = """\
 A Hanabi game service. Create or join a table (each seat gets a bearer token, shown once),

@@ -31,7 +31,7 @@ from limits import RateLimitItem, parse
 from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from .ops.addresses import forwarded_client, trusted_networks
+from ..ops.addresses import forwarded_client, trusted_networks
 from .problems import ApiError, plural
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
