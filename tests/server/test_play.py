@@ -11,8 +11,8 @@ from api_helpers import Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.game import Game, Setup
-from hanabi.server.api.problems import ApiError
 from hanabi.server.api.schemas import views as s
+from hanabi.server.table.refusals import Refused
 
 
 def _clue_for(view: dict[str, Any], target: int) -> dict[str, Any]:
@@ -354,6 +354,6 @@ def test_service_can_act_for_a_seat_without_a_token(app: Any, table: Table) -> N
     outcome = service.act(table.id, None, {"turn": 0, **clue}, as_seat=0)
     assert outcome.seat == 0 and outcome.events[0]["type"] == "clue"
     assert table.view(1)["turn"] == 1
-    with pytest.raises(ApiError) as refused:  # the rules still apply
+    with pytest.raises(Refused) as refused:  # the rules still apply
         service.act(table.id, None, {"turn": 1, **clue}, as_seat=0)
     assert refused.value.code == "not_your_turn"

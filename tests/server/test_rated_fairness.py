@@ -13,13 +13,14 @@ from flask.testing import FlaskClient
 
 from hanabi.game import Options
 from hanabi.server import create_app
-from hanabi.server.api.problems import ApiError
+from hanabi.server.api.refusals import status_of
 from hanabi.server.api.schemas import views as schemas
 from hanabi.server.ops.config import SETTINGS
 from hanabi.server.storage.record import Player, Record
 from hanabi.server.storage.store import now_ms
 from hanabi.server.table import rated, ratings, stats
 from hanabi.server.table.accounts import akey
+from hanabi.server.table.refusals import Refused
 from hanabi.server.table.settle import is_rated
 
 HOUR_MS = 3600 * 1000
@@ -60,9 +61,9 @@ def lobby_record(options: dict[str, bool], status: str = "lobby") -> Record:
 
 def test_a_table_stored_with_such_an_option_neither_starts_nor_counts() -> None:
     options = {"empty_clues": False, "strikeout_keeps_score": True}
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(Refused) as refused:
         rated.check_options(lobby_record(options).options)
-    assert refused.value.code == "option_not_rated" and refused.value.status == 409
+    assert refused.value.code == "option_not_rated" and status_of(refused.value) == 409
     finished = lobby_record(options, "finished")
     assert not is_rated(finished)
     finished.options = {"empty_clues": False, "strikeout_keeps_score": False}
@@ -175,7 +176,7 @@ def test_the_start_checks_every_seat_again() -> None:
     twice is not dealt."""
     record = lobby_record({"empty_clues": False, "strikeout_keeps_score": False})
     record.players[1].account = record.players[0].account
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(Refused) as refused:
         rated.check_distinct(record)
     assert refused.value.code == "already_seated"
 

@@ -11,12 +11,14 @@ from flask_restx import Api
 
 from .account_setup import init_accounts
 from .api import docs_ui, headers, problems, ratelimits, web_pages
+from .api import metrics as metrics_route
 from .api.games import PREFIX
 from .api.http import refuse_non_json
 from .api.namespaces import NAMESPACES
 from .api.spec import TITLE
-from .ops import drain, gunicorn_errors, observe, redis_memory, scrape
+from .ops import drain, gunicorn_errors, observe
 from .ops.config import enabled, load_config
+from .storage import redis_memory
 from .storage.store import Store
 from .table.bots import start_worker
 from .table.games import Service
@@ -65,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
     )
     # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
-    counted = scrape.install(app, service.store)
+    counted = metrics_route.install(app, service.store.gauges)
     observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
     drain.attach(app, service, bots)
 

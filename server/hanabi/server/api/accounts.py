@@ -7,10 +7,10 @@ from flask import Response, current_app, request
 from flask_restx import Namespace, Resource
 
 from ..table import ratings, stats
+from ..table.refusals import Invalid, NotFound
 from .credentials import accounts, current_session, require_account
 from .games import operation, schema, service
 from .http import json_response, load_body, load_query
-from .problems import ApiError
 from .schemas import accounts as a
 
 
@@ -125,7 +125,7 @@ class AllSessions(Resource):
     def delete(self) -> Response:
         account = require_account()
         if current_session() is None:
-            raise ApiError(400, "not_a_session", "Log out everywhere with a session token.")
+            raise Invalid("not_a_session", "Log out everywhere with a session token.")
         accounts().logout_everywhere(account)
         return Response(status=204)
 
@@ -216,7 +216,7 @@ class CurrentSession(Resource):
     def delete(self) -> Response:
         require_account()
         if current_session() is None:
-            raise ApiError(400, "not_a_session", "This credential is an API key; delete it.")
+            raise Invalid("not_a_session", "This credential is an API key; delete it.")
         token = request.headers["Authorization"].split(None, 1)[1].strip()
         accounts().logout(token)
         return Response(status=204)
@@ -230,7 +230,7 @@ player_ns = Namespace("players", description="Public profiles and histories", pa
 def account_id_of(username: str) -> str:
     account_id = accounts().by_name(username)
     if account_id is None or accounts().public(account_id) is None:
-        raise ApiError(404, "player_not_found", f"There is no player {username!r}.")
+        raise NotFound("player_not_found", f"There is no player {username!r}.")
     return account_id
 
 

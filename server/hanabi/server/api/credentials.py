@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import current_app, g, request
 
 from ..table.accounts import Account, Accounts, Credential, CredentialKind, expired, revoked
-from .problems import ApiError
+from ..table.refusals import Unauthorized
 
 
 def accounts() -> Accounts:
@@ -26,7 +26,7 @@ def bearer_token() -> str | None:
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 200 or ":" in token:
-        raise ApiError(401, "invalid_auth", "Use 'Authorization: Bearer <token>'.")
+        raise Unauthorized("invalid_auth", "Use 'Authorization: Bearer <token>'.")
     return principal(token)
 
 
@@ -52,8 +52,8 @@ def current_account() -> Account | None:
 def require_account() -> Account:
     account = current_account()
     if account is None:
-        raise ApiError(
-            401, "account_required", "Send an account's session token or API key as Bearer."
+        raise Unauthorized(
+            "account_required", "Send an account's session token or API key as Bearer."
         )
     return account
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from .http import body_refusal
 from .problems import problem_body
+from .refusals import status_of
 from .schemas.views import CreateGameSchema
 
 Example = tuple[str, dict[str, Any]]
@@ -124,4 +125,5 @@ def media_examples(operation_id: str) -> dict[str, Any]:
 def problem_example() -> dict[str, Any]:
     """A refused body as the server answers it, made by the code that answers it."""
     refusal = body_refusal(CreateGameSchema().validate({"name": "alice", "max_players": 9}))
-    return problem_body(refusal.status, refusal.code, refusal.detail, refusal.errors)
+    status = status_of(refusal)
+    return problem_body(status, refusal.code, refusal.detail, refusal.facts.get("errors"))

@@ -27,9 +27,9 @@ from ..storage import redis_errors, tickets
 from ..storage.keys import LISTING
 from ..storage.record import Record, parse_players
 from ..table.games import Outcome, Service, hash_token, not_found
+from ..table.refusals import Invalid, Refused, Unauthorized, Unavailable
 from .credentials import accounts, bearer_token, current_account, current_credential, still_valid
 from .http import if_none_match, json_response, load_body, load_optional_body, load_query
-from .problems import ApiError
 from .ratelimits import LAPSE, Limits
 from .schemas import views as s
 from .stream import GameStream
@@ -84,7 +84,7 @@ def holding(wait: float) -> Iterator[None]:
     release = service().hold()
     try:
         held = limits().hold_waiting(lapse=wait + LAPSE)
-    except ApiError:
+    except Refused:
         release()
         raise
     try:
@@ -141,7 +141,7 @@ def ping_storage() -> None:
         service().store.ping()
     except redis_errors.ERRORS:
         metrics.redis_error("request")
-        raise ApiError(503, "storage_unavailable", "Game storage does not answer.") from None
+        raise Unavailable("storage_unavailable", "Game storage does not answer.") from None
 
 
 @system.route("/ready")
@@ -159,10 +159,9 @@ class Ready(Resource):
     )
     def get(self) -> Response:
         if service().changes.draining:
-            raise ApiError(
-                503, "draining", "This server is shutting down; use another one.",
-                headers={"Retry-After": "5"},
-            )  # fmt: skip
+            raise Unavailable(
+                "draining", "This server is shutting down; use another one.", retry_after=5
+            )
         ping_storage()
         return json_response({"status": "ok"})
 
@@ -587,9 +586,9 @@ class Stream(Resource):
         q = load_query(schema(s.StreamQuery))
         token, ticket = bearer_token(), q.get("ticket")
         if token is not None and ticket is not None:
-            raise ApiError(401, "invalid_auth", "Send a bearer token or a ticket, not both.")
+            raise Unauthorized("invalid_auth", "Send a bearer token or a ticket, not both.")
         if request.accept_mimetypes and not request.accept_mimetypes["text/event-stream"]:
-            raise ApiError(406, "not_acceptable", "This resource is text/event-stream.")
+            raise Refused("not_acceptable", "This resource is text/event-stream.")
         after = last_event_id()
         if after is None:
             after = q.get("after")
@@ -601,7 +600,7 @@ class Stream(Resource):
             redeemed = tickets.redeem(svc.store.redis, game_id, ticket)
             ended = redeemed and redeemed.credential and not registry.alive(redeemed.credential)
             if redeemed is None or ended:
-                raise ApiError(401, "invalid_ticket", "This ticket is unknown, used or expired.")
+                raise Unauthorized("invalid_ticket", "This ticket is unknown, used or expired.")
             token_hash, credential = redeemed
         if token_hash is not None:
             svc.seat_by_hash(record.players, token_hash)  # 403 before the stream starts
@@ -625,7 +624,7 @@ def last_event_id() -> int | None:
     if not header:
         return None
     if not header.isdigit() or len(header) > 12:
-        raise ApiError(400, "invalid_header", "Last-Event-ID must be an event's seq.")
+        raise Invalid("invalid_header", "Last-Event-ID must be an event's seq.")
     return int(header)
 
 

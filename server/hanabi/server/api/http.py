@@ -9,7 +9,7 @@ import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError
 
-from .problems import ApiError
+from ..table.refusals import Invalid, Refused, Unavailable
 
 #: Methods whose body this API reads (PUT and PATCH too, should a route ever take them).
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -35,12 +35,11 @@ def refuse_non_json() -> None:
         return
     declared = request.headers.get("Content-Type")
     if declared is None:
-        raise ApiError(
-            415, "unsupported_media_type", "Send the body as 'Content-Type: application/json'."
+        raise Refused(
+            "unsupported_media_type", "Send the body as 'Content-Type: application/json'."
         )
     if not is_json(request.mimetype):
-        raise ApiError(
-            415,
+        raise Refused(
             "unsupported_media_type",
             f"This API reads JSON bodies, not {request.mimetype or declared!r}: "
             "send 'Content-Type: application/json'.",
@@ -54,20 +53,20 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
     if request.content_length and len(raw) < request.content_length:
         # The connection ended inside the body (the client went away, or a server that
         # shuts down cut it): nothing was done, so the same request may come again.
-        raise ApiError(
-            503, "body_cut",
+        raise Unavailable(
+            "body_cut",
             "The request's body did not all arrive (the connection was cut), so nothing "
             "was done: send it again.",
-            headers={"Retry-After": "1"},
-        )  # fmt: skip
+            retry_after=1,
+        )
     if not raw.strip():
-        raise ApiError(400, "malformed_json", "This request needs a JSON body.")
+        raise Invalid("malformed_json", "This request needs a JSON body.")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
+        raise Invalid("malformed_json", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
-        raise ApiError(400, "validation_error", "The request body must be a JSON object.")
+        raise Invalid("validation_error", "The request body must be a JSON object.")
     try:
         if not isinstance(schema, Schema):
             schema = schema(data)
@@ -76,10 +75,10 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
         raise body_refusal(exc.messages_dict) from None
 
 
-def body_refusal(messages: dict[str, Any]) -> ApiError:
+def body_refusal(messages: dict[str, Any]) -> Invalid:
     """The 400 for a body its schema refused with ``messages`` (field -> sentences)."""
     detail = f"The request body is not valid: {summarize(messages)}"
-    return ApiError(400, "validation_error", detail, errors=messages)
+    return Invalid("validation_error", detail, errors=messages)
 
 
 def summarize(messages: dict[str, Any], prefix: str = "") -> str:
@@ -111,8 +110,7 @@ def load_query(schema: Schema) -> dict[str, Any]:
     try:
         return schema.load(request.args.to_dict())
     except ValidationError as exc:
-        raise ApiError(
-            400,
+        raise Invalid(
             "invalid_query",
             f"The query string is not valid: {summarize(exc.messages_dict)}",
             errors=exc.messages_dict,

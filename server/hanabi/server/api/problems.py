@@ -1,7 +1,10 @@
 """RFC 9457 problem responses: every 4xx/5xx this service sends is one of these.
 
 ``code`` is stable for programs; ``detail`` is for people and never holds hidden
-information (engine messages are written to be safe to show the acting seat).
+information (engine messages are written to be safe to show the acting seat). A refusal
+of the service (:class:`~hanabi.server.table.refusals.Refused`) answers with the status
+its code has in :mod:`.refusals`; Werkzeug's own errors (404 for an unknown path, 405,
+413) and failures of storage are answered here too.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from ..ops import metrics
 from ..ops.gunicorn_errors import PROBLEM_TYPE
 from ..storage import redis_errors
+from ..table.refusals import Refused
+from .refusals import status_of
 
 log = logging.getLogger("hanabi.server")
 
@@ -34,32 +39,6 @@ HTTP_CODES = {
     500: ("internal_error", "Internal Server Error"),
     503: ("unavailable", "Service Unavailable"),
 }
-
-
-def plural(count: Any, one: str, many: str | None = None) -> str:
-    """``count`` and the noun that goes with it, for detail sentences: "1 second", "8
-    seconds" (``many``: a plural not made with "s")."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
-
-
-class ApiError(Exception):
-    """An error answer: raise it anywhere below a view to send a problem response."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        detail: str,
-        *,
-        errors: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.errors = errors
-        self.headers = headers or {}
 
 
 def problem_body(
@@ -96,10 +75,24 @@ def problem(
     return response
 
 
+def refusal(refused: Refused) -> Response:
+    """The problem response of a refusal: the status :mod:`.refusals` gives its code, its
+    facts as the body's ``errors`` and a ``Retry-After``."""
+    retry_after = refused.facts.get("retry_after")
+    headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+    return problem(
+        status_of(refused),
+        refused.code,
+        refused.detail,
+        errors=refused.facts.get("errors"),
+        headers=headers,
+    )
+
+
 def to_response(exc: BaseException) -> Response:
     """The problem response for any exception raised while handling a request."""
-    if isinstance(exc, ApiError):
-        return problem(exc.status, exc.code, exc.detail, errors=exc.errors, headers=exc.headers)
+    if isinstance(exc, Refused):
+        return refusal(exc)
     if isinstance(exc, HTTPException):
         status = exc.code or 500
         code, _ = HTTP_CODES.get(status, ("http_error", ""))

@@ -32,7 +32,7 @@ from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..ops.addresses import forwarded_client, trusted_networks
-from .problems import ApiError, plural
+from ..table.refusals import TooMany, plural
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
 #: rates like "20/minute".
@@ -104,13 +104,12 @@ class Limits:
         item = self.rates[name]
         stats = self.limiter.get_window_stats(item, name, key)
         retry = max(1, math.ceil(stats.reset_time - time.time()))
-        raise ApiError(
-            429,
+        raise TooMany(
             "rate_limited",
             f"Too many requests of this kind {_WHOSE[RATES[name][1]]} (at most "
             f"{plural(item.amount, 'request')} in {plural(item.get_expiry(), 'second')}); "
             f"try again in {plural(retry, 'second')}.",
-            headers={"Retry-After": str(retry)},
+            retry_after=retry,
         )
 
     def hold_waiting(self, lapse: float) -> Callable[[float], None] | None:
@@ -123,12 +122,11 @@ class Limits:
         key = "hanabi:waiting:{" + self.address() + "}"
         member = secrets.token_hex(8)
         if not self._hold(key, lapse, member):
-            raise ApiError(
-                429,
+            raise TooMany(
                 "too_many_waiting",
                 f"This address already holds {plural(self.waiting_cap, 'waiting request')} "
                 "(long-polls and streams); close some first.",
-                headers={"Retry-After": "5"},
+                retry_after=5,
             )
 
         def update(still: float) -> None:

@@ -39,7 +39,7 @@ import orjson
 
 from ..storage.record import Record
 from ..table.games import Service
-from .problems import ApiError
+from ..table.refusals import Refused
 from .ratelimits import LAPSE
 
 log = logging.getLogger("hanabi.server")
@@ -111,7 +111,7 @@ class GameStream:
         address's waiting requests, renewed at every keep-alive and dropped at the end."""
         try:
             release = self.service.hold()
-        except ApiError:
+        except Refused:
             if held is not None:
                 held(0)
             raise
@@ -161,7 +161,7 @@ class GameStream:
                     return
                 record = found
                 seat = self.seat(record)
-        except ApiError as exc:  # the viewer's seat was freed (a lobby seat only)
+        except Refused as exc:  # the viewer's seat was freed (a lobby seat only)
             yield end(exc.code)
         except Exception as exc:  # storage trouble: close; the client resumes
             log.warning("event stream closed: %s", type(exc).__name__)

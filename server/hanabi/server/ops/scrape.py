@@ -1,29 +1,21 @@
-"""``GET /metrics``: every process's counts (:mod:`hanabi.server.ops.metrics`) in Prometheus's
-text format, with the gauges that are read from Redis when a scrape comes.
-
-``HANABI_METRICS=off`` counts nothing and serves no ``/metrics``. ``/metrics`` is never
-public: it wants ``Authorization: Bearer <HANABI_METRICS_TOKEN>``, and without that setting
-it is closed (403 ``metrics_closed``). The counts tell how busy the service is, how many
-games are waiting and which routes fail: a scraper's business, not every visitor's. A
-token, not a second listening address: every address gunicorn binds reaches the same app,
-and behind a reverse proxy on the same host every request comes from 127.0.0.1.
+"""What ``GET /metrics`` answers: every process's counts (:mod:`hanabi.server.ops.metrics`)
+in Prometheus's text format, with the gauges that are read from Redis when a scrape comes
+(through a function the composition gives: this module knows no Redis keys). The endpoint
+itself, closed without its token, is :mod:`hanabi.server.api.metrics`.
 """
 
 from __future__ import annotations
 
-import hmac
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, request
-
-from ..api.problems import ApiError
-from ..storage.keys import due_key
-from ..storage.listings import INDEX
-from ..storage.slots import BUCKETS as SLOT_BUCKETS
 from . import metrics
-from .config import enabled
+
+#: Reads the gauges' values from Redis: the number of games by status (lobby, playing),
+#: and of bot turns due (:meth:`hanabi.server.storage.store.Store.gauges`).
+ReadGauges = Callable[[], tuple[dict[str, int], int]]
 
 #: Seconds the Redis-backed gauges are cached per process (a scrape every 15 s reads Redis
 #: once; many scrapers at once still read it once per TTL).
@@ -35,31 +27,22 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class RedisGauges:
-    """``hanabi_games{status}`` and ``hanabi_bot_due``, read at scrape time with one
-    pipelined round trip of ZCARDs, at most once per :data:`REDIS_TTL` seconds."""
+    """``hanabi_games{status}`` and ``hanabi_bot_due``, read at scrape time (one round trip),
+    at most once per :data:`REDIS_TTL` seconds."""
 
-    STATUSES = ("lobby", "playing")
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
+    def __init__(self, read: ReadGauges) -> None:
+        self.read = read
         self._read_at = -REDIS_TTL
-        self._values: tuple[list[int], int] | None = None
+        self._values: tuple[dict[str, int], int] | None = None
         self._lock = threading.Lock()
 
-    def values(self) -> tuple[list[int], int] | None:
+    def values(self) -> tuple[dict[str, int], int] | None:
         with self._lock:
             now = time.monotonic()
             if now - self._read_at >= REDIS_TTL:
                 self._read_at = now
                 try:
-                    pipe = self.store.redis.pipeline(transaction=False)
-                    for status in self.STATUSES:
-                        pipe.zcard(INDEX + status)
-                    for bucket in range(SLOT_BUCKETS):  # one due set per slot bucket
-                        pipe.zcard(due_key(bucket))
-                    counts = [int(n) for n in pipe.execute()]
-                    games = counts[: len(self.STATUSES)]
-                    self._values = (games, sum(counts[len(self.STATUSES) :]))
+                    self._values = self.read()
                 except Exception:  # a scrape still shows the process's own counts
                     metrics.redis_error("metrics")
                     self._values = None
@@ -75,7 +58,7 @@ class RedisGauges:
         family = GaugeMetricFamily(
             "hanabi_games", "Games by status (Redis index)", labels=["status"]
         )
-        for status, count in zip(self.STATUSES, games, strict=True):
+        for status, count in games.items():
             family.add_metric([status], count)
         yield family
         yield GaugeMetricFamily("hanabi_bot_due", "Bot turns waiting for a bot worker", value=due)
@@ -95,40 +78,3 @@ def exposition(redis_gauges: RedisGauges) -> bytes:
     extra = CollectorRegistry(auto_describe=True)
     extra.register(redis_gauges)
     return generate_latest(registry) + generate_latest(extra)
-
-
-# -- the endpoint ----------------------------------------------------------------------
-
-
-def check_token(expected: str) -> None:
-    """403 if no token is configured; 401 without a bearer token, 403 with a wrong one
-    (compared in constant time)."""
-    if not expected:
-        raise ApiError(
-            403, "metrics_closed",
-            "GET /metrics is closed: set HANABI_METRICS_TOKEN on the server and send it as "
-            "'Authorization: Bearer <token>'.",
-        )  # fmt: skip
-    header = request.headers.get("Authorization", "")
-    scheme, _, given = header.strip().partition(" ")
-    if scheme.lower() != "bearer" or not given.strip():
-        raise ApiError(401, "auth_required", "GET /metrics wants 'Authorization: Bearer <token>'.")
-    if not hmac.compare_digest(given.strip().encode(), expected.encode()):
-        raise ApiError(403, "forbidden", "This token does not open /metrics.")
-
-
-def install(app: Flask, store: Any) -> bool:
-    """Count this app's requests and serve ``GET /metrics``, unless ``HANABI_METRICS`` is off.
-    Returns whether metrics are on."""
-    if not enabled(app.config["HANABI_METRICS"]):
-        return False
-    metrics.get()
-    redis_gauges = RedisGauges(store)
-    token = app.config["HANABI_METRICS_TOKEN"]
-
-    @app.get("/metrics")
-    def serve_metrics() -> Response:
-        check_token(token)
-        return Response(exposition(redis_gauges), headers={"Content-Type": CONTENT_TYPE})
-
-    return True

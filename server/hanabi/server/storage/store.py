@@ -26,7 +26,7 @@ from .keys import (
     due_key,
     game_keys,
 )
-from .listings import GameIndex
+from .listings import INDEX, GameIndex
 from .record import Record
 from .scripts import (
     CLAIM_GAME_LUA,
@@ -71,7 +71,7 @@ class BotWakes:
         self.pubsub.close()
 
 
-class Conflict(Exception):
+class VersionConflict(Exception):
     """Another writer committed first: retry from ``current`` (the stored record, if known)."""
 
     def __init__(self, current: Record | None = None) -> None:
@@ -169,7 +169,7 @@ class Store(GameIndex):
 
         ``bot`` keeps the due set of bot turns in step (see :data:`COMMIT_LUA`).
 
-        Raises :class:`Conflict` or :class:`Gone`; returns the new version and the players
+        Raises :class:`VersionConflict` or :class:`Gone`; returns the new version and the players
         and blob bytes written (what a later :meth:`load` would return).
         """
         mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
@@ -183,9 +183,9 @@ class Store(GameIndex):
         result = self._commit(keys=[*game_keys(record.id), due, deadlines], args=args)
         if isinstance(result, list) and len(result) == 3:
             version, players, blob = result
-            raise Conflict(Record.load(record.id, version, players, blob))
+            raise VersionConflict(Record.load(record.id, version, players, blob))
         if result == -1:
-            raise Conflict
+            raise VersionConflict
         if result == -2:
             raise Gone
         if result == -3:
@@ -256,6 +256,18 @@ class Store(GameIndex):
     def bot_wakes(self) -> BotWakes:
         """A listener for the wake-ups that commits publish when a bot becomes due."""
         return BotWakes(self.redis)
+
+    def gauges(self) -> tuple[dict[str, int], int]:
+        """What the metrics show of Redis: lobby and playing games (their index sets, which
+        expired games leave lazily) and due bot turns, in one pipelined round trip."""
+        statuses = ("lobby", "playing")
+        pipe = self.redis.pipeline(transaction=False)
+        for status in statuses:
+            pipe.zcard(INDEX + status)
+        for bucket in range(BUCKETS):  # one due set per slot bucket
+            pipe.zcard(due_key(bucket))
+        counts = [int(n) for n in pipe.execute()]
+        return dict(zip(statuses, counts, strict=False)), sum(counts[len(statuses) :])
 
     def load_many(self, game_ids: list[str]) -> list[Record | None]:
         pipe = self.redis.pipeline(transaction=False)

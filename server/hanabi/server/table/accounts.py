@@ -52,10 +52,10 @@ import argon2
 import orjson
 import redis
 
-from ..api.problems import ApiError
 from ..ops.serving import offload
 from ..storage.store import iso, now_ms
 from .login_limits import LoginThrottle
+from .refusals import Conflict, Invalid, NotFound, Refused, Unauthorized, Unavailable
 
 SESSION_PREFIX = "hs."
 KEY_PREFIX = "hk."
@@ -126,8 +126,8 @@ def normal_name(username: str) -> str:
     return unicodedata.normalize("NFKC", username).lower()
 
 
-def invalid_credentials() -> ApiError:
-    return ApiError(401, "invalid_credentials", "Unknown username or wrong password.")
+def invalid_credentials() -> Refused:
+    return Unauthorized("invalid_credentials", "Unknown username or wrong password.")
 
 
 class Accounts:
@@ -155,7 +155,7 @@ class Accounts:
     def register(self, username: str, password: str, bot: bool) -> Account:
         username = normal_name(username)
         if not USERNAME.fullmatch(username):
-            raise ApiError(400, "invalid_username", USERNAME_RULE)
+            raise Invalid("invalid_username", USERNAME_RULE)
         check_password(password)
         pw = self.slow(self.hasher.hash, password)
         account_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(16))
@@ -177,19 +177,18 @@ class Accounts:
             raise self._taken(username)
         return Account(account_id, username, bot)
 
-    def _taken(self, username: str) -> ApiError:
+    def _taken(self, username: str) -> Refused:
         """409 for a name held by an account, or by one deleted lately (then until when)."""
         held = self.redis.get(user_key(username))
         if held is not None and held.decode().startswith(DELETED):
             left = max(0, self.redis.ttl(user_key(username)))
             until = datetime.fromtimestamp(now_ms() / 1000 + left, UTC).strftime("%Y-%m-%d")
-            return ApiError(
-                409,
+            return Conflict(
                 "username_taken",
                 f"The username {username!r} belonged to an account deleted recently: it "
                 f"stays taken until {until}.",
             )
-        return ApiError(409, "username_taken", f"The username {username!r} is taken.")
+        return Conflict("username_taken", f"The username {username!r} is taken.")
 
     def get(self, account_id: str) -> dict[str, Any] | None:
         raw = self.redis.hgetall(akey(account_id, "a"))
@@ -218,7 +217,7 @@ class Accounts:
     def me(self, account: Account) -> dict[str, Any]:
         data = self.get(account.id)
         if data is None:
-            raise ApiError(401, "invalid_credentials", "This account no longer exists.")
+            raise Unauthorized("invalid_credentials", "This account no longer exists.")
         created = int(data["created"])
         return {**(self.public(account.id) or {}), "id": account.id, "created": iso(created)}
 
@@ -344,11 +343,8 @@ class Accounts:
         """Run a password hash or check: in an OS thread under gevent (the event loop keeps
         serving), at most ``HANABI_HASH_CONCURRENCY`` at once; 503 after 5 s of queueing."""
         if not self.hashing.acquire(timeout=5):
-            raise ApiError(
-                503,
-                "login_busy",
-                "Too many logins at once; retry in a moment.",
-                headers={"Retry-After": "2"},
+            raise Unavailable(
+                "login_busy", "Too many logins at once; retry in a moment.", retry_after=2
             )
         try:
             return offload(fn, *args)
@@ -359,7 +355,7 @@ class Accounts:
 
     def create_key(self, account: Account, name: str) -> dict[str, Any]:
         if self.redis.hlen(akey(account.id, "k")) >= MAX_KEYS:
-            raise ApiError(409, "too_many_keys", f"An account holds at most {MAX_KEYS} keys.")
+            raise Conflict("too_many_keys", f"An account holds at most {MAX_KEYS} keys.")
         key = KEY_PREFIX + secrets.token_urlsafe(24)
         key_id = secrets.token_hex(6)
         hashed = digest(key)
@@ -390,7 +386,7 @@ class Accounts:
     def delete_key(self, account: Account, key_id: str) -> None:
         raw = self.redis.hget(akey(account.id, "k"), key_id)
         if raw is None:
-            raise ApiError(404, "key_not_found", f"This account has no key {key_id!r}.")
+            raise NotFound("key_not_found", f"This account has no key {key_id!r}.")
         self.redis.hdel(akey(account.id, "k"), key_id)
         self.redis.delete("hanabi:apikey:" + orjson.loads(raw)["hash"])
 
@@ -455,14 +451,14 @@ def user_key(username: str) -> str:
 
 def check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ApiError(
-            400, "weak_password", f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters."
+        raise Invalid(
+            "weak_password", f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters."
         )
 
 
-def expired() -> ApiError:
-    return ApiError(401, "session_expired", "This session ended or expired; log in again.")
+def expired() -> Refused:
+    return Unauthorized("session_expired", "This session ended or expired; log in again.")
 
 
-def revoked() -> ApiError:
-    return ApiError(401, "invalid_api_key", "This API key is unknown or was revoked.")
+def revoked() -> Refused:
+    return Unauthorized("invalid_api_key", "This API key is unknown or was revoked.")

@@ -38,7 +38,6 @@ from typing import Any
 from hanabi.bots import choose_action
 from hanabi.game import Action, Game
 
-from ..api.problems import ApiError
 from ..ops import metrics
 from ..ops.serving import offload
 from ..storage import redis_errors
@@ -46,6 +45,7 @@ from ..storage.record import Record
 from ..storage.store import BotWakes
 from .deadlines import enforce_due
 from .games import Service, bot_due, decode_action
+from .refusals import Refused
 
 log = logging.getLogger("hanabi.server.table.bots")
 
@@ -98,7 +98,7 @@ def play_due_turn(service: Service, game_id: str) -> bool:
             service.act(game_id, None, request_body(record.turn, attempt), as_seat=seat)
             metrics.action("bot")
             return True
-        except ApiError as exc:
+        except Refused as exc:
             if exc.code in ("stale_turn", "game_over", "game_not_found", "game_not_started"):
                 return False  # someone else moved (that commit set the due state)
             log.warning("bot %s move refused (%s) in game %s", strategy, exc.code, game_id)

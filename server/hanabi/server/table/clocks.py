@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..api.problems import ApiError, plural
+from .refusals import Invalid, plural
 
 
 def iso(ms: int) -> str:
@@ -32,16 +32,16 @@ def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
     if idle is None:
         idle = config["HANABI_IDLE_END"]
     elif idle > config["HANABI_IDLE_MAX"]:
-        raise ApiError(
-            400, "invalid_option",
+        raise Invalid(
+            "invalid_option",
             f"idle_limit may be at most {plural(config['HANABI_IDLE_MAX'], 'second')} on "
             "this server.",
-        )  # fmt: skip
+        )
     if timer is not None and timer["base"] < config["HANABI_TIMER_MIN_BASE"]:
-        raise ApiError(
-            400, "invalid_option",
+        raise Invalid(
+            "invalid_option",
             f"timer.base must be at least {plural(config['HANABI_TIMER_MIN_BASE'], 'second')}.",
-        )  # fmt: skip
+        )
     return {"idle_limit": idle, "timer": None if timer is None else dict(timer)}
 
 

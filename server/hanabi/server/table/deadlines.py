@@ -20,9 +20,9 @@ from typing import Any
 
 from hanabi.game import IDLE, TIMEOUT, Action
 
-from ..api.problems import ApiError
 from ..storage.record import Record
 from ..storage.store import NotDue
+from .refusals import Conflict, Refused
 from .writes import Outcome, WriteLoop
 
 log = logging.getLogger("hanabi.server.table.deadlines")
@@ -45,7 +45,7 @@ class Deadlines(WriteLoop):
 
         def change(record: Record) -> Outcome:
             if record.status != "playing" or not (record.clock or {}).get("dl"):
-                raise ApiError(409, "no_deadline", "This game has no deadline to enforce.")
+                raise Conflict("no_deadline", "This game has no deadline to enforce.")
             seat, reason = expiry_of(record)
             game = self.live_game(record)
             action = Action.terminate(seat, reason)
@@ -57,7 +57,7 @@ class Deadlines(WriteLoop):
 
         try:
             self._write(game_id, change)
-        except (NotDue, ApiError):
+        except (NotDue, Refused):
             self.store.restore_deadline(game_id)
             return False
         return True

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from ..api.problems import ApiError
 from ..storage.record import Record
+from .refusals import Refused
 from .settle import rated_games_key
 from .writes import Outcome, WriteLoop
 
@@ -62,7 +62,7 @@ class Leaving(WriteLoop):
 
         try:
             return self._write(game_id, change).record
-        except ApiError as exc:
+        except Refused as exc:
             if exc.code == "game_not_found":  # expired meanwhile
                 return None
             raise

@@ -12,13 +12,13 @@ from typing import Any
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import Game, Options, Setup, SetupError
 
-from ..api.problems import ApiError
 from ..storage.archive import setup_of
 from ..storage.record import Player, Record
-from ..storage.store import Conflict, now_ms
+from ..storage.store import VersionConflict, now_ms
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
+from .refusals import Conflict, Forbidden, Invalid, Unavailable
 from .seats import (
     bot_name,
     check_name,
@@ -62,7 +62,7 @@ class Lobby(WriteLoop):
         try:
             Game(Setup.create(variant_id, 2, options, seed, deck_rows))
         except SetupError as exc:
-            raise ApiError(400, exc.code, exc.message) from None
+            raise Invalid(exc.code, exc.message) from None
         token = new_token()
         now = now_ms()
         for _ in range(8):
@@ -85,12 +85,12 @@ class Lobby(WriteLoop):
             joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
             try:
                 version, players, blob = self.store.commit(record, 0, events=[joined])
-            except Conflict:
+            except VersionConflict:
                 continue
             self.records.put(record.id, (version, players, blob))
             self.store.index(record, None)
             return Outcome(record, 0, token=token)
-        raise ApiError(503, "busy", "Could not allocate a game id; try again.")
+        raise Unavailable("busy", "Could not allocate a game id; try again.")
 
     def join(
         self,
@@ -127,7 +127,7 @@ class Lobby(WriteLoop):
         it (:mod:`hanabi.server.table.bots`)."""
         strategy = strategy or DEFAULT_STRATEGY
         if strategy not in STRATEGIES:  # the schema checked; be safe anyway
-            raise ApiError(400, "unknown_strategy", f"Strategies: {descriptions()}.")
+            raise Invalid("unknown_strategy", f"Strategies: {descriptions()}.")
         chosen = None if name is None else check_name(name)
 
         def change(record: Record) -> Outcome:
@@ -146,10 +146,10 @@ class Lobby(WriteLoop):
         def change(record: Record) -> Outcome:
             me = require_seat(record, token)
             if record.status != "lobby":
-                raise ApiError(409, "game_started", "Seats are fixed once the game starts.")
+                raise Conflict("game_started", "Seats are fixed once the game starts.")
             require_seat_at(record, seat)
             if me != seat and me != record.host:
-                raise ApiError(403, "not_host", "Only the host may remove another player.")
+                raise Forbidden("not_host", "Only the host may remove another player.")
             return Outcome(record, events=[self._free_seat(record, seat, me == seat)])
 
         return self._write(game_id, change)
@@ -164,9 +164,9 @@ class Lobby(WriteLoop):
             me = require_seat(record, token)
             require_seat_at(record, seat)
             if me != seat:
-                raise ApiError(403, "not_your_seat", "Only a seat's own player may say that.")
+                raise Forbidden("not_your_seat", "Only a seat's own player may say that.")
             if record.status != "lobby":
-                raise ApiError(409, "game_started", "The table is fixed once the game starts.")
+                raise Conflict("game_started", "The table is fixed once the game starts.")
             player = record.players[seat]
             if plays is not None:
                 rated.check_bot(record)
@@ -199,9 +199,9 @@ class Lobby(WriteLoop):
         def change(record: Record) -> Outcome:
             seat: int | None = require_host(record, token)
             if record.status != "lobby":
-                raise ApiError(409, "game_started", "The game has already started.")
+                raise Conflict("game_started", "The game has already started.")
             if len(record.players) - watch < 2:
-                raise ApiError(409, "not_enough_players", "A game needs at least 2 players.")
+                raise Conflict("not_enough_players", "A game needs at least 2 players.")
             notes = []
             if watch:
                 assert seat is not None
@@ -214,7 +214,7 @@ class Lobby(WriteLoop):
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway
-                raise ApiError(409, exc.code, exc.message) from None
+                raise Conflict(exc.code, exc.message) from None
             notes.append(self._note(record, {"type": "start"}))
             events = game.deal_events()
             record.status = "playing"

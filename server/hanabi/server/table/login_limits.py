@@ -37,7 +37,7 @@ from typing import Any
 
 import redis
 
-from ..api.problems import ApiError, plural
+from .refusals import TooMany, plural
 
 #: Count one attempt on a counter: INCR, and start its window when it has none. One key.
 # KEYS: the counter.  ARGV: the window, ms.  Returns {count, ms left in the window}.
@@ -152,12 +152,11 @@ class LoginThrottle:
             if int(count) > limit.attempts:
                 reservation.cancel()
                 seconds = max(1, (int(left_ms) + 999) // 1000)
-                raise ApiError(
-                    429,
+                raise TooMany(
                     "too_many_failed_logins",
                     f"{WHY[limit.scope]} (at most {limit.attempts} in "
                     f"{_duration(limit.window_s)}); try again in {_duration(seconds)}.",
-                    headers={"Retry-After": str(seconds)},
+                    retry_after=seconds,
                 )
         return reservation
 

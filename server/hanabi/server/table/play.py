@@ -7,8 +7,8 @@ from typing import Any
 
 from hanabi.game import Action, IllegalAction
 
-from ..api.problems import ApiError
 from ..storage.record import Record
+from .refusals import Conflict, Invalid
 from .seats import require_seat
 from .writes import Outcome, WriteLoop
 
@@ -26,25 +26,25 @@ class Play(WriteLoop):
         try:
             action = Action.from_dict(fields)
         except IllegalAction as exc:
-            raise ApiError(400, exc.code, exc.message) from None
+            raise Invalid(exc.code, exc.message) from None
         turn = body["turn"]
 
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token) if as_seat is None else as_seat
             if record.status == "lobby":
-                raise ApiError(409, "game_not_started", "The game has not started yet.")
+                raise Conflict("game_not_started", "The game has not started yet.")
             if turn != record.turn:
                 original = self.original(record, turn) if turn < record.turn else None
                 if original is not None and original[0] == seat and original[1] == action:
                     return Outcome(record, seat, original[2], original[3], replayed=True)
-                raise ApiError(409, "stale_turn", f"It is turn {record.turn}, not turn {turn}.")
+                raise Conflict("stale_turn", f"It is turn {record.turn}, not turn {turn}.")
             if record.status == "finished":
-                raise ApiError(409, "game_over", "The game is over.")
+                raise Conflict("game_over", "The game is over.")
             game = self.live_game(record)
             try:
                 events = game.apply(action, seat)
             except IllegalAction as exc:
-                raise ApiError(409, exc.code, exc.message) from None
+                raise Conflict(exc.code, exc.message) from None
             return self._advance(record, game, seat, action, events)
 
         return self._write(game_id, change, by_bot=as_seat is not None)
@@ -75,15 +75,14 @@ class Play(WriteLoop):
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token)
             if record.status == "finished":
-                raise ApiError(409, "game_finished", "The game is over; its chat is closed.")
+                raise Conflict("game_finished", "The game is over; its chat is closed.")
             if record.chats >= self.config["HANABI_MAX_CHAT"]:
-                raise ApiError(409, "chat_full", "This game has all the chat lines it may keep.")
+                raise Conflict("chat_full", "This game has all the chat lines it may keep.")
             cap = self.config["HANABI_MAX_CHAT_BYTES"]
             if record.chat_bytes + size > cap:
-                raise ApiError(
-                    409, "chat_full",
-                    f"This game's chat holds all the text it may keep ({cap} bytes).",
-                )  # fmt: skip
+                raise Conflict(
+                    "chat_full", f"This game's chat holds all the text it may keep ({cap} bytes)."
+                )
             name = record.players[seat].name
             event = self._note(record, {"type": "chat", "seat": seat, "name": name, "text": text})
             return Outcome(record, seat, [event], first_seq=record.events)

@@ -17,11 +17,11 @@ import redis
 
 from hanabi.game import get_variant
 
-from ..api.problems import ApiError
 from ..storage.record import Record
 from ..storage.store import now_ms
 from . import ratings, stats
 from .accounts import Account, akey
+from .refusals import Conflict, Forbidden, Invalid, Refused, Unauthorized
 
 HOUR_MS = 3600 * 1000
 
@@ -32,18 +32,15 @@ def check_create(
     """A rated table: an account (not a bot's, eligible), no known deal, a variant that is
     rated, the standard rules."""
     if account is None:
-        raise ApiError(
-            401, "account_required", "A rated game is created with an account's credential."
+        raise Unauthorized(
+            "account_required", "A rated game is created with an account's credential."
         )
     if account.bot:
-        raise ApiError(403, "bot_account", "Bot accounts never play rated games.")
+        raise Forbidden("bot_account", "Bot accounts never play rated games.")
     if body.get("seed") or body.get("deck"):
-        raise ApiError(
-            400, "rated_known_deal", "A rated game is dealt at random: no seed, no deck."
-        )
+        raise Invalid("rated_known_deal", "A rated game is dealt at random: no seed, no deck.")
     if not ratings.is_rated_variant(get_variant(body["variant"])):
-        raise ApiError(
-            400,
+        raise Invalid(
             "variant_not_rated",
             f"{body['variant']} is never rated (a 55-card variant depends on the draw).",
         )
@@ -55,8 +52,7 @@ def check_options(options: Mapping[str, Any]) -> None:
     """409 ``option_not_rated`` for an option that changes the score or what is legal."""
     for name, changes in ratings.NON_STANDARD_OPTIONS.items():
         if options.get(name):
-            raise ApiError(
-                409,
+            raise Conflict(
                 "option_not_rated",
                 f"A rated game uses the standard rules: {name} is not allowed (it changes "
                 f"{changes}).",
@@ -69,9 +65,9 @@ def check_join(
     if not record.rated:
         return
     if account is None:
-        raise ApiError(401, "account_required", "Only accounts may join a rated game.")
+        raise Unauthorized("account_required", "Only accounts may join a rated game.")
     if account.bot:
-        raise ApiError(403, "bot_account", "Bot accounts never play rated games.")
+        raise Forbidden("bot_account", "Bot accounts never play rated games.")
     if any(p.account == account.id for p in record.players):
         raise already_seated()
     check_eligible(client, config, [(account.id, account.username)])
@@ -79,7 +75,7 @@ def check_join(
 
 def check_bot(record: Record) -> None:
     if record.rated:
-        raise ApiError(409, "rated_no_bots", "A rated game has no bot seats.")
+        raise Conflict("rated_no_bots", "A rated game has no bot seats.")
 
 
 def check_start(record: Record, client: redis.Redis, config: Mapping[str, Any]) -> None:
@@ -90,7 +86,7 @@ def check_start(record: Record, client: redis.Redis, config: Mapping[str, Any]) 
     if sum(p.account is not None for p in record.players) < 2 or any(
         p.account is None or p.bot is not None for p in record.players
     ):
-        raise ApiError(409, "not_enough_accounts", "A rated game needs two or more accounts.")
+        raise Conflict("not_enough_accounts", "A rated game needs two or more accounts.")
     check_options(record.options)
     check_distinct(record)
     check_eligible(client, config, [(p.account, p.name) for p in record.players if p.account])
@@ -102,9 +98,9 @@ def check_distinct(record: Record) -> None:
         raise already_seated()
 
 
-def already_seated() -> ApiError:
-    return ApiError(
-        409, "already_seated", "This account already holds a seat here: one seat per account."
+def already_seated() -> Refused:
+    return Conflict(
+        "already_seated", "This account already holds a seat here: one seat per account."
     )
 
 
@@ -122,15 +118,13 @@ def check_eligible(
     now = now_ms()
     for (account_id, name), (username, created, games) in zip(seats, pipe.execute(), strict=True):
         if username is None:
-            raise ApiError(
-                409,
+            raise Conflict(
                 "account_deleted",
                 f"{name}'s account no longer exists: the host may remove that seat.",
             )
         age_ms = now - int(created)
         if min_age_h > 0 and age_ms < min_age_h * HOUR_MS:
-            raise ApiError(
-                409,
+            raise Conflict(
                 "account_too_new",
                 f"Rated games are open to accounts at least {min_age_h} hours old; {name}'s "
                 f"was created {hours(age_ms)} ago.",
@@ -139,8 +133,7 @@ def check_eligible(
             continue
         finished = int(games) if games is not None else stats.unrated_games(client, account_id)
         if finished < min_games:
-            raise ApiError(
-                409,
+            raise Conflict(
                 "not_enough_games",
                 f"Rated games are open to accounts that finished {min_games} unrated games "
                 f"first; {name} has finished {finished} of the {min_games}.",

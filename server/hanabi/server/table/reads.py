@@ -15,7 +15,6 @@ import orjson
 from hanabi.game import Game, HanabiError, export_game, full_view, replay
 from hanabi.game.views import redact_event
 
-from ..api.problems import ApiError
 from ..storage.archive import Finished, rebuild, setup_of
 from ..storage.changes import Busy, ChangeHub
 from ..storage.record import Record
@@ -24,6 +23,7 @@ from ..storage.store import Store, now_ms
 from . import rendering
 from .cache import LRU, SingleFlight
 from .clocks import ClockState, clocks_view
+from .refusals import Conflict, NotFound, Refused, Unavailable
 from .seats import all_bots, not_found
 
 
@@ -114,10 +114,11 @@ class Reads:
         try:
             return self.changes.hold()
         except Busy:
-            raise ApiError(
-                503, "too_many_waiters", "This server holds too many waiting requests; retry.",
-                headers={"Retry-After": "5"},
-            ) from None  # fmt: skip
+            raise Unavailable(
+                "too_many_waiters",
+                "This server holds too many waiting requests; retry.",
+                retry_after=5,
+            ) from None
 
     def wait_for_change(self, game_id: str, version: int, seconds: float) -> int | None:
         """Hold until the game is past ``version`` or ``seconds`` pass: the newest version
@@ -190,22 +191,22 @@ class Reads:
 
     def export(self, record: Record) -> dict[str, Any]:
         if record.status != "finished":
-            raise ApiError(409, "game_not_finished", "Only a finished game can be exported.")
+            raise Conflict("game_not_finished", "Only a finished game can be exported.")
         return export_game(self.finished_game(record).game)
 
     def replay(self, record: Record, turn: int | None) -> dict[str, Any]:
         if record.status != "finished":
-            raise ApiError(409, "game_not_finished", "Only a finished game can be replayed.")
+            raise Conflict("game_not_finished", "Only a finished game can be replayed.")
         rebuilt = self.finished_game(record)
         last = rebuilt.game.turn
         if turn is None:
             turn = last
         if turn > last:
-            raise ApiError(404, "no_such_turn", f"The game has turns 0 to {last}.")
+            raise NotFound("no_such_turn", f"The game has turns 0 to {last}.")
         try:
             game = replay(setup_of(record), rebuilt.game.actions, upto=turn)
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
-            raise ApiError(500, "replay_failed", exc.message) from None
+            raise Refused("replay_failed", exc.message) from None
         out = rendering.with_table(full_view(game), record, None)
         out.update(clocks_view(record, self.server_time.now_ms()))
         return out

@@ -13,11 +13,11 @@ import hmac
 import secrets
 import unicodedata
 
-from ..api.problems import ApiError
 from ..api.schemas.views import NAME_MAX
 from ..storage.record import Player, Record
 from ..storage.slots import new_game_id
 from .accounts import PRINCIPAL_PREFIX
+from .refusals import Conflict, Forbidden, Invalid, NotFound, Refused, Unauthorized
 
 __all__ = ["new_game_id"]  # game ids are drawn in slots.py; lobby.py takes them from here
 
@@ -37,13 +37,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
 
-def no_name() -> ApiError:
+def no_name() -> Refused:
     """A seat needs a player: an account's credential, or a guest's name."""
-    return ApiError(401, "name_required", "Send a name to play as a guest, or log in.")
+    return Unauthorized("name_required", "Send a name to play as a guest, or log in.")
 
 
-def not_found(game_id: str) -> ApiError:
-    return ApiError(404, "game_not_found", f"There is no game {game_id!r} (or it expired).")
+def not_found(game_id: str) -> Refused:
+    return NotFound("game_not_found", f"There is no game {game_id!r} (or it expired).")
 
 
 def bot_due(record: Record) -> bool:
@@ -79,13 +79,13 @@ def seat_by_hash(players: list[Player], hashed: str) -> int:
         ):
             found = seat
     if found is None:
-        raise ApiError(403, "not_a_player", "This token holds no seat in this game.")
+        raise Forbidden("not_a_player", "This token holds no seat in this game.")
     return found
 
 
 def require_seat(record: Record, token: str | None) -> int:
     if token is None:
-        raise ApiError(401, "auth_required", "Send 'Authorization: Bearer <token>'.")
+        raise Unauthorized("auth_required", "Send 'Authorization: Bearer <token>'.")
     seat = seat_of(record.players, token)
     assert seat is not None
     return seat
@@ -94,7 +94,7 @@ def require_seat(record: Record, token: str | None) -> int:
 def require_host(record: Record, token: str | None) -> int:
     seat = require_seat(record, token)
     if seat != record.host:
-        raise ApiError(403, "not_host", "Only the host may do that.")
+        raise Forbidden("not_host", "Only the host may do that.")
     return seat
 
 
@@ -107,15 +107,12 @@ def check_name(name: str) -> str:
         {f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in REFUSED_CATEGORIES}
     )
     if refused:
-        raise ApiError(
-            400,
+        raise Invalid(
             "invalid_name",
             f"A name may not hold control or invisible format characters ({', '.join(refused[:5])}).",
         )
     if not name or len(name) > NAME_MAX:
-        raise ApiError(
-            400, "invalid_name", f"A name needs 1 to {NAME_MAX} characters, not only spaces."
-        )
+        raise Invalid("invalid_name", f"A name needs 1 to {NAME_MAX} characters, not only spaces.")
     return name
 
 
@@ -133,12 +130,12 @@ def seatable(record: Record, name: str, max_events: int) -> None:
     start, so comings and goings cannot grow a lobby without end.
     """
     if record.status != "lobby":
-        raise ApiError(409, "game_started", "The game has already started.")
+        raise Conflict("game_started", "The game has already started.")
     if len(record.players) >= record.max_players:
-        raise ApiError(409, "game_full", "Every seat at this table is taken.")
+        raise Conflict("game_full", "Every seat at this table is taken.")
     require_room(record, max_events, len(record.players) + 1)
     if any(name_key(p.name) == name_key(name) for p in record.players):
-        raise ApiError(409, "name_taken", f"Someone here is already called {name!r}.")
+        raise Conflict("name_taken", f"Someone here is already called {name!r}.")
 
 
 def require_room(record: Record, max_events: int, seated: int) -> None:
@@ -146,17 +143,15 @@ def require_room(record: Record, max_events: int, seated: int) -> None:
     still all leave and the game start within ``max_events`` events besides chat."""
     lobby_events = record.events - record.chats
     if lobby_events + 1 + seated + 1 > max_events:
-        raise ApiError(
-            409,
-            "lobby_full",
-            "This table has seen too many comings and goings; open a new one.",
+        raise Conflict(
+            "lobby_full", "This table has seen too many comings and goings; open a new one."
         )
 
 
 def require_seat_at(record: Record, seat: int) -> None:
     """404 no_such_seat unless the table has a seat ``seat``."""
     if not 0 <= seat < len(record.players):
-        raise ApiError(404, "no_such_seat", f"There is no seat {seat} at this table.")
+        raise NotFound("no_such_seat", f"There is no seat {seat} at this table.")
 
 
 def bot_name(record: Record, strategy: str, seat: int) -> str:

@@ -35,7 +35,7 @@ from hanabi.game import get_variant
 
 from ..storage import redis_errors
 from ..storage.record import Record
-from ..storage.store import Conflict, Gone, Store, iso, now_ms
+from ..storage.store import Gone, Store, VersionConflict, iso, now_ms
 from . import ratings
 from .accounts import akey
 
@@ -239,7 +239,7 @@ class Settler:
             try:
                 self.store.commit(record, record.version)
                 return record
-            except Conflict as conflict:
+            except VersionConflict as conflict:
                 current = conflict.current or self.store.load(record.id)
             except Gone:
                 return record

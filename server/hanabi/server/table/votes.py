@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from ..api.problems import ApiError
 from ..storage.record import Record
+from .refusals import Conflict
 from .seats import require_seat
 from .vote_count import votes_needed
 from .writes import Outcome, WriteLoop
@@ -29,9 +29,9 @@ class Votes(WriteLoop):
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token)
             if record.status == "lobby":
-                raise ApiError(409, "game_not_started", "The game has not started yet.")
+                raise Conflict("game_not_started", "The game has not started yet.")
             if record.status == "finished":
-                raise ApiError(409, "game_over", "The game is over.")
+                raise Conflict("game_over", "The game is over.")
             if (seat in record.votes) == end:
                 return Outcome(record, seat, [], first_seq=record.events + 1, replayed=True)
             record.votes = sorted({*record.votes, seat} if end else set(record.votes) - {seat})

@@ -15,12 +15,12 @@ from typing import Any
 
 from hanabi.game import Action, Game
 
-from ..api.problems import ApiError
 from ..storage.archive import encode_action
 from ..storage.record import Record
 from ..storage.scripts import clock_change
-from ..storage.store import Conflict, DeadlinePassed, Gone, now_ms
+from ..storage.store import DeadlinePassed, Gone, VersionConflict, now_ms
 from .reads import Reads
+from .refusals import Conflict, Refused, Unavailable
 from .seats import bot_due, not_found
 
 MAX_RETRIES = 100
@@ -79,7 +79,7 @@ class WriteLoop(Reads):
             expected, old_status, old_turn = record.version, record.status, record.turn
             try:
                 outcome = change(record)
-            except ApiError:
+            except Refused:
                 if trusted:
                     raise
                 record, trusted = self.load(game_id), True
@@ -104,7 +104,7 @@ class WriteLoop(Reads):
                     bot=bot,
                     clock=clock_change(record, old_status, old_turn, outcome.expire),
                 )
-            except Conflict as conflict:
+            except VersionConflict as conflict:
                 record = conflict.current or self.load(game_id)
                 trusted = True
                 continue
@@ -112,11 +112,11 @@ class WriteLoop(Reads):
                 self.records.pop(game_id)
                 raise not_found(game_id) from None
             except DeadlinePassed:
-                raise ApiError(
-                    409, "deadline_passed",
+                raise Conflict(
+                    "deadline_passed",
                     "Too late: the game's deadline passed before this move arrived (a clock ran "
                     "out, or the game sat idle), so it ends without it.",
-                ) from None  # fmt: skip
+                ) from None
             if delete:
                 self.records.pop(game_id)
             else:
@@ -131,7 +131,7 @@ class WriteLoop(Reads):
                     outcome.record = settled
                     self.store.listing_changed()
             return outcome
-        raise ApiError(503, "busy", "The game is too busy right now; try again.")
+        raise Unavailable("busy", "The game is too busy right now; try again.")
 
     def _cached(self, game_id: str) -> Record | None:
         raw = self.records.get(game_id)

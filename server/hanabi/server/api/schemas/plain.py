@@ -18,7 +18,7 @@ from typing import Any
 import marshmallow
 from marshmallow import fields, validate
 
-from ..problems import plural
+from ...table.refusals import plural
 
 REQUIRED = "This field is required."
 UNKNOWN = "This field is not accepted here."
