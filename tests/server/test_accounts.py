@@ -86,7 +86,7 @@ def test_a_username_is_stored_nfkc_and_lower_case(aclient: FlaskClient) -> None:
 
 def test_the_password_is_stored_as_argon2id(accounts_app: Flask, aclient: FlaskClient) -> None:
     name = register(aclient)
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     stored = registry.get(registry.by_name(name))["pw"]
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
@@ -101,7 +101,7 @@ def test_wrong_password_and_unknown_user_answer_alike(
     body_unknown = assert_problem(unknown, 401, "invalid_credentials")
     assert body_wrong["detail"] == body_unknown["detail"]
     # The same time: an unknown name is verified against a dummy hash of the same cost.
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     assert registry.hasher.check_needs_rehash(registry.dummy) is False
 
 
@@ -112,14 +112,14 @@ def test_session_tokens_are_random_and_stored_hashed(
     assert token.startswith("hs.") and len(token) >= 3 + 32  # 192 random bits
     redis = accounts_app.extensions["hanabi"].store.redis
     assert not any(token.encode() in k for k in redis.keys("hanabi:session:*"))
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     held = redis.hgetall("{acct:" + registry.by_name(name) + "}:s")
     assert len(held) == 1 and token.encode() not in next(iter(held))
 
 
 def test_sessions_slide_and_expire(accounts_app: Flask, aclient: FlaskClient) -> None:
     name, token = session(aclient)
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     aid = registry.by_name(name)
     redis = registry.redis
     key = "{acct:" + aid + "}:s"
@@ -242,7 +242,7 @@ def test_deleting_an_account(accounts_app: Flask, aclient: FlaskClient) -> None:
     assert_problem(aclient.get(f"{API}/players/{name}"), 404, "player_not_found")
     assert login(aclient, name).status_code == 401
     redis = accounts_app.extensions["hanabi"].store.redis
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     assert registry.by_name(name) is None
     # The finished game keeps the seat's name as it was played.
     players = aclient.get(table.url).get_json()["players"]
@@ -314,5 +314,5 @@ def test_guests_still_need_a_name(aclient: FlaskClient) -> None:
 
 def test_default_argon2_parameters(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "HANABI_SETTLE_SWEEP": 0})
-    hasher = app.extensions["hanabi_accounts"].hasher
+    hasher = app.extensions["hanabi"].accounts.hasher
     assert (hasher.time_cost, hasher.memory_cost, hasher.parallelism) == (3, 65536, 4)

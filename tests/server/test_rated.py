@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from hanabi.server.api.schemas import accounts as a
 from hanabi.server.table import ratings
 from hanabi.server.table.accounts import akey
-from hanabi.server.table.games import Hooks
 from hanabi.server.table.settle import PENDING
+from hanabi.server.table.writes import Hooks
 
 LOSS = ratings.change(1500, 25, 0)  # -8.935194: a terminated game scores 0
 
@@ -211,15 +211,15 @@ def unsettled(accounts_app: Flask) -> Any:
     """Games finish without the finishing process settling them (as if it died right
     after its commit): what is left to the settlers under test."""
     svc = accounts_app.extensions["hanabi"]
-    hooks = svc.hooks
+    hooks = svc.writes.hooks
 
     class StartOnly(Hooks):
         def starting(self, record: Any) -> None:
             hooks.starting(record)
 
-    svc.hooks = StartOnly()
-    yield accounts_app.extensions["hanabi_settler"]
-    svc.hooks = hooks
+    svc.writes.hooks = StartOnly()
+    yield accounts_app.extensions["hanabi"].settler
+    svc.writes.hooks = hooks
 
 
 def finished_unsettled(client: FlaskClient, players: int = 3) -> tuple[Table, list[str]]:
@@ -379,7 +379,7 @@ def test_unknown_names_are_checked_against_a_hash_too(
     accounts_app: Flask, aclient: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A wrong password and an unknown user cost the same: one argon2 check each."""
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     checked: list[str] = []
     real = registry._check
 

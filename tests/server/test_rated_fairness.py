@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from hanabi.game import Options
 from hanabi.server import create_app
 from hanabi.server.api.refusals import status_of
-from hanabi.server.api.schemas import views as schemas
+from hanabi.server.api.schemas.requests import OptionsSchema
 from hanabi.server.ops.config import SETTINGS
 from hanabi.server.storage.record import Player, Record
 from hanabi.server.storage.store import now_ms
@@ -46,7 +46,7 @@ def test_a_rated_table_refuses_options_that_change_the_rules(
 
 def test_every_option_is_classified_for_rated_games() -> None:
     """A new option must be put on one side: it changes the rules, or it does not."""
-    fields = set(schemas.OptionsSchema().fields)
+    fields = set(OptionsSchema().fields)
     assert fields == set(ratings.NON_STANDARD_OPTIONS) | set(ratings.STANDARD_OPTIONS)
     assert not set(ratings.NON_STANDARD_OPTIONS) & set(ratings.STANDARD_OPTIONS)
     # every engine option is a rule on which the rule books disagree: none is rated

@@ -1,56 +1,52 @@
-"""The HTTP resources of accounts, sessions, API keys, public profiles and the rating
-model (see :mod:`hanabi.server.table.accounts`, :mod:`hanabi.server.table.settle`)."""
+"""The account routes: creating an account, the bearer's account (its password, its
+deletion, its sessions and API keys), and logging in and out (see
+:mod:`hanabi.server.table.accounts`)."""
 
 from __future__ import annotations
 
 from flask import Response, current_app, request
-from flask_restx import Namespace, Resource
+from flask_restx import Resource
 
-from ..table import ratings, stats
-from ..table.refusals import Invalid, NotFound
+from ..table.refusals import Invalid
+from .context import address
 from .credentials import accounts, current_session, require_account
-from .games import operation, schema, service
-from .http import json_response, load_body, load_query
-from .schemas import accounts as a
+from .http import json_response, load_body
+from .operations import operation, schema
+from .schemas.accounts import (
+    AccountSchema,
+    KeyListSchema,
+    KeyRequestSchema,
+    LoginSchema,
+    NewKeySchema,
+    PasswordChangeSchema,
+    PasswordSchema,
+    RegisterSchema,
+    SessionSchema,
+)
 
 
-def address() -> str:
-    """The client's address: the connection's, or X-Forwarded-For's behind a proxy named in
-    HANABI_TRUSTED_PROXIES (see :mod:`hanabi.server.api.ratelimits`)."""
-    return current_app.extensions["hanabi_limits"].address()
-
-
-LOGIN_ERRORS = (400, 401, 413, 429)
-
-# -- accounts ---------------------------------------------------------------------------
-
-account_ns = Namespace("accounts", description="Accounts and their API keys", path="/accounts")
-
-
-@account_ns.route("")
 class AccountsResource(Resource):
     @operation(
         id="register",
         summary="Create an account",
-        body=a.RegisterSchema,
-        responses={201: (a.AccountSchema, "The account (log in to get a session)")},
+        body=RegisterSchema,
+        responses={201: (AccountSchema, "The account (log in to get a session)")},
         errors=(400, 409, 413, 429),
     )
     def post(self) -> Response:
-        body = load_body(schema(a.RegisterSchema))
+        body = load_body(schema(RegisterSchema))
         current_app.extensions["hanabi_limits"].hit("register", address())
         registry = accounts()
         account = registry.register(body["username"], body["password"], body["bot"])
         return json_response(registry.me(account), 201)
 
 
-@account_ns.route("/me")
 class Me(Resource):
     @operation(
         id="getMe",
         summary="The account the credential belongs to",
         auth="required",
-        responses={200: (a.AccountSchema, "The account")},
+        responses={200: (AccountSchema, "The account")},
         errors=(401,),
     )
     def get(self) -> Response:
@@ -65,14 +61,14 @@ class Me(Resource):
             "`keep_api_keys` is true. The old password is checked like a login (counted "
             "against the failed-login limits)."
         ),
-        body=a.PasswordChangeSchema,
+        body=PasswordChangeSchema,
         auth="required",
         responses={204: (None, "Changed")},
         errors=(400, 401, 413, 429),
     )
     def patch(self) -> Response:
         account = require_account()
-        body = load_body(schema(a.PasswordChangeSchema))
+        body = load_body(schema(PasswordChangeSchema))
         accounts().change_password(
             account,
             body["old_password"],
@@ -94,20 +90,19 @@ class Me(Resource):
             "was played; the username stays taken for 30 days (HANABI_NAME_HOLD_DAYS), then "
             "is free."
         ),
-        body=a.PasswordSchema,
+        body=PasswordSchema,
         auth="required",
         responses={204: (None, "Deleted")},
         errors=(400, 401, 413, 429),
     )
     def delete(self) -> Response:
         account = require_account()
-        body = load_body(schema(a.PasswordSchema))
+        body = load_body(schema(PasswordSchema))
         # Its rated games in progress end as its loss, settled before the account goes.
-        accounts().delete(account, body["password"], address(), before=service().end_rated_games)
+        accounts().delete(account, body["password"], address())
         return Response(status=204)
 
 
-@account_ns.route("/me/sessions")
 class AllSessions(Resource):
     @operation(
         id="logoutEverywhere",
@@ -130,34 +125,31 @@ class AllSessions(Resource):
         return Response(status=204)
 
 
-@account_ns.route("/me/keys")
 class Keys(Resource):
     @operation(
         id="createApiKey",
         summary="A new API key for a program (the secret is shown once)",
-        body=a.KeyRequestSchema,
+        body=KeyRequestSchema,
         auth="required",
-        responses={201: (a.NewKeySchema, "The key")},
+        responses={201: (NewKeySchema, "The key")},
         errors=(400, 401, 409, 413),
     )
     def post(self) -> Response:
         account = require_account()
-        body = load_body(schema(a.KeyRequestSchema))
+        body = load_body(schema(KeyRequestSchema))
         return json_response(accounts().create_key(account, body["name"]), 201)
 
     @operation(
         id="listApiKeys",
         summary="The account's API keys, without their secrets",
         auth="required",
-        responses={200: (a.KeyListSchema, "The keys")},
+        responses={200: (KeyListSchema, "The keys")},
         errors=(401,),
     )
     def get(self) -> Response:
         return json_response({"keys": accounts().list_keys(require_account())})
 
 
-@account_ns.route("/me/keys/<string:key_id>")
-@account_ns.param("key_id", "The key's id")
 class KeyResource(Resource):
     @operation(
         id="deleteApiKey",
@@ -171,12 +163,9 @@ class KeyResource(Resource):
         return Response(status=204)
 
 
-# -- sessions ---------------------------------------------------------------------------
-
-session_ns = Namespace("sessions", description="Logging in and out", path="/sessions")
+LOGIN_ERRORS = (400, 401, 413, 429)
 
 
-@session_ns.route("")
 class Sessions(Resource):
     @operation(
         id="login",
@@ -190,17 +179,16 @@ class Sessions(Resource):
             "right password from there. Logins are also rate-limited per address (429 "
             "rate_limited, HANABI_LIMIT_LOGIN)."
         ),
-        body=a.LoginSchema,
-        responses={201: (a.SessionSchema, "The session")},
+        body=LoginSchema,
+        responses={201: (SessionSchema, "The session")},
         errors=LOGIN_ERRORS,
     )
     def post(self) -> Response:
-        body = load_body(schema(a.LoginSchema))
+        body = load_body(schema(LoginSchema))
         current_app.extensions["hanabi_limits"].hit("login", address())
         return json_response(accounts().login(body["username"], body["password"], address()), 201)
 
 
-@session_ns.route("/current")
 class CurrentSession(Resource):
     @operation(
         id="logout",
@@ -220,67 +208,3 @@ class CurrentSession(Resource):
         token = request.headers["Authorization"].split(None, 1)[1].strip()
         accounts().logout(token)
         return Response(status=204)
-
-
-# -- public profiles --------------------------------------------------------------------
-
-player_ns = Namespace("players", description="Public profiles and histories", path="/players")
-
-
-def account_id_of(username: str) -> str:
-    account_id = accounts().by_name(username)
-    if account_id is None or accounts().public(account_id) is None:
-        raise NotFound("player_not_found", f"There is no player {username!r}.")
-    return account_id
-
-
-@player_ns.route("/<string:username>")
-@player_ns.param("username", "The account's username")
-class Profile(Resource):
-    @operation(
-        id="getProfile",
-        summary="A player's public profile: rating and statistics per variant",
-        responses={200: (a.ProfileSchema, "The profile")},
-        errors=(404,),
-    )
-    def get(self, username: str) -> Response:
-        account_id = account_id_of(username)
-        public = accounts().public(account_id)
-        assert public is not None
-        return json_response(stats.profile(accounts().redis, account_id, public))
-
-
-@player_ns.route("/<string:username>/games")
-@player_ns.param("username", "The account's username")
-class History(Resource):
-    @operation(
-        id="getHistory",
-        summary="A player's finished games, newest first, a page at a time",
-        query=a.HistoryQuery,
-        responses={200: (a.HistoryPageSchema, "A page of games")},
-        errors=(400, 404),
-    )
-    def get(self, username: str) -> Response:
-        q = load_query(schema(a.HistoryQuery))
-        account_id = account_id_of(username)
-        page = stats.history(accounts().redis, account_id, q["limit"], q.get("cursor"))
-        return json_response(page)
-
-
-# -- the rating model -------------------------------------------------------------------
-
-model_ns = Namespace("rating", description="The rating model", path="/rating-model")
-
-
-@model_ns.route("")
-class RatingModel(Resource):
-    @operation(
-        id="getRatingModel",
-        summary="The rating model: start, K and hanabot's rating per variant and score",
-        responses={200: (a.RatingModelSchema, "The model")},
-    )
-    def get(self) -> Response:
-        return json_response(ratings.model(current_app.config["HANABI_RATING_K"]))
-
-
-ACCOUNT_NAMESPACES = (account_ns, session_ns, player_ns, model_ns)

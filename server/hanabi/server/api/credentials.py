@@ -14,7 +14,7 @@ from ..table.refusals import Unauthorized
 
 
 def accounts() -> Accounts:
-    return current_app.extensions["hanabi_accounts"]
+    return current_app.extensions["hanabi"].accounts
 
 
 def bearer_token() -> str | None:

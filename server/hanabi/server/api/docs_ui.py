@@ -18,8 +18,8 @@ from pathlib import Path
 import flask_swagger_ui
 from flask import Blueprint, Response, send_from_directory
 
-from .games import PREFIX
 from .headers import secure
+from .operations import PREFIX
 from .spec import TITLE
 
 #: The interactive docs.

@@ -18,7 +18,7 @@ from typing import Any
 from .http import body_refusal
 from .problems import problem_body
 from .refusals import status_of
-from .schemas.views import CreateGameSchema
+from .schemas.requests import CreateGameSchema
 
 Example = tuple[str, dict[str, Any]]
 

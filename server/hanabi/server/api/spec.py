@@ -18,10 +18,10 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from .examples import media_examples, problem_example
-from .games import PREFIX, Operation
 from .namespaces import NAMESPACES
+from .operations import PREFIX, Operation
 from .problems import HTTP_CODES
-from .schemas import views as s
+from .schemas.system import ProblemSchema
 
 DESCRIPTION = """\
 A Hanabi game service. Create or join a table (each seat gets a bearer token, shown once),
@@ -69,7 +69,7 @@ def routes() -> list[tuple[str, dict[str, Any], dict[str, Operation]]]:
 def _problem(status: int) -> dict[str, Any]:
     response: dict[str, Any] = {
         "description": HTTP_CODES.get(status, ("", "Error"))[1],
-        "content": {"application/problem+json": {"schema": s.ProblemSchema}},
+        "content": {"application/problem+json": {"schema": ProblemSchema}},
     }
     if status == 401:
         response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
@@ -119,7 +119,7 @@ def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
         responses[str(status)] = _problem(status)
     responses["default"] = {
         "description": "Any other error",
-        "content": {"application/problem+json": {"schema": s.ProblemSchema}},
+        "content": {"application/problem+json": {"schema": ProblemSchema}},
     }
     out["responses"] = responses
     return out
@@ -137,7 +137,7 @@ def build_spec() -> dict[str, Any]:
     spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "A seat's token"}
     )
-    spec.components.schema("Problem", {"examples": [problem_example()]}, schema=s.ProblemSchema)
+    spec.components.schema("Problem", {"examples": [problem_example()]}, schema=ProblemSchema)
     for path, params, ops in routes():
         tag = "system" if path.count("/") <= 3 and "games" not in path else "games"
         spec.path(
@@ -162,7 +162,7 @@ def build_spec() -> dict[str, Any]:
                     },
                     "default": {
                         "description": "Any error",
-                        "content": {"application/problem+json": {"schema": s.ProblemSchema}},
+                        "content": {"application/problem+json": {"schema": ProblemSchema}},
                     },
                 },
             }

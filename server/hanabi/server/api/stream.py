@@ -20,8 +20,8 @@
   a stream that simply closes (the server restarts, :data:`HANABI_STREAM_MAX` passes) is
   to be resumed with ``Last-Event-ID``.
 
-Redaction is the service's own: events go through :meth:`Service.events` and the view
-through :meth:`Service.rendered`, the same code as the plain reads, so a stream never
+Redaction is the service's own: events go through :meth:`~hanabi.server.table.reads.Reads.events` and the view
+through :meth:`~hanabi.server.table.reads.Reads.rendered`, the same code as the plain reads, so a stream never
 carries a card to its holder while the game is on. A stream holds no thread while it waits
 (:mod:`hanabi.server.storage.changes`), and every message is built from one consistent read of the
 game: its events up to that version and the view of that version.
@@ -38,8 +38,9 @@ from typing import Any
 import orjson
 
 from ..storage.record import Record
-from ..table.games import Service
+from ..table.reads import Reads
 from ..table.refusals import Refused
+from ..table.seats import seat_by_hash
 from .ratelimits import LAPSE
 
 log = logging.getLogger("hanabi.server")
@@ -82,7 +83,7 @@ class GameStream:
 
     def __init__(
         self,
-        service: Service,
+        reads: Reads,
         record: Record,
         token_hash: str | None,
         after: int | None,
@@ -91,7 +92,7 @@ class GameStream:
         max_seconds: float,
         alive: Callable[[], bool] | None = None,
     ) -> None:
-        self.service = service
+        self.reads = reads
         self.record = record
         self.token_hash = token_hash
         self.after = after
@@ -103,14 +104,14 @@ class GameStream:
     def seat(self, record: Record) -> int | None:
         if self.token_hash is None:
             return None
-        return self.service.seat_by_hash(record.players, self.token_hash)
+        return seat_by_hash(record.players, self.token_hash)
 
     def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
         """Count the stream among this process's waiting requests (503 past the limit, before
         any byte is sent) and return its messages. ``held``: the stream's entry among its
         address's waiting requests, renewed at every keep-alive and dropped at the end."""
         try:
-            release = self.service.hold()
+            release = self.reads.hold()
         except Refused:
             if held is not None:
                 held(0)
@@ -119,7 +120,7 @@ class GameStream:
         return self._messages(release, time.monotonic() + self.max_seconds)
 
     def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
-        svc, record = self.service, self.record
+        reads, record = self.reads, self.record
         try:
             yield b"retry: %d\n\n" % RETRY_MS
             seat = self.seat(record)
@@ -135,7 +136,7 @@ class GameStream:
                         yield message(orjson.dumps(event), event["type"], event["seq"])
                         last = event["seq"]
                     last = max(last, record.events)
-                    yield message(svc.rendered(record, seat), "view", last)
+                    yield message(reads.rendered(record, seat), "view", last)
                 if record.status == "finished":
                     yield end("finished")
                     return
@@ -177,9 +178,9 @@ class GameStream:
         """The events after ``last`` and the view, as ``seat`` sees ``record``: built once
         per (game, version, viewer, last) in this process and shared by every stream that
         needs the same bytes (1,000 spectators of a game read and render it once)."""
-        svc = self.service
+        reads = self.reads
         key = ("stream", record.id, record.version, seat, last)
-        cached = svc.views.get(key)
+        cached = reads.views.get(key)
         if cached is not None:
             return cached
 
@@ -189,17 +190,17 @@ class GameStream:
                 parts.append(message(orjson.dumps(event), event["type"], event["seq"]))
                 newest = event["seq"]
             newest = max(newest, record.events)
-            parts.append(message(svc.rendered(record, seat), "view", newest))
+            parts.append(message(reads.rendered(record, seat), "view", newest))
             built = (b"".join(parts), newest)
-            svc.views.put(key, built)
+            reads.views.put(key, built)
             return built
 
-        return svc._loads.do(key, build)
+        return reads.loads.do(key, build)
 
     def _events(self, record: Record, seat: int | None, after: int) -> Iterator[dict[str, Any]]:
         """Every event after ``after`` as ``seat`` sees it, read a page at a time."""
         while True:
-            page = self.service.events(record, seat, after, PAGE)
+            page = self.reads.events(record, seat, after, PAGE)
             yield from page
             if len(page) < PAGE:
                 return
@@ -212,12 +213,10 @@ class GameStream:
         remaining = stop_at - time.monotonic()
         if remaining <= 0:
             return None
-        newest = self.service.wait_for_change(game_id, version, min(self.keepalive, remaining))
+        newest = self.reads.wait_for_change(game_id, version, min(self.keepalive, remaining))
         if newest == version:
-            if self.service.changes.draining:
+            if self.reads.changes.draining:
                 return "draining"
             return "quiet" if time.monotonic() < stop_at else None
-        raw = None if newest is None else self.service.load_raw(game_id, newest)
-        if raw is None:
-            return end("gone")
-        return Record.load(game_id, *raw)
+        record = None if newest is None else self.reads.record_at(game_id, newest)
+        return end("gone") if record is None else record

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-log = logging.getLogger("hanabi.server.ops.drain")
+log = logging.getLogger("hanabi.server.drain")
 
 #: How often a draining worker closes the connections that went idle (seconds).
 SWEEP = 0.1
@@ -36,12 +36,13 @@ SWEEP = 0.1
 _drains: list[Callable[[], None]] = []
 
 
-def attach(app: Any, service: Any, bots: Any) -> Callable[[], None]:
-    """Register ``app`` to be drained with its process; returns the function that drains
-    it alone (tests call it; ``app.extensions["hanabi_drain"]``)."""
+def attach(app: Any, changes: Any, bots: Any) -> Callable[[], None]:
+    """Register ``app`` to be drained with its process (``changes``: its change hub, whose
+    waits end; ``bots``: its bot worker, which stops); returns the function that drains it
+    alone (tests call it; ``app.extensions["hanabi_drain"]``)."""
 
     def drain_app() -> None:
-        service.changes.drain()
+        changes.drain()
         bots.stop(timeout=0)  # the threads finish the turn at hand, then stop
 
     app.extensions["hanabi_drain"] = drain_app

@@ -134,8 +134,14 @@ class Accounts:
     """Accounts on the service's Redis. ``config``: the app's settings (hash cost, session
     lifetime, login throttling)."""
 
-    def __init__(self, client: redis.Redis, config: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        config: dict[str, Any],
+        leaving: Callable[[str], object] | None = None,
+    ) -> None:
         self.redis = client
+        self.leaving = leaving
         self.hasher = argon2.PasswordHasher(
             time_cost=config["HANABI_ARGON2_TIME"],
             memory_cost=config["HANABI_ARGON2_MEMORY"],
@@ -244,20 +250,14 @@ class Accounts:
         if not keep_keys:
             self._revoke_keys(account.id)
 
-    def delete(
-        self,
-        account: Account,
-        password: str,
-        address: str,
-        before: Callable[[str], object] | None = None,
-    ) -> None:
+    def delete(self, account: Account, password: str, address: str) -> None:
         """The account and everything it holds; games keep the names as played, and the
-        name stays taken for ``HANABI_NAME_HOLD_DAYS``. ``before`` (the account id) runs
-        once the password is verified, while the account still exists: the game service
-        ends and settles its rated games there (leaving.py)."""
+        name stays taken for ``HANABI_NAME_HOLD_DAYS``. Once the password is verified, and
+        while the account still exists, its rated games in progress end and are settled
+        (``leaving``: :meth:`hanabi.server.table.leaving.Leaving.end_rated_games`)."""
         self._verify(account.username, password, address)
-        if before is not None:
-            before(account.id)
+        if self.leaving is not None:
+            self.leaving(account.id)
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
         self._end_sessions(account.id, sessions)
         self._revoke_keys(account.id)

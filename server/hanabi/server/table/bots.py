@@ -12,7 +12,7 @@ A bot seat is a player with ``bot`` set (its strategy) and no token. Nobody poll
    plays.
 3. It loads the game fresh, asks :func:`hanabi.bots.choose_action` for the move (the bot
    sees only what its seat may see) and commits it through
-   :meth:`~hanabi.server.table.games.Service.act` with ``as_seat``: the same compare-and-set
+   :meth:`~hanabi.server.table.play.Play.act` with ``as_seat``: the same compare-and-set
    commit as a person's move. If someone got there first (a stale turn) it just moves on.
    That commit leaves the game due again at once if the next seat is a bot too (each bot
    move its own commit), or takes it off the due set.
@@ -41,24 +41,26 @@ from hanabi.game import Action, Game
 from ..ops import metrics
 from ..ops.serving import offload
 from ..storage import redis_errors
+from ..storage.archive import decode_action, setup_of
 from ..storage.record import Record
-from ..storage.store import BotWakes
-from .deadlines import enforce_due
-from .games import Service, bot_due, decode_action
+from ..storage.store import BotWakes, Store
+from .deadlines import Deadlines
+from .play import Play
+from .reads import Reads
 from .refusals import Refused
+from .seats import bot_due
 
-log = logging.getLogger("hanabi.server.table.bots")
+log = logging.getLogger("hanabi.server.bots")
 
 #: Longest wait (seconds) of an idle worker before it looks for expired claims.
 POLL = 0.5
 
 
-def live_game_with_log(service: Service, record: Record) -> Game:
+def live_game_with_log(reads: Reads, record: Record) -> Game:
     """The live game with its real action log (a bot replays what its seat saw)."""
     assert record.snap is not None
-    acts = record.acts if record.acts is not None else service._logged_actions(record)
-    actions = [decode_action(entry)[1] for entry in acts]
-    return Game.from_snapshot(service.setup_of(record), actions, record.snap)
+    actions = [decode_action(entry)[1] for entry in reads.compact_log(record)]
+    return Game.from_snapshot(setup_of(record), actions, record.snap)
 
 
 def fallback_action(game: Game) -> Action:
@@ -76,16 +78,16 @@ def request_body(turn: int, action: Action) -> dict[str, Any]:
     return {"turn": turn, **fields}
 
 
-def play_due_turn(service: Service, game_id: str) -> bool:
+def play_due_turn(store: Store, reads: Reads, play: Play, game_id: str) -> bool:
     """Play the bot turn of a claimed game, if there is one; True if a move was committed."""
-    record = service.store.load(game_id)
+    record = store.load(game_id)
     if record is None or not bot_due(record):
-        service.store.release_bot_turn(game_id, None if record is None else record.version)
+        store.release_bot_turn(game_id, None if record is None else record.version)
         return False
     seat = record.turn % len(record.players)
     strategy = record.players[seat].bot
     assert strategy is not None
-    game = live_game_with_log(service, record)
+    game = live_game_with_log(reads, record)
     table = [p.table_strategy for p in record.players]  # who sits with it: hat needs hat
     try:
         # CPU work: in a real thread under gevent, so other clients are served meanwhile.
@@ -95,7 +97,7 @@ def play_due_turn(service: Service, game_id: str) -> bool:
         action = fallback_action(game)
     for attempt in (action, fallback_action(game)):
         try:
-            service.act(game_id, None, request_body(record.turn, attempt), as_seat=seat)
+            play.act(game_id, None, request_body(record.turn, attempt), as_seat=seat)
             metrics.action("bot")
             return True
         except Refused as exc:
@@ -106,10 +108,22 @@ def play_due_turn(service: Service, game_id: str) -> bool:
 
 
 class BotWorker:
-    """``threads`` daemon threads playing due bot turns until :meth:`stop`."""
+    """``threads`` daemon threads playing due bot turns until :meth:`stop`, and ending the
+    games whose deadline passed (``lease``: seconds a claimed turn or deadline is theirs)."""
 
-    def __init__(self, service: Service, threads: int, lease: float) -> None:
-        self.service = service
+    def __init__(
+        self,
+        store: Store,
+        reads: Reads,
+        play: Play,
+        deadlines: Deadlines,
+        threads: int,
+        lease: float,
+    ) -> None:
+        self.store = store
+        self.reads = reads
+        self.play = play
+        self.deadlines = deadlines
         self.threads = threads
         self.lease_ms = max(1, int(lease * 1000))
         self._stop = threading.Event()
@@ -147,13 +161,10 @@ class BotWorker:
         """Claim and play the bot turns of the games wake-ups named (each once; a game
         another worker claimed first is skipped); the number of moves made."""
         moves = 0
-        store = self.service.store
         for game_id in dict.fromkeys(game_ids):
             if self._stop.is_set():
                 break
-            if store.claim_bot_game(game_id, self.lease_ms) and play_due_turn(
-                self.service, game_id
-            ):
+            if self.store.claim_bot_game(game_id, self.lease_ms) and self._play(game_id):
                 moves += 1
                 self.moves += 1
         return moves
@@ -161,19 +172,21 @@ class BotWorker:
     def run_due(self) -> int:
         """Claim and play due bot turns until none is due; the number of moves made."""
         moves = 0
-        store = self.service.store
         while not self._stop.is_set():
-            game_id = store.claim_bot_turn(self.lease_ms)
+            game_id = self.store.claim_bot_turn(self.lease_ms)
             if game_id is None:
                 return moves
-            if play_due_turn(self.service, game_id):
+            if self._play(game_id):
                 moves += 1
                 self.moves += 1
         return moves
 
     def enforce_deadlines(self) -> int:
         """End the games whose deadline passed (see :mod:`hanabi.server.table.deadlines`)."""
-        return 0 if self._stop.is_set() else enforce_due(self.service, self.lease_ms)
+        return 0 if self._stop.is_set() else self.deadlines.enforce_due(self.lease_ms)
+
+    def _play(self, game_id: str) -> bool:
+        return play_due_turn(self.store, self.reads, self.play, game_id)
 
     def _run(self) -> None:
         wakes: BotWakes | None = None
@@ -182,7 +195,7 @@ class BotWorker:
         while not self._stop.is_set():
             try:
                 if wakes is None:
-                    wakes = self.service.store.bot_wakes()
+                    wakes = self.store.bot_wakes()
                     next_look = 0.0  # wake-ups may have been lost meanwhile
                 self.run_named(named)
                 named = []
@@ -213,9 +226,10 @@ def _after_fork() -> None:
         worker.after_fork()
 
 
-def start_worker(service: Service, threads: int, lease: float) -> BotWorker:
-    worker = BotWorker(service, threads, lease).start()
-    if threads > 0:
+def start_worker(worker: BotWorker) -> BotWorker:
+    """Start ``worker`` in this process, and again in any child forked from it."""
+    worker.start()
+    if worker.threads > 0:
         if not _WORKERS:
             os.register_at_fork(after_in_child=_after_fork)
         _WORKERS.append(worker)

@@ -16,16 +16,16 @@ other, so long-polls and streams of the game wake up.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from hanabi.game import IDLE, TIMEOUT, Action
 
 from ..storage.record import Record
-from ..storage.store import NotDue
+from ..storage.store import NotDue, Store
+from .reads import Reads
 from .refusals import Conflict, Refused
 from .writes import Outcome, WriteLoop
 
-log = logging.getLogger("hanabi.server.table.deadlines")
+log = logging.getLogger("hanabi.server.deadlines")
 
 
 def expiry_of(record: Record) -> tuple[int | None, str]:
@@ -39,7 +39,14 @@ def expiry_of(record: Record) -> tuple[int | None, str]:
     return None, IDLE
 
 
-class Deadlines(WriteLoop):
+class Deadlines:
+    """Ending the games whose deadline passed, for the bot workers that claim them."""
+
+    def __init__(self, store: Store, writes: WriteLoop, reads: Reads) -> None:
+        self.store = store
+        self.writes = writes
+        self.reads = reads
+
     def expire(self, game_id: str) -> bool:
         """End the game if its deadline has passed (by Redis's clock); True if it did."""
 
@@ -47,28 +54,27 @@ class Deadlines(WriteLoop):
             if record.status != "playing" or not (record.clock or {}).get("dl"):
                 raise Conflict("no_deadline", "This game has no deadline to enforce.")
             seat, reason = expiry_of(record)
-            game = self.live_game(record)
+            game = self.reads.live_game(record)
             action = Action.terminate(seat, reason)
-            outcome = self._advance(record, game, -1 if seat is None else seat, action,
+            outcome = self.writes.advance(record, game, -1 if seat is None else seat, action,
                                     game.apply(action))  # fmt: skip
             outcome.seat = None
             outcome.expire = True
             return outcome
 
         try:
-            self._write(game_id, change)
+            self.writes.write(game_id, change)
         except (NotDue, Refused):
             self.store.restore_deadline(game_id)
             return False
         return True
 
-
-def enforce_due(service: Any, lease_ms: int) -> int:
-    """Claim and enforce due deadlines until none is due; how many games ended."""
-    ended = 0
-    while True:
-        game_id = service.store.claim_deadline(service.server_time.now_ms(), lease_ms)
-        if game_id is None:
-            return ended
-        if service.expire(game_id):
-            ended += 1
+    def enforce_due(self, lease_ms: int) -> int:
+        """Claim and enforce due deadlines until none is due; how many games ended."""
+        ended = 0
+        while True:
+            game_id = self.store.claim_deadline(self.reads.server_time.now_ms(), lease_ms)
+            if game_id is None:
+                return ended
+            if self.expire(game_id):
+                ended += 1

@@ -22,12 +22,21 @@ from __future__ import annotations
 from hanabi.game import Action
 
 from ..storage.record import Record
+from ..storage.store import Store
+from .reads import Reads
 from .refusals import Refused
 from .settle import rated_games_key
 from .writes import Outcome, WriteLoop
 
 
-class Leaving(WriteLoop):
+class Leaving:
+    """Ending the rated games of an account that is deleted."""
+
+    def __init__(self, store: Store, writes: WriteLoop, reads: Reads) -> None:
+        self.store = store
+        self.writes = writes
+        self.reads = reads
+
     def end_rated_games(self, account_id: str) -> list[str]:
         """End and settle every rated game in progress where ``account_id`` holds a seat
         (see the module doc); the ids of those found. Idempotent."""
@@ -43,7 +52,9 @@ class Leaving(WriteLoop):
             if record.status == "playing":
                 record = self._leave_game(game_id, account_id) or record
             if record.status == "finished" and "rating_changes" not in (record.result or {}):
-                self.hooks.finished(record)  # ended but not settled yet (e.g. a dead process)
+                self.writes.hooks.finished(
+                    record
+                )  # ended but not settled yet (e.g. a dead process)
         return found
 
     def _leave_game(self, game_id: str, account_id: str) -> Record | None:
@@ -54,14 +65,14 @@ class Leaving(WriteLoop):
             seat = next((i for i, p in enumerate(record.players) if p.account == account_id), None)
             if record.status != "playing" or seat is None:
                 return Outcome(record, replayed=True)  # ended meanwhile: nothing to do
-            game = self.live_game(record)
+            game = self.reads.live_game(record)
             action = Action.terminate(seat)  # like a vote: ends the game even past a deadline
-            outcome = self._advance(record, game, seat, action, game.apply(action))
+            outcome = self.writes.advance(record, game, seat, action, game.apply(action))
             outcome.seat = None
             return outcome
 
         try:
-            return self._write(game_id, change).record
+            return self.writes.write(game_id, change).record
         except Refused as exc:
             if exc.code == "game_not_found":  # expired meanwhile
                 return None

@@ -14,17 +14,16 @@ from hanabi.game import Game, Options, Setup, SetupError
 
 from ..storage.archive import setup_of
 from ..storage.record import Player, Record
-from ..storage.store import VersionConflict, now_ms
+from ..storage.store import Store, now_ms
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
-from .refusals import Conflict, Forbidden, Invalid, Unavailable
+from .refusals import Conflict, Forbidden, Invalid
 from .seats import (
     bot_name,
     check_name,
     first_human,
     hash_token,
-    new_game_id,
     new_token,
     no_name,
     require_host,
@@ -45,7 +44,14 @@ def player_name(account: Account | None, name: str | None) -> str:
     return chosen
 
 
-class Lobby(WriteLoop):
+class Lobby:
+    """Opening tables, taking and freeing seats, seating bots, dealing."""
+
+    def __init__(self, store: Store, writes: WriteLoop, config: dict[str, Any]) -> None:
+        self.store = store
+        self.writes = writes
+        self.config = config
+
     def create(self, body: dict[str, Any], account: Account | None = None) -> Outcome:
         """Open a table; with ``account`` its seat 0 is bound to it under its username."""
         is_rated = bool(body["options"].pop("rated", False))
@@ -65,9 +71,10 @@ class Lobby(WriteLoop):
             raise Invalid(exc.code, exc.message) from None
         token = new_token()
         now = now_ms()
-        for _ in range(8):
-            record = Record(
-                id=new_game_id(),
+
+        def table(game_id: str) -> Record:
+            return Record(
+                id=game_id,
                 status="lobby",
                 variant=variant_id,
                 options=options,
@@ -82,15 +89,9 @@ class Lobby(WriteLoop):
                 rated=is_rated,
                 timing=timing,
             )
-            joined = self._note(record, {"type": "join", "seat": 0, "name": name, "bot": None})
-            try:
-                version, players, blob = self.store.commit(record, 0, events=[joined])
-            except VersionConflict:
-                continue
-            self.records.put(record.id, (version, players, blob))
-            self.store.index(record, None)
-            return Outcome(record, 0, token=token)
-        raise Unavailable("busy", "Could not allocate a game id; try again.")
+
+        joined = {"type": "join", "seat": 0, "name": name, "bot": None}
+        return Outcome(self.writes.open(table, joined), 0, token=token)
 
     def join(
         self,
@@ -116,9 +117,9 @@ class Lobby(WriteLoop):
             event = {"type": "join", "seat": seat, "name": name, "bot": None}
             if plays is not None:
                 event["plays"] = plays
-            return Outcome(record, seat, [self._note(record, event)], token=token)
+            return Outcome(record, seat, [self.writes.note(record, event)], token=token)
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)
 
     def add_bot(
         self, game_id: str, token: str | None, strategy: str | None, name: str | None
@@ -138,9 +139,9 @@ class Lobby(WriteLoop):
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
             record.players.append(Player(name, strategy, None))
             event = {"type": "join", "seat": seat, "name": name, "bot": strategy}
-            return Outcome(record, host, [self._note(record, event)])
+            return Outcome(record, host, [self.writes.note(record, event)])
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)
 
     def leave(self, game_id: str, token: str | None, seat: int) -> Outcome:
         def change(record: Record) -> Outcome:
@@ -152,7 +153,7 @@ class Lobby(WriteLoop):
                 raise Forbidden("not_host", "Only the host may remove another player.")
             return Outcome(record, events=[self._free_seat(record, seat, me == seat)])
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)
 
     def declare(self, game_id: str, token: str | None, seat: int, plays: str | None) -> Outcome:
         """The program in ``seat`` (a person's, the caller's own) says which bot strategy it
@@ -175,9 +176,9 @@ class Lobby(WriteLoop):
             require_room(record, self.config["HANABI_MAX_LOBBY_EVENTS"], len(record.players))
             player.plays = plays
             event = {"type": "plays", "seat": seat, "name": player.name, "plays": plays}
-            return Outcome(record, me, [self._note(record, event)])
+            return Outcome(record, me, [self.writes.note(record, event)])
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)
 
     def _free_seat(self, record: Record, seat: int, left: bool) -> dict[str, Any]:
         """Free ``seat`` (later seats move up). When no human is left the table is gone: a
@@ -190,7 +191,7 @@ class Lobby(WriteLoop):
         if record.status == "lobby" and all(p.bot is not None for p in record.players):
             record.players.clear()  # the commit deletes the game
         event = {"type": "leave" if left else "remove", "seat": seat, "name": player.name}
-        return self._note(record, {**event, "bot": player.bot, "host": record.host})
+        return self.writes.note(record, {**event, "bot": player.bot, "host": record.host})
 
     def start(self, game_id: str, token: str | None, watch: bool = False) -> Outcome:
         """Deal (host only). ``watch``: the host gives up their seat at the deal and follows
@@ -208,18 +209,18 @@ class Lobby(WriteLoop):
                 host = record.players.pop(seat)
                 record.host = first_human(record.players)
                 event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
-                notes.append(self._note(record, {**event, "host": record.host}))
+                notes.append(self.writes.note(record, {**event, "host": record.host}))
                 seat = None
             rated.check_start(record, self.store.redis, self.config)
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway
                 raise Conflict(exc.code, exc.message) from None
-            notes.append(self._note(record, {"type": "start"}))
+            notes.append(self.writes.note(record, {"type": "start"}))
             events = game.deal_events()
             record.status = "playing"
             record.snap = game.snapshot()
             record.events += len(events)
             return Outcome(record, seat, notes + events, game=game)
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)

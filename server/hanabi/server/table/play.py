@@ -8,12 +8,24 @@ from typing import Any
 from hanabi.game import Action, IllegalAction
 
 from ..storage.record import Record
+from ..storage.store import Store
+from .reads import Reads
 from .refusals import Conflict, Invalid
 from .seats import require_seat
 from .writes import Outcome, WriteLoop
 
 
-class Play(WriteLoop):
+class Play:
+    """Moves (and their safe retries) and chat, for the seat that asks."""
+
+    def __init__(
+        self, store: Store, writes: WriteLoop, reads: Reads, config: dict[str, Any]
+    ) -> None:
+        self.store = store
+        self.writes = writes
+        self.reads = reads
+        self.config = config
+
     def act(
         self, game_id: str, token: str | None, body: dict[str, Any], *, as_seat: int | None = None
     ) -> Outcome:
@@ -40,21 +52,21 @@ class Play(WriteLoop):
                 raise Conflict("stale_turn", f"It is turn {record.turn}, not turn {turn}.")
             if record.status == "finished":
                 raise Conflict("game_over", "The game is over.")
-            game = self.live_game(record)
+            game = self.reads.live_game(record)
             try:
                 events = game.apply(action, seat)
             except IllegalAction as exc:
                 raise Conflict(exc.code, exc.message) from None
-            return self._advance(record, game, seat, action, events)
+            return self.writes.advance(record, game, seat, action, events)
 
-        return self._write(game_id, change, by_bot=as_seat is not None)
+        return self.writes.write(game_id, change, by_bot=as_seat is not None)
 
     def original(
         self, record: Record, turn: int
     ) -> tuple[int, Action, list[dict[str, Any]], int] | None:
         """(seat, action, events, first seq) of a turn already taken."""
         if record.status == "finished":
-            rebuilt = self.finished_game(record)
+            rebuilt = self.reads.finished_game(record)
             first, count = rebuilt.ranges[turn]
             action = rebuilt.game.actions[turn]
             return rebuilt.seats[turn], action, rebuilt.events[first : first + count], first + 1
@@ -84,7 +96,9 @@ class Play(WriteLoop):
                     "chat_full", f"This game's chat holds all the text it may keep ({cap} bytes)."
                 )
             name = record.players[seat].name
-            event = self._note(record, {"type": "chat", "seat": seat, "name": name, "text": text})
+            event = self.writes.note(
+                record, {"type": "chat", "seat": seat, "name": name, "text": text}
+            )
             return Outcome(record, seat, [event], first_seq=record.events)
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)

@@ -1,8 +1,9 @@
-"""Reading games: records, engine states, views, the event log, exports, replays, listings.
+"""Reading games: records, engine states, views, the event log, exports and replays, and
+waiting for a game to change.
 
-:class:`Reads` is the base of :class:`~hanabi.server.table.games.Service`: it holds the store and
-this process's caches (rendered views, rebuilt finished games, the records this process
-last wrote), all keyed by the game's version so a stale entry is never served.
+:class:`Reads` holds this process's caches (rendered views, rebuilt finished games, the
+records this process last wrote, which the write loop keeps), all keyed by the game's
+version so a stale entry is never served.
 """
 
 from __future__ import annotations
@@ -12,37 +13,36 @@ from typing import Any
 
 import orjson
 
-from hanabi.game import Game, HanabiError, export_game, full_view, replay
+from hanabi.game import Action, Game, HanabiError, export_game, full_view, replay
 from hanabi.game.views import redact_event
 
-from ..storage.archive import Finished, rebuild, setup_of
+from ..storage.archive import Finished, encode_action, rebuild, setup_of
 from ..storage.changes import Busy, ChangeHub
-from ..storage.record import Record
+from ..storage.record import Record, parse_players
 from ..storage.server_time import ServerTime
-from ..storage.store import Store, now_ms
+from ..storage.store import Store
 from . import rendering
 from .cache import LRU, SingleFlight
 from .clocks import ClockState, clocks_view
 from .refusals import Conflict, NotFound, Refused, Unavailable
-from .seats import all_bots, not_found
+from .seats import all_bots, not_found, seat_of
 
 
 class Reads:
-    def __init__(self, store: Store, config: dict[str, Any]) -> None:
+    """Every read of a game, for the API and the other parts of the table. ``changes``:
+    this process's change hub (waits); ``server_time``: Redis's clock (views' time keys);
+    ``cache_size``: views and records kept per process."""
+
+    def __init__(
+        self, store: Store, changes: ChangeHub, server_time: ServerTime, cache_size: int
+    ) -> None:
         self.store = store
-        self.config = config
-        self.changes = ChangeHub(
-            store.redis,
-            store.version,
-            config["HANABI_MAX_WAITERS"],
-            sharded=store.sharded,
-            cluster=store.cluster,
-        )
-        self._loads = SingleFlight()
-        self.views = LRU(config["HANABI_CACHE_SIZE"])
+        self.changes = changes
+        self.server_time = server_time
+        self.loads = SingleFlight()
+        self.views = LRU(cache_size)
         self.finished = LRU(256)
-        self.records = LRU(config["HANABI_CACHE_SIZE"])  # id -> (version, players, blob)
-        self.server_time = ServerTime(store.redis)  # Redis's clock, for views and deadlines
+        self.records = LRU(cache_size)  # id -> (version, players, blob)
 
     # -- engine glue -------------------------------------------------------------------
 
@@ -57,6 +57,17 @@ class Reads:
         # every action would be wasted work, so the engine gets placeholders of that length.
         assert record.snap is not None
         return Game.from_snapshot(setup_of(record), [None] * record.turn, record.snap)  # type: ignore[list-item]
+
+    def compact_log(self, record: Record) -> list[str]:
+        """The game's compact action log (:mod:`hanabi.server.storage.archive`): the copy its
+        state carries, or rebuilt from the Redis list for a record written without one."""
+        if record.acts is not None:
+            return record.acts
+        if record.turn == 0:
+            return []
+        return [
+            encode_action(e["s"], Action.from_dict(e["a"])) for e in self.store.actions(record.id)
+        ]
 
     def finished_game(self, record: Record) -> Finished:
         key = (record.id, record.version)
@@ -96,6 +107,22 @@ class Reads:
             cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
             self.views.put(key, cached)
         return self._timed(*cached)
+
+    def seat_in(self, stored: tuple[int, bytes, bytes], token: str | None) -> int | None:
+        """The seat ``token`` holds in a game as read (None without a token; 403 if it
+        holds none), from its players alone: a 304 never parses the state."""
+        return seat_of(parse_players(stored[1]), token)
+
+    def view_of(self, game_id: str, stored: tuple[int, bytes, bytes], seat: int | None) -> bytes:
+        """The view of a game as read, for ``seat``: rendered once per version and seat."""
+        body = self.cached_view(game_id, stored[0], seat)
+        return body if body is not None else self.rendered(Record.load(game_id, *stored), seat)
+
+    def record_at(self, game_id: str, version: int) -> Record | None:
+        """The game at ``version`` or later (a version a change announced): see
+        :meth:`load_raw`; None if it is gone."""
+        raw = self.load_raw(game_id, version)
+        return None if raw is None else Record.load(game_id, *raw)
 
     def cached_view(self, game_id: str, version: int, seat: int | None) -> bytes | None:
         """The view of that version for that seat if this process has it rendered."""
@@ -155,7 +182,7 @@ class Reads:
                 self.records.put(game_id, raw)
             return raw
 
-        return self._loads.do((game_id, version), fetch)
+        return self.loads.do((game_id, version), fetch)
 
     # -- the event log -----------------------------------------------------------------
 
@@ -210,45 +237,3 @@ class Reads:
         out = rendering.with_table(full_view(game), record, None)
         out.update(clocks_view(record, self.server_time.now_ms()))
         return out
-
-    # -- the listing -------------------------------------------------------------------
-
-    def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
-        """A page of summaries, newest first; lobbies by last change, and only those
-        changed within ``HANABI_LOBBY_LISTED_S`` with a person seated (the others are
-        abandoned: reachable by id until they expire, but not listed)."""
-        since = now_ms() - self.config["HANABI_LOBBY_LISTED_S"] * 1000
-        key = status or "all"
-
-        def scan(after: str | None, count: int) -> list[tuple[str, str]]:
-            if status == "lobby":
-                return self.store.scan_lobbies(since, after, count)
-            return [(m, m) for m in self.store.scan_index(key, after, count)]
-
-        games: list[dict[str, Any]] = []
-        last = cursor
-        exhausted = False
-        for _ in range(5):
-            rows = scan(last, limit - len(games))
-            if not rows:
-                exhausted = True
-                break
-            ids = [member.split(":", 1)[1] for member, _ in rows]
-            stale = []
-            for (member, _), record in zip(rows, self.store.load_many(ids)):
-                if record is None or (status is not None and record.status != status):
-                    stale.append(member)
-                elif record.status != "lobby" or listed(record, since):
-                    games.append(rendering.summary(record))
-            self.store.unindex(key, stale)
-            last = rows[-1][1]
-            if len(games) >= limit:
-                break
-        next_cursor = last if games and len(games) >= limit and not exhausted else None
-        return {"games": games, "next_cursor": next_cursor}
-
-
-def listed(lobby: Record, since_ms: int) -> bool:
-    """Whether a lobby is still open to join as the listing sees it: changed since
-    ``since_ms``, with a person seated (a table of bots alone could never be started)."""
-    return lobby.updated >= since_ms and any(p.bot is None for p in lobby.players)

@@ -13,13 +13,12 @@ import hmac
 import secrets
 import unicodedata
 
-from ..api.schemas.views import NAME_MAX
 from ..storage.record import Player, Record
-from ..storage.slots import new_game_id
 from .accounts import PRINCIPAL_PREFIX
 from .refusals import Conflict, Forbidden, Invalid, NotFound, Refused, Unauthorized
 
-__all__ = ["new_game_id"]  # game ids are drawn in slots.py; lobby.py takes them from here
+#: The longest name, checked again after NFKC normalisation (the schema checks the raw one).
+NAME_MAX = 24
 
 #: Unicode categories a name may not hold: controls, format characters (bidi overrides,
 #: zero-width joiners and spaces...), surrogates, line and paragraph separators. They

@@ -38,6 +38,7 @@ from ..storage.record import Record
 from ..storage.store import Gone, Store, VersionConflict, iso, now_ms
 from . import ratings
 from .accounts import akey
+from .writes import Hooks
 
 log = logging.getLogger("hanabi.server.settle")
 
@@ -290,3 +291,22 @@ class Sweeper:
                 log.warning("settle sweep: Redis unavailable (%s)", type(exc).__name__)
             except Exception:
                 log.exception("settle sweep failed")
+
+
+class SettleHooks(Hooks):
+    """Settles games with accounts seated: pending before the deal, settled at the end."""
+
+    def __init__(self, settler: Settler) -> None:
+        self.settler = settler
+
+    def starting(self, record: Record) -> None:
+        self.settler.pending(record)
+
+    def finished(self, record: Record) -> Record | None:
+        if not any(p.account is not None for p in record.players):
+            return None
+        try:
+            return self.settler.settle(record.id, record)
+        except Exception:
+            log.exception("settling a finished game failed; the sweeper will retry")
+            return None

@@ -15,13 +15,20 @@ from __future__ import annotations
 from hanabi.game import Action
 
 from ..storage.record import Record
+from .reads import Reads
 from .refusals import Conflict
 from .seats import require_seat
 from .vote_count import votes_needed
 from .writes import Outcome, WriteLoop
 
 
-class Votes(WriteLoop):
+class Votes:
+    """Votes to end a game."""
+
+    def __init__(self, writes: WriteLoop, reads: Reads) -> None:
+        self.writes = writes
+        self.reads = reads
+
     def vote(self, game_id: str, token: str | None, end: bool) -> Outcome:
         """Vote to end the game (``end``) or take the vote back; the vote that reaches
         :func:`votes_needed` ends it in the same commit. Voting twice changes nothing."""
@@ -37,20 +44,20 @@ class Votes(WriteLoop):
             record.votes = sorted({*record.votes, seat} if end else set(record.votes) - {seat})
             needed = votes_needed(record)
             event = {"type": "vote", "end": end, "votes": len(record.votes), "needed": needed}
-            noted = self._note(record, event)
+            noted = self.writes.note(record, event)
             first_seq = record.events
             if len(record.votes) < needed:
                 return Outcome(record, seat, [noted], first_seq=first_seq)
-            game = self.live_game(record)
+            game = self.reads.live_game(record)
             action = Action.terminate()  # by the table: the event names no voter
-            outcome = self._advance(record, game, -1, action, game.apply(action))
+            outcome = self.writes.advance(record, game, -1, action, game.apply(action))
             if record.chat is not None:  # the vote is not in the stored log yet
                 record.chat.append([first_seq, noted])
             outcome.seat, outcome.first_seq = seat, first_seq
             outcome.events = [noted, *outcome.events]
             return outcome
 
-        return self._write(game_id, change)
+        return self.writes.write(game_id, change)
 
     def terminate(self, game_id: str, token: str | None) -> Outcome:
         """``POST /terminate``: a vote to end (kept for clients written before votes)."""

@@ -1,10 +1,10 @@
 """The write loop: every change to a game is decided on its state and committed with
-compare-and-set (see :mod:`hanabi.server.storage.store`).
+compare-and-set (see :mod:`hanabi.server.storage.scripts`).
 
 A writer that lost the race decides again on the state the commit found, so 20 identical
 requests apply one action and a full table refuses the 21st seat. The lobby and play
-operations (:mod:`~hanabi.server.table.lobby`, :mod:`~hanabi.server.table.play`) only say what a change
-is; this module commits it.
+operations (:mod:`~hanabi.server.table.lobby`, :mod:`~hanabi.server.table.play`) only say
+what a change is; this module commits it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from hanabi.game import Action, Game
 from ..storage.archive import encode_action
 from ..storage.record import Record
 from ..storage.scripts import clock_change
-from ..storage.store import DeadlinePassed, Gone, VersionConflict, now_ms
+from ..storage.slots import new_game_id
+from ..storage.store import DeadlinePassed, Gone, Store, VersionConflict, now_ms
 from .reads import Reads
 from .refusals import Conflict, Refused, Unavailable
 from .seats import bot_due, not_found
@@ -45,7 +46,7 @@ class Outcome:
 
 class Hooks:
     """What other parts of the service do around a commit (no-ops here): settling games
-    with accounts seated (:mod:`hanabi.server.table.settle`) replaces them."""
+    with accounts seated (:class:`hanabi.server.table.settle.SettleHooks`) replaces them."""
 
     def starting(self, record: Record) -> None:
         """Before the commit that deals ``record``."""
@@ -55,10 +56,17 @@ class Hooks:
         return None
 
 
-class WriteLoop(Reads):
-    hooks: Hooks = Hooks()  # replaced per service by hanabi.server.account_setup
+class WriteLoop:
+    """Commits changes to games for every operation of the table. ``reads``: whose caches
+    it keeps current (the records this process last wrote); ``hooks``: run around the
+    commits that deal and end a game."""
 
-    def _write(
+    def __init__(self, store: Store, reads: Reads, hooks: Hooks | None = None) -> None:
+        self.store = store
+        self.reads = reads
+        self.hooks = hooks or Hooks()
+
+    def write(
         self, game_id: str, change: Callable[[Record], Outcome], *, by_bot: bool = False
     ) -> Outcome:
         """Decide on the game's state and commit with compare-and-set; on a conflict decide
@@ -71,10 +79,11 @@ class WriteLoop(Reads):
         (no read): a commit validates it, and any answer that commits nothing (a refusal, a
         retry's original result) is decided again on freshly read state.
         """
+        records = self.reads.records
         record = self._cached(game_id)
         trusted = record is None
         if record is None:
-            record = self.load(game_id)
+            record = self.reads.load(game_id)
         for _ in range(MAX_RETRIES):
             expected, old_status, old_turn = record.version, record.status, record.turn
             try:
@@ -82,12 +91,12 @@ class WriteLoop(Reads):
             except Refused:
                 if trusted:
                     raise
-                record, trusted = self.load(game_id), True
+                record, trusted = self.reads.load(game_id), True
                 continue
             if outcome.replayed:
                 if trusted:
                     return outcome
-                record, trusted = self.load(game_id), True
+                record, trusted = self.reads.load(game_id), True
                 continue
             record.updated = now_ms()
             if old_status == "lobby" and record.status == "playing":
@@ -105,11 +114,11 @@ class WriteLoop(Reads):
                     clock=clock_change(record, old_status, old_turn, outcome.expire),
                 )
             except VersionConflict as conflict:
-                record = conflict.current or self.load(game_id)
+                record = conflict.current or self.reads.load(game_id)
                 trusted = True
                 continue
             except Gone:
-                self.records.pop(game_id)
+                records.pop(game_id)
                 raise not_found(game_id) from None
             except DeadlinePassed:
                 raise Conflict(
@@ -118,9 +127,9 @@ class WriteLoop(Reads):
                     "out, or the game sat idle), so it ends without it.",
                 ) from None
             if delete:
-                self.records.pop(game_id)
+                records.pop(game_id)
             else:
-                self.records.put(game_id, (version, players, blob))
+                records.put(game_id, (version, players, blob))
             if delete or record.status != old_status:
                 self.store.index(record, old_status, delete=delete)
             elif record.status == "lobby":
@@ -133,11 +142,26 @@ class WriteLoop(Reads):
             return outcome
         raise Unavailable("busy", "The game is too busy right now; try again.")
 
+    def open(self, table: Callable[[str], Record], first: dict[str, Any]) -> Record:
+        """Commit a new game: ``table`` makes its record under a fresh id (drawn again in
+        the rare case it is taken), ``first`` is its first event (the host's join)."""
+        for _ in range(8):
+            record = table(new_game_id())
+            joined = self.note(record, first)
+            try:
+                stored = self.store.commit(record, 0, events=[joined])
+            except VersionConflict:
+                continue
+            self.reads.records.put(record.id, stored)
+            self.store.index(record, None)
+            return record
+        raise Unavailable("busy", "Could not allocate a game id; try again.")
+
     def _cached(self, game_id: str) -> Record | None:
-        raw = self.records.get(game_id)
+        raw = self.reads.records.get(game_id)
         return None if raw is None else Record.load(game_id, *raw)
 
-    def _advance(
+    def advance(
         self,
         record: Record,
         game: Game,
@@ -153,7 +177,7 @@ class WriteLoop(Reads):
         record.score = game.score
         # A compact copy of the log rides along in the state, so ending the game needs no
         # replay: the archive is that copy and the table's own events.
-        record.acts = [*(record.acts or self._logged_actions(record)), encode_action(seat, action)]
+        record.acts = [*self.reads.compact_log(record), encode_action(seat, action)]
         outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
         if game.is_over:
             record.status = "finished"
@@ -166,14 +190,6 @@ class WriteLoop(Reads):
             outcome.log = [entry]
         return outcome
 
-    def _logged_actions(self, record: Record) -> list[str]:
-        """The compact log rebuilt from the Redis list (for a record written without one)."""
-        if record.turn == 0:
-            return []
-        return [
-            encode_action(e["s"], Action.from_dict(e["a"])) for e in self.store.actions(record.id)
-        ]
-
     def _table_events(self, record: Record, count: int) -> list[list[Any]]:
         """The table's own events among the first ``count`` of the log, as ``[seq, event]``:
         what a finished game's archive keeps besides its actions (the engine's events are
@@ -183,7 +199,7 @@ class WriteLoop(Reads):
         return [[i + 1, e] for i, e in enumerate(logged) if e.get("type") in TABLE_EVENTS]
 
     @staticmethod
-    def _note(record: Record, event: dict[str, Any]) -> dict[str, Any]:
+    def note(record: Record, event: dict[str, Any]) -> dict[str, Any]:
         """Add a table event (join, leave, remove, start, chat) to the public event log.
 
         The log is its one copy while the game lasts (the state does not grow with chat);

@@ -7,8 +7,10 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from ...table.accounts import USERNAME, USERNAME_RULE, normal_name
+from .basics import JsonInteger
 from .plain import Schema  # marshmallow's, refusing in plain words
-from .views import JsonInteger, RatingChangeSchema, _Query
+from .queries import QueryString
+from .views import RatingChangeSchema
 
 #: What the contract says a username is: the ASCII form (the service also takes any form
 #: whose NFKC normalisation is one, e.g. full-width letters).
@@ -144,7 +146,7 @@ class HistoryPageSchema(Schema):
     next_cursor = fields.String(allow_none=True, required=True)
 
 
-class HistoryQuery(_Query):
+class HistoryQuery(QueryString):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
     cursor = fields.String(validate=validate.Length(1, 100))
 
