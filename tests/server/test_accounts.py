@@ -87,7 +87,7 @@ def test_a_username_is_stored_nfkc_and_lower_case(aclient: FlaskClient) -> None:
 def test_the_password_is_stored_as_argon2id(accounts_app: Flask, aclient: FlaskClient) -> None:
     name = register(aclient)
     registry = accounts_app.extensions["hanabi"].accounts
-    stored = registry.get(registry.by_name(name))["pw"]
+    stored = registry.store.fields(registry.by_name(name))["pw"]
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
 
@@ -121,7 +121,7 @@ def test_sessions_slide_and_expire(accounts_app: Flask, aclient: FlaskClient) ->
     name, token = session(aclient)
     registry = accounts_app.extensions["hanabi"].accounts
     aid = registry.by_name(name)
-    redis = registry.redis
+    redis = registry.store.redis
     key = "{acct:" + aid + "}:s"
     hashed = next(iter(redis.hkeys(key)))
     # Pretend the session is 2 days into its life: a use moves it to a full 30 days.

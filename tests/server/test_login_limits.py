@@ -127,7 +127,7 @@ def test_the_account_cap_holds_over_many_addresses(redis_url: str) -> None:
     assert 1 <= int(refused.headers["Retry-After"]) <= 86_400
     # Refused attempts are not counted: the counter is still at its limit, not past it.
     registry = app.extensions["hanabi"].accounts
-    assert int(registry.redis.get(f"hanabi:login:user:{name}")) == 4
+    assert int(registry.store.redis.get(f"hanabi:login:user:{name}")) == 4
 
 
 def test_a_right_password_gives_its_attempt_back(redis_url: str) -> None:
@@ -142,7 +142,7 @@ def test_a_right_password_gives_its_attempt_back(redis_url: str) -> None:
     # The owner logs in from there: the pair's failures are forgotten, the account's and
     # the address's keep the wrong ones only.
     assert login(client, name, environ_base=env).status_code == 201
-    redis = app.extensions["hanabi"].accounts.redis
+    redis = app.extensions["hanabi"].accounts.store.redis
     assert redis.get(f"hanabi:login:pair:{name}|{env['REMOTE_ADDR']}") is None
     assert int(redis.get(f"hanabi:login:user:{name}")) == 2
     for _ in range(3):

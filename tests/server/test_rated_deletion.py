@@ -14,9 +14,9 @@ from api_helpers import API, Table, assert_problem, bearer
 from flask import Flask
 from flask.testing import FlaskClient
 
+from hanabi.server.storage.accounts import akey
+from hanabi.server.storage.settling import PENDING, rated_games_key
 from hanabi.server.table import ratings
-from hanabi.server.table.accounts import akey
-from hanabi.server.table.settle import PENDING, rated_games_key
 from hanabi.server.table.writes import Hooks
 
 LOSS = ratings.change(1500, 25, 0)  # what a game ended early (by vote, a clock) costs a 1500

@@ -16,10 +16,10 @@ from hanabi.server import create_app
 from hanabi.server.api.refusals import status_of
 from hanabi.server.api.schemas.requests import OptionsSchema
 from hanabi.server.ops.config import SETTINGS
+from hanabi.server.storage.accounts import AccountStore, akey
 from hanabi.server.storage.record import Player, Record
 from hanabi.server.storage.store import now_ms
-from hanabi.server.table import rated, ratings, stats
-from hanabi.server.table.accounts import akey
+from hanabi.server.table import rated, ratings
 from hanabi.server.table.refusals import Refused
 from hanabi.server.table.settle import is_rated
 
@@ -190,11 +190,11 @@ def test_finished_unrated_games_are_counted_in_one_field(
     aid = account_id(aclient, ann)
     play_unrated(aclient, [ann, bob], 2)
     account_table(aclient, [ann, bob], rated=True).end(0)  # a rated game: not counted
-    assert stats.unrated_games(redis, aid) == 2
+    assert AccountStore(redis).unrated_games(aid) == 2
     assert redis.hget(akey(aid, "a"), "unrated_games") == b"2"
     # An account from before the counter: counted from its statistics, then kept.
     redis.hdel(akey(aid, "a"), "unrated_games")
-    assert stats.unrated_games(redis, aid) == 2
+    assert AccountStore(redis).unrated_games(aid) == 2
     play_unrated(aclient, [ann, bob], 1)
     assert redis.hget(akey(aid, "a"), "unrated_games") == b"3"
-    assert stats.unrated_games(redis, aid) == 3
+    assert AccountStore(redis).unrated_games(aid) == 3

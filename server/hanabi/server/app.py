@@ -20,8 +20,12 @@ from .api import ratelimits
 from .ops import drain, observe
 from .ops.config import enabled, load_config
 from .storage import redis_memory
+from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
+from .storage.login_counters import LoginCounters
+from .storage.rate_counters import RateCounters
 from .storage.server_time import ServerTime
+from .storage.settling import SettlingStore
 from .storage.store import Store
 from .storage.tickets import TicketStore
 from .table.accounts import Accounts
@@ -31,9 +35,11 @@ from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
 from .table.play import Play
+from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
+from .table.stats import Profiles
 from .table.tickets import StreamTickets
 from .table.votes import Votes
 from .table.writes import WriteLoop
@@ -56,9 +62,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     services = build_services(settings)
     app.extensions["hanabi"] = services
-    app.extensions["hanabi_limits"] = ratelimits.from_config(
-        settings, services.store.redis, services.store.cluster
-    )
+    counters = RateCounters(settings["REDIS_URL"], services.store.redis, services.store.cluster)
+    app.extensions["hanabi_limits"] = ratelimits.from_config(settings, counters)
     bots = start_background(app, services, settings)
     # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
     counted = metrics_route.install(app, services.store.gauges)
@@ -86,12 +91,19 @@ def build_services(settings: dict[str, Any]) -> Services:
         cluster=store.cluster,
     )
     server_time = ServerTime(store.redis)
+    account_store = AccountStore(store.redis)
+    settling = SettlingStore(store.redis, settings["HANABI_FINISHED_TTL"])
     # -- the table: reads, the write loop (settling games as they end), the operations
-    settler = Settler(store, settings["HANABI_RATING_K"], settings["HANABI_FINISHED_TTL"])
+    settler = Settler(store, settling, account_store, settings["HANABI_RATING_K"])
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
     writes = WriteLoop(store, reads, SettleHooks(settler))
-    leaving = Leaving(store, writes, reads)
-    accounts = Accounts(store.redis, dict(settings), leaving=leaving.end_rated_games)
+    leaving = Leaving(store, settling, writes, reads)
+    accounts = Accounts(
+        account_store,
+        LoginCounters(store.redis),
+        dict(settings),
+        leaving=leaving.end_rated_games,
+    )
     return Services(
         config=settings,
         store=store,
@@ -99,12 +111,13 @@ def build_services(settings: dict[str, Any]) -> Services:
         reads=reads,
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
-        lobby=Lobby(store, writes, settings),
+        lobby=Lobby(writes, RatedTables(account_store, settings), settings),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),
         leaving=leaving,
         accounts=accounts,
+        profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
     )

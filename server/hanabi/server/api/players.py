@@ -7,19 +7,11 @@ from __future__ import annotations
 from flask import Response, current_app
 from flask_restx import Resource
 
-from ..table import ratings, stats
-from ..table.refusals import NotFound
-from .credentials import accounts
+from ..table import ratings
+from .context import services
 from .http import json_response, load_query
 from .operations import operation, schema
 from .schemas.accounts import HistoryPageSchema, HistoryQuery, ProfileSchema, RatingModelSchema
-
-
-def account_id_of(username: str) -> str:
-    account_id = accounts().by_name(username)
-    if account_id is None or accounts().public(account_id) is None:
-        raise NotFound("player_not_found", f"There is no player {username!r}.")
-    return account_id
 
 
 class Profile(Resource):
@@ -30,10 +22,7 @@ class Profile(Resource):
         errors=(404,),
     )
     def get(self, username: str) -> Response:
-        account_id = account_id_of(username)
-        public = accounts().public(account_id)
-        assert public is not None
-        return json_response(stats.profile(accounts().redis, account_id, public))
+        return json_response(services().profiles.profile(username))
 
 
 class History(Resource):
@@ -46,8 +35,7 @@ class History(Resource):
     )
     def get(self, username: str) -> Response:
         q = load_query(schema(HistoryQuery))
-        account_id = account_id_of(username)
-        page = stats.history(accounts().redis, account_id, q["limit"], q.get("cursor"))
+        page = services().profiles.history(username, q["limit"], q.get("cursor"))
         return json_response(page)
 
 

@@ -2,10 +2,10 @@
 waiting requests (held long-polls and streams) of one address, all kept in Redis so they
 hold across every node of a deployment (and on a Redis Cluster: every counter is one key).
 
-Rates use the ``limits`` library (the engine of flask-limiter) with its moving-window
-strategy on Redis. They are checked inside the resources, after the request is understood
-and before anything changes, because their keys are not all in the request line: a chat
-line counts against its seat and its game. Over a limit the answer is 429
+The counters are Redis's (:mod:`hanabi.server.storage.rate_counters`: moving windows, and
+the waiting requests of each address). The limits are checked inside the resources, after
+the request is understood and before anything changes, because their keys are not all in
+the request line: a chat line counts against its seat and its game. Over a limit the answer is 429
 ``rate_limited`` (problem+json) with ``Retry-After``, and nothing was done.
 
 Which address: the connection's, unless the connection comes from a proxy named in
@@ -25,13 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import redis
 from flask import request
 from limits import RateLimitItem, parse
-from limits.storage import RedisClusterStorage, RedisStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from ..ops.addresses import forwarded_client, trusted_networks
+from ..ops.times import now_ms
+from ..storage.rate_counters import RateCounters
 from ..table.refusals import TooMany, plural
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
@@ -52,17 +51,6 @@ LAPSE = 15
 
 _WHOSE = {"address": "from this address", "seat": "from this seat", "game": "at this table"}
 
-#: Keeps one address's waiting requests (an entry each, scored by when it lapses if its
-#: node dies without releasing it): drop lapsed entries, refuse past the cap, else add.
-# KEYS: the address's set.  ARGV: now ms, lapse ms, member, cap.  1: admitted, 0: full.
-HOLD_LUA = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return 1
-"""
-
 
 def client_address(trusted: list[Any]) -> str:
     """The address the request came from (see :mod:`hanabi.server.ops.addresses`)."""
@@ -74,10 +62,9 @@ def client_address(trusted: list[Any]) -> str:
 class Limits:
     """The limits of one app (built from its settings by :func:`from_config`)."""
 
-    limiter: MovingWindowRateLimiter
+    counters: RateCounters
     rates: dict[str, RateLimitItem]
     per_address: bool
-    client: redis.Redis
     waiting_cap: int
     trusted: list[Any]
 
@@ -88,8 +75,7 @@ class Limits:
         """Count one ``name`` event for ``key``: 429 past the rate (nothing counted then)."""
         if RATES[name][1] == "address" and not self.per_address:
             return
-        item = self.rates[name]
-        if not self.limiter.hit(item, name, key):
+        if not self.counters.hit(self.rates[name], name, key):
             self._refuse(name, key)
 
     def check(self, name: str, key: str) -> None:
@@ -97,13 +83,12 @@ class Limits:
         any of them counts it."""
         if RATES[name][1] == "address" and not self.per_address:
             return
-        if not self.limiter.test(self.rates[name], name, key):
+        if not self.counters.test(self.rates[name], name, key):
             self._refuse(name, key)
 
     def _refuse(self, name: str, key: str) -> None:
         item = self.rates[name]
-        stats = self.limiter.get_window_stats(item, name, key)
-        retry = max(1, math.ceil(stats.reset_time - time.time()))
+        retry = max(1, math.ceil(self.counters.reset_at(item, name, key) - time.time()))
         raise TooMany(
             "rate_limited",
             f"Too many requests of this kind {_WHOSE[RATES[name][1]]} (at most "
@@ -119,9 +104,10 @@ class Limits:
         are off."""
         if not self.per_address:
             return None
-        key = "hanabi:waiting:{" + self.address() + "}"
+        address = self.address()
         member = secrets.token_hex(8)
-        if not self._hold(key, lapse, member):
+        now = now_ms()
+        if not self.counters.hold(address, member, now, now + int(lapse * 1000), self.waiting_cap):
             raise TooMany(
                 "too_many_waiting",
                 f"This address already holds {plural(self.waiting_cap, 'waiting request')} "
@@ -131,39 +117,20 @@ class Limits:
 
         def update(still: float) -> None:
             if still > 0:
-                self.client.zadd(key, {member: _ms() + int(still * 1000)}, xx=True)
+                self.counters.renew(address, member, now_ms() + int(still * 1000))
             else:
-                self.client.zrem(key, member)
+                self.counters.release(address, member)
 
         return update
 
-    def _hold(self, key: str, lapse: float, member: str) -> bool:
-        now = _ms()
-        args = [now, now + int(lapse * 1000), member, self.waiting_cap]
-        return bool(self._hold_script(keys=[key], args=args))
 
-    def __post_init__(self) -> None:
-        self._hold_script = self.client.register_script(HOLD_LUA)
-
-
-def _ms() -> int:
-    return int(time.time() * 1000)
-
-
-def from_config(config: dict[str, Any], client: redis.Redis, cluster: bool) -> Limits:
-    """The app's limits, on the same Redis (or Cluster) as its games."""
-    url = config["REDIS_URL"]
-    if cluster:
-        node = url.split("://", 1)[1].split("/")[0]
-        storage: Any = RedisClusterStorage("redis+cluster://" + node, key_prefix="hanabi:limits")
-    else:
-        storage = RedisStorage(url, key_prefix="hanabi:limits")
+def from_config(config: dict[str, Any], counters: RateCounters) -> Limits:
+    """The app's limits, counted by ``counters`` (on the same Redis as its games)."""
     rates = {name: parse(str(config[setting])) for name, (setting, _) in RATES.items()}
     return Limits(
-        limiter=MovingWindowRateLimiter(storage),
+        counters=counters,
         rates=rates,
         per_address=str(config["HANABI_LIMITS"]).lower() not in ("off", "0", "false", "no"),
-        client=client,
         waiting_cap=int(config["HANABI_MAX_WAITING_PER_ADDRESS"]),
         trusted=trusted_networks(str(config["HANABI_TRUSTED_PROXIES"])),
     )

@@ -25,12 +25,13 @@ from __future__ import annotations
 import logging
 import re
 import sys
-import time
 import traceback
 from typing import Any
 
 import orjson
 from flask import g, has_request_context, request
+
+from .times import iso
 
 #: The request log's logger: one INFO line per answered request.
 REQUEST_LOGGER = "hanabi.requests"
@@ -82,10 +83,8 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per record (see the module docstring for the fields)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        seconds = record.created
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
         line: dict[str, Any] = {
-            "time": f"{stamp}.{int(seconds % 1 * 1000):03d}Z",
+            "time": iso(int(record.created * 1000)),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": scrub(record.getMessage()),

@@ -9,13 +9,12 @@ any number of processes never lose or double a change; the loser re-reads and re
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 import redis
 
+from ..ops.times import now_ms
 from .connect import connect
 from .keys import (
     BOTS_WAKE,
@@ -37,16 +36,6 @@ from .scripts import (
     RESTORE_DEADLINE_LUA,
 )
 from .slots import BUCKETS, bucket_of
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def iso(ms: int) -> str:
-    """RFC 3339 UTC, always with milliseconds, so that timestamps sort as strings too."""
-    stamp = datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
-    return stamp.replace("+00:00", "Z")
 
 
 class BotWakes:

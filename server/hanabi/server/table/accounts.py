@@ -1,31 +1,17 @@
-"""Accounts, sessions and API keys in Redis.
-
-Every key of one account shares the hash tag ``{acct:<id>}`` (one Cluster slot); the
-global lookups are single keys, so nothing here needs a script across slots:
-
-``hanabi:user:<name>``  the account id (SET NX: names are unique); after a deletion,
-    :data:`DELETED` and the time for ``HANABI_NAME_HOLD_DAYS``: the name stays taken (a
-    new account under it would start afresh at 1500, shedding a bad rating)
-``{acct:<id>}:a``   hash: username, pw (argon2id), bot, created, rating, rated_games
-``{acct:<id>}:s``   hash: session token hash -> expiry ms (the authority on sessions)
-``{acct:<id>}:k``   hash: key id -> JSON {name, created, hash} (the authority on keys)
-``{acct:<id>}:st``  hash: statistics (see :mod:`hanabi.server.table.stats`)
-``{acct:<id>}:h``   sorted set of finished games ``<ended ms>:<game id>`` (history)
-``{acct:<id>}:hg``  hash: game id -> history entry; also the ledger of applied games
-``{acct:<id>}:rg``  set: rated games it is seated in, dealt and not settled (settle.py)
-``hanabi:session:<hash>``  the account id (expires with the session)
-``hanabi:apikey:<hash>``   ``<account id>:<key id>``
-``hanabi:login:*``  failed logins in the current windows (:mod:`.login_limits`)
+"""Accounts, sessions and API keys: the rules (the keys are :mod:`hanabi.server.storage.accounts`).
 
 Usernames are stored and looked up in one form (:func:`normal_name`): NFKC, then lower
 case, which must then be 3-20 of ``a-z``, ``0-9``, ``_`` and ``-`` (the whole string):
-"Alice" and "ＡＬＩＣＥ" are "alice".
+"Alice" and "ＡＬＩＣＥ" are "alice". A deleted account's name stays taken for
+``HANABI_NAME_HOLD_DAYS`` (a new account under it would start afresh at 1500, shedding a
+bad rating).
 
 Credentials: a session token is ``hs.`` and an API key ``hk.`` followed by 192 random
 bits; only their SHA-256 is stored (they are random, so a slow hash adds nothing). The
 ``.`` never occurs in a seat token (URL-safe base64), so the two kinds never collide.
 Passwords are hashed with argon2id; a login for an unknown name verifies against a dummy
-hash made with the same parameters, so it costs the same time as a wrong password.
+hash made with the same parameters, so it costs the same time as a wrong password. Failed
+logins are counted before the check (:mod:`.login_limits`).
 
 A credential ends with what it stands on (:class:`Credential`): a session's streams and
 tickets end with the session, a key's with the key. Logging out, a password change and a
@@ -49,11 +35,11 @@ from enum import Enum
 from typing import Any
 
 import argon2
-import orjson
-import redis
 
 from ..ops.serving import offload
-from ..storage.store import iso, now_ms
+from ..ops.times import iso, now_ms
+from ..storage.accounts import DELETED, AccountStore
+from ..storage.login_counters import LoginCounters
 from .login_limits import LoginThrottle
 from .refusals import Conflict, Invalid, NotFound, Refused, Unauthorized, Unavailable
 
@@ -69,8 +55,6 @@ USERNAME_RULE = (
     "A username is 3 to 20 characters: lower-case letters a-z, digits, '_' or '-' "
     "(capitals are made lower-case: 'Alice' is 'alice')."
 )
-#: What the name key of a deleted account holds while the name is held (then the time).
-DELETED = "~deleted:"
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 MAX_KEYS = 20
@@ -113,10 +97,6 @@ class Credential:
         return cls(account_id, CredentialKind(kind), ref)
 
 
-def akey(account_id: str, part: str) -> str:
-    return "{acct:" + account_id + "}:" + part
-
-
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -131,16 +111,18 @@ def invalid_credentials() -> Refused:
 
 
 class Accounts:
-    """Accounts on the service's Redis. ``config``: the app's settings (hash cost, session
-    lifetime, login throttling)."""
+    """The accounts of the service. ``config``: the app's settings (hash cost, session
+    lifetime, login throttling); ``leaving``: what deleting an account does to its games
+    first (:meth:`hanabi.server.table.leaving.Leaving.end_rated_games`)."""
 
     def __init__(
         self,
-        client: redis.Redis,
+        store: AccountStore,
+        counters: LoginCounters,
         config: dict[str, Any],
         leaving: Callable[[str], object] | None = None,
     ) -> None:
-        self.redis = client
+        self.store = store
         self.leaving = leaving
         self.hasher = argon2.PasswordHasher(
             time_cost=config["HANABI_ARGON2_TIME"],
@@ -154,7 +136,7 @@ class Accounts:
         self.hashing = threading.BoundedSemaphore(config["HANABI_HASH_CONCURRENCY"])
         self.session_ms = config["HANABI_SESSION_DAYS"] * DAY_MS
         self.name_hold_s = config["HANABI_NAME_HOLD_DAYS"] * DAY_MS // 1000
-        self.throttle = LoginThrottle(client, config)
+        self.throttle = LoginThrottle(counters, config)
 
     # -- accounts ----------------------------------------------------------------------
 
@@ -167,9 +149,9 @@ class Accounts:
         account_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(16))
         # The account first, then the name: a process that dies in between leaves an
         # account nobody can name (harmless), never a name taken by no account.
-        self.redis.hset(
-            akey(account_id, "a"),
-            mapping={
+        self.store.create(
+            account_id,
+            {
                 "username": username,
                 "pw": pw,
                 "bot": int(bot),
@@ -178,16 +160,16 @@ class Accounts:
                 "rated_games": 0,
             },
         )
-        if not self.redis.set(user_key(username), account_id, nx=True):
-            self.redis.delete(akey(account_id, "a"))
+        if not self.store.claim_name(username, account_id):
+            self.store.forget(account_id)
             raise self._taken(username)
         return Account(account_id, username, bot)
 
     def _taken(self, username: str) -> Refused:
         """409 for a name held by an account, or by one deleted lately (then until when)."""
-        held = self.redis.get(user_key(username))
-        if held is not None and held.decode().startswith(DELETED):
-            left = max(0, self.redis.ttl(user_key(username)))
+        held = self.store.name_holder(username)
+        if held is not None and held.startswith(DELETED):
+            left = max(0, self.store.name_ttl(username))
             until = datetime.fromtimestamp(now_ms() / 1000 + left, UTC).strftime("%Y-%m-%d")
             return Conflict(
                 "username_taken",
@@ -196,21 +178,15 @@ class Accounts:
             )
         return Conflict("username_taken", f"The username {username!r} is taken.")
 
-    def get(self, account_id: str) -> dict[str, Any] | None:
-        raw = self.redis.hgetall(akey(account_id, "a"))
-        if not raw or b"username" not in raw:
-            return None
-        return {k.decode(): v.decode() for k, v in raw.items()}
-
     def by_name(self, username: str) -> str | None:
         """The id of the account named ``username`` (any case or compatibility form)."""
-        found = self.redis.get(user_key(username))
-        if found is None or found.startswith(DELETED.encode()):
+        found = self.store.name_holder(normal_name(username))
+        if found is None or found.startswith(DELETED):
             return None
-        return found.decode()
+        return found
 
     def public(self, account_id: str) -> dict[str, Any] | None:
-        data = self.get(account_id)
+        data = self.store.fields(account_id)
         if data is None:
             return None
         return {
@@ -221,15 +197,11 @@ class Accounts:
         }
 
     def me(self, account: Account) -> dict[str, Any]:
-        data = self.get(account.id)
+        data = self.store.fields(account.id)
         if data is None:
             raise Unauthorized("invalid_credentials", "This account no longer exists.")
         created = int(data["created"])
         return {**(self.public(account.id) or {}), "id": account.id, "created": iso(created)}
-
-    def check_password(self, account: Account, password: str, address: str) -> None:
-        """401 unless ``password`` is the account's (throttled like a login)."""
-        self._verify(account.username, password, address)
 
     def change_password(
         self,
@@ -244,30 +216,28 @@ class Accounts:
         every API key unless ``keep_keys``."""
         self._verify(account.username, old, address)
         check_password(new)
-        self.redis.hset(akey(account.id, "a"), "pw", self.slow(self.hasher.hash, new))
-        sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
-        self._end_sessions(account.id, [h for h in sessions if h != keep])
+        self.store.set_password_hash(account.id, self.slow(self.hasher.hash, new))
+        sessions = self.store.session_hashes(account.id)
+        self.store.end_sessions(account.id, [h for h in sessions if h != keep])
         if not keep_keys:
-            self._revoke_keys(account.id)
+            self.store.remove_keys(account.id)
 
     def delete(self, account: Account, password: str, address: str) -> None:
         """The account and everything it holds; games keep the names as played, and the
         name stays taken for ``HANABI_NAME_HOLD_DAYS``. Once the password is verified, and
         while the account still exists, its rated games in progress end and are settled
-        (``leaving``: :meth:`hanabi.server.table.leaving.Leaving.end_rated_games`)."""
+        (``leaving``)."""
         self._verify(account.username, password, address)
         if self.leaving is not None:
             self.leaving(account.id)
-        sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
-        self._end_sessions(account.id, sessions)
-        self._revoke_keys(account.id)
+        self.store.end_sessions(account.id, self.store.session_hashes(account.id))
+        self.store.remove_keys(account.id)
         # The name is held, not freed: a new account under it would start afresh. Then
         # the account's own slot in one step (a process dying in between leaves an account
         # nobody can name or use: harmless).
-        name = user_key(account.username)
-        if self.redis.get(name) == account.id.encode():
-            self.redis.set(name, f"{DELETED}{now_ms()}", ex=max(1, self.name_hold_s))
-        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg", "rg")))
+        name = normal_name(account.username)
+        self.store.hold_name(name, account.id, str(now_ms()), self.name_hold_s)
+        self.store.delete(account.id)
 
     # -- sessions ----------------------------------------------------------------------
 
@@ -277,41 +247,27 @@ class Accounts:
         hashed = digest(token)
         expires = now_ms() + self.session_ms
         self._prune_sessions(account_id)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(akey(account_id, "s"), hashed, expires)
-        pipe.set("hanabi:session:" + hashed, account_id, px=self.session_ms)
-        pipe.execute()
+        self.store.add_session(account_id, hashed, expires, self.session_ms)
         return {"token": token, "expires": iso(expires)}
 
     def logout(self, token: str) -> None:
         hashed = digest(token)
-        account_id = self.redis.get("hanabi:session:" + hashed)
+        account_id = self.store.session_account(hashed)
         if account_id is not None:
-            self._end_sessions(account_id.decode(), [hashed])
+            self.store.end_sessions(account_id, [hashed])
 
     def logout_everywhere(self, account: Account) -> None:
         """End every session of ``account`` (API keys stay: they are revoked one by one)."""
-        sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
-        self._end_sessions(account.id, sessions)
-
-    def _end_sessions(self, account_id: str, hashes: list[str]) -> None:
-        if not hashes:
-            return
-        # One key per DEL: the global session keys sit in different Cluster slots.
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hdel(akey(account_id, "s"), *hashes)
-        for hashed in hashes:
-            pipe.delete("hanabi:session:" + hashed)
-        pipe.execute()
+        self.store.end_sessions(account.id, self.store.session_hashes(account.id))
 
     def _prune_sessions(self, account_id: str) -> None:
         """Forget expired sessions, and the oldest past :data:`MAX_SESSIONS`."""
         now = now_ms()
-        held = {h.decode(): int(v) for h, v in self.redis.hgetall(akey(account_id, "s")).items()}
+        held = self.store.sessions(account_id)
         old = [h for h, exp in held.items() if exp <= now]
         live = sorted((exp, h) for h, exp in held.items() if exp > now)
         old += [h for _, h in live[: max(0, len(live) - MAX_SESSIONS + 1)]]
-        self._end_sessions(account_id, old)
+        self.store.end_sessions(account_id, old)
 
     def _verify(self, username: str, password: str, address: str) -> str:
         """The account id if ``password`` is right; 401 (the same, and in the same time,
@@ -321,16 +277,16 @@ class Accounts:
         reservation = self.throttle.reserve(name, address)
         try:
             account_id = self.by_name(name) if USERNAME.fullmatch(name) else None
-            stored = None if account_id is None else self.redis.hget(akey(account_id, "a"), "pw")
-            ok = self.slow(self._check, self.dummy if stored is None else stored.decode(), password)
+            stored = None if account_id is None else self.store.password_hash(account_id)
+            ok = self.slow(self._check, self.dummy if stored is None else stored, password)
         except BaseException:
             reservation.cancel()  # no password was judged
             raise
         if not ok or account_id is None or stored is None:
             raise invalid_credentials()  # the attempt stays counted
         reservation.succeeded()
-        if self.hasher.check_needs_rehash(stored.decode()):
-            self.redis.hset(akey(account_id, "a"), "pw", self.slow(self.hasher.hash, password))
+        if self.hasher.check_needs_rehash(stored):
+            self.store.set_password_hash(account_id, self.slow(self.hasher.hash, password))
         return account_id
 
     def _check(self, stored: str, password: str) -> bool:
@@ -354,41 +310,26 @@ class Accounts:
     # -- API keys ----------------------------------------------------------------------
 
     def create_key(self, account: Account, name: str) -> dict[str, Any]:
-        if self.redis.hlen(akey(account.id, "k")) >= MAX_KEYS:
+        if self.store.key_count(account.id) >= MAX_KEYS:
             raise Conflict("too_many_keys", f"An account holds at most {MAX_KEYS} keys.")
         key = KEY_PREFIX + secrets.token_urlsafe(24)
         key_id = secrets.token_hex(6)
-        hashed = digest(key)
-        entry = {"name": name, "created": iso(now_ms()), "hash": hashed}
-        self.redis.hset(akey(account.id, "k"), key_id, orjson.dumps(entry))
-        self.redis.set("hanabi:apikey:" + hashed, f"{account.id}:{key_id}")
+        entry = {"name": name, "created": iso(now_ms()), "hash": digest(key)}
+        self.store.add_key(account.id, key_id, entry)
         return {"id": key_id, "name": name, "created": entry["created"], "key": key}
 
     def list_keys(self, account: Account) -> list[dict[str, Any]]:
-        rows = self.redis.hgetall(akey(account.id, "k"))
-        keys = []
-        for key_id, raw in rows.items():
-            entry = orjson.loads(raw)
-            keys.append({"id": key_id.decode(), "name": entry["name"], "created": entry["created"]})
+        keys = [
+            {"id": key_id, "name": entry["name"], "created": entry["created"]}
+            for key_id, entry in self.store.keys(account.id).items()
+        ]
         return sorted(keys, key=lambda k: (k["created"], k["id"]))
 
-    def _revoke_keys(self, account_id: str) -> None:
-        """Every API key of the account, at once (the global lookups one key per DEL)."""
-        keys = self.redis.hgetall(akey(account_id, "k"))
-        if not keys:
-            return
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hdel(akey(account_id, "k"), *keys)
-        for raw in keys.values():
-            pipe.delete("hanabi:apikey:" + orjson.loads(raw)["hash"])
-        pipe.execute()
-
     def delete_key(self, account: Account, key_id: str) -> None:
-        raw = self.redis.hget(akey(account.id, "k"), key_id)
-        if raw is None:
+        entry = self.store.key_entry(account.id, key_id)
+        if entry is None:
             raise NotFound("key_not_found", f"This account has no key {key_id!r}.")
-        self.redis.hdel(akey(account.id, "k"), key_id)
-        self.redis.delete("hanabi:apikey:" + orjson.loads(raw)["hash"])
+        self.store.remove_key(account.id, key_id, entry["hash"])
 
     # -- credentials -------------------------------------------------------------------
 
@@ -399,37 +340,27 @@ class Accounts:
         moves it to a full lifetime from now."""
         if token.startswith(SESSION_PREFIX):
             hashed = digest(token)
-            account_id = self.redis.get("hanabi:session:" + hashed)
-            if account_id is None:
+            aid = self.store.session_account(hashed)
+            if aid is None:
                 raise expired()
-            aid = account_id.decode()
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hget(akey(aid, "s"), hashed)
-            pipe.hmget(akey(aid, "a"), "username", "bot")
-            expiry, (username, bot) = pipe.execute()
+            expiry, username, bot = self.store.session_and_account(aid, hashed)
             now = now_ms()
-            if expiry is None or int(expiry) <= now or username is None:
+            if expiry is None or expiry <= now or username is None:
                 raise expired()
-            if int(expiry) - now < self.session_ms - 3600 * 1000:
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.hset(akey(aid, "s"), hashed, now + self.session_ms)
-                pipe.pexpire("hanabi:session:" + hashed, self.session_ms)
-                pipe.execute()
+            if expiry - now < self.session_ms - 3600 * 1000:
+                self.store.extend_session(aid, hashed, now + self.session_ms, self.session_ms)
             credential = Credential(aid, CredentialKind.SESSION, hashed)
             return Account(aid, username.decode(), bot == b"1"), credential
         if token.startswith(KEY_PREFIX):
             hashed = digest(token)
-            found = self.redis.get("hanabi:apikey:" + hashed)
-            if found is None:
+            owner = self.store.key_owner(hashed)
+            if owner is None:
                 raise revoked()
-            aid, _, key_id = found.decode().partition(":")
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hget(akey(aid, "k"), key_id)
-            pipe.hmget(akey(aid, "a"), "username", "bot")
-            entry, (username, bot) = pipe.execute()
+            aid, key_id = owner
+            entry, username, bot = self.store.key_and_account(aid, key_id)
             if entry is None or username is None:
                 raise revoked()
-            if not hmac.compare_digest(orjson.loads(entry)["hash"], hashed):
+            if not hmac.compare_digest(entry["hash"], hashed):
                 raise revoked()  # pragma: no cover - a key id reused after a deletion
             credential = Credential(aid, CredentialKind.KEY, key_id)
             return Account(aid, username.decode(), bot == b"1"), credential
@@ -440,13 +371,9 @@ class Accounts:
         key not revoked (an account's deletion ends both). One read of the account's slot,
         so a stream may ask at every wake."""
         if credential.kind is CredentialKind.SESSION:
-            expiry = self.redis.hget(akey(credential.account_id, "s"), credential.ref)
-            return expiry is not None and int(expiry) > now_ms()
-        return bool(self.redis.hexists(akey(credential.account_id, "k"), credential.ref))
-
-
-def user_key(username: str) -> str:
-    return "hanabi:user:" + normal_name(username)
+            expiry = self.store.session_expiry(credential.account_id, credential.ref)
+            return expiry is not None and expiry > now_ms()
+        return self.store.has_key(credential.account_id, credential.ref)
 
 
 def check_password(password: str) -> None:

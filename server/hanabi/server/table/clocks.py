@@ -13,15 +13,10 @@ of them: the timing a new game asks for, and the time keys of a view. The worker
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
+from ..ops.times import iso
 from .refusals import Invalid, plural
-
-
-def iso(ms: int) -> str:
-    """RFC 3339 in UTC, to the millisecond."""
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
 
 
 def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:

@@ -22,31 +22,32 @@ from __future__ import annotations
 from hanabi.game import Action
 
 from ..storage.record import Record
+from ..storage.settling import SettlingStore
 from ..storage.store import Store
 from .reads import Reads
 from .refusals import Refused
-from .settle import rated_games_key
 from .writes import Outcome, WriteLoop
 
 
 class Leaving:
     """Ending the rated games of an account that is deleted."""
 
-    def __init__(self, store: Store, writes: WriteLoop, reads: Reads) -> None:
+    def __init__(
+        self, store: Store, settling: SettlingStore, writes: WriteLoop, reads: Reads
+    ) -> None:
         self.store = store
+        self.settling = settling
         self.writes = writes
         self.reads = reads
 
     def end_rated_games(self, account_id: str) -> list[str]:
         """End and settle every rated game in progress where ``account_id`` holds a seat
         (see the module doc); the ids of those found. Idempotent."""
-        key = rated_games_key(account_id)
         found = []
-        for raw in sorted(self.store.redis.smembers(key)):
-            game_id = raw.decode()
+        for game_id in self.settling.rated_games(account_id):
             record = self.store.load(game_id)
             if record is None:  # expired unfinished: nothing left to settle
-                self.store.redis.srem(key, game_id)
+                self.settling.forget_rated_game(account_id, game_id)
                 continue
             found.append(game_id)
             if record.status == "playing":

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ops.times import now_ms
 from ..storage.changes import ChangeHub
 from ..storage.keys import LISTING
 from ..storage.record import Record
-from ..storage.store import Store, now_ms
+from ..storage.store import Store
 from . import rendering
 
 

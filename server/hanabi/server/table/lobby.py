@@ -12,12 +12,13 @@ from typing import Any
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import Game, Options, Setup, SetupError
 
+from ..ops.times import now_ms
 from ..storage.archive import setup_of
 from ..storage.record import Player, Record
-from ..storage.store import Store, now_ms
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
+from .rated import RatedTables
 from .refusals import Conflict, Forbidden, Invalid
 from .seats import (
     bot_name,
@@ -47,16 +48,16 @@ def player_name(account: Account | None, name: str | None) -> str:
 class Lobby:
     """Opening tables, taking and freeing seats, seating bots, dealing."""
 
-    def __init__(self, store: Store, writes: WriteLoop, config: dict[str, Any]) -> None:
-        self.store = store
+    def __init__(self, writes: WriteLoop, rated: RatedTables, config: dict[str, Any]) -> None:
         self.writes = writes
+        self.rated = rated
         self.config = config
 
     def create(self, body: dict[str, Any], account: Account | None = None) -> Outcome:
         """Open a table; with ``account`` its seat 0 is bound to it under its username."""
         is_rated = bool(body["options"].pop("rated", False))
         if is_rated:
-            rated.check_create(body, account, self.store.redis, self.config)
+            self.rated.check_create(body, account)
         name = check_name(player_name(account, body.get("name")))
         variant_id = body["variant"]  # the schema allows only known variants
         engine_options = dict(body["options"])
@@ -107,7 +108,7 @@ class Lobby:
         token = new_token()
 
         def change(record: Record) -> Outcome:
-            rated.check_join(record, account, self.store.redis, self.config)
+            self.rated.check_join(record, account)
             if plays is not None:
                 rated.check_bot(record)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
@@ -211,7 +212,7 @@ class Lobby:
                 event = {"type": "leave", "seat": seat, "name": host.name, "bot": None}
                 notes.append(self.writes.note(record, {**event, "host": record.host}))
                 seat = None
-            rated.check_start(record, self.store.redis, self.config)
+            self.rated.check_start(record)
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway

@@ -35,28 +35,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-import redis
-
+from ..storage.login_counters import LoginCounters, counter_key
 from .refusals import TooMany, plural
-
-#: Count one attempt on a counter: INCR, and start its window when it has none. One key.
-# KEYS: the counter.  ARGV: the window, ms.  Returns {count, ms left in the window}.
-RESERVE_LUA = """
-local n = redis.call('INCR', KEYS[1])
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  left = tonumber(ARGV[1])
-end
-return {n, left}
-"""
-
-#: Give an attempt back: DECR, unless the window ended meanwhile (the key is gone then, and
-#: a DECR would make a counter at -1 with no window). One key.
-RELEASE_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
-return 0
-"""
 
 
 class Scope(Enum):
@@ -111,35 +91,33 @@ class Reservation:
 
     def succeeded(self) -> None:
         """The right password: the pair's failures are forgotten, the others given back."""
-        self.throttle.redis.delete(self.keys[Scope.PAIR])
+        self.throttle.counters.forget(self.keys[Scope.PAIR])
         for scope in (Scope.ACCOUNT, Scope.ADDRESS):
-            self.throttle.release(self.keys[scope])
+            self.throttle.counters.give_back(self.keys[scope])
 
     def cancel(self) -> None:
         """No password was judged (the attempt failed for another reason): give it back."""
         for key in self.keys.values():
-            self.throttle.release(key)
+            self.throttle.counters.give_back(key)
 
 
 class LoginThrottle:
     """The failed-login counters of one app (see the module's docstring)."""
 
-    def __init__(self, client: redis.Redis, config: dict[str, Any]) -> None:
-        self.redis = client
+    def __init__(self, counters: LoginCounters, config: dict[str, Any]) -> None:
+        self.counters = counters
         # In this order: a stranger refused for the pair never counts on the account.
         self.limits = [
             Limit(scope, int(config[attempts]), int(config[window]))
             for scope, (attempts, window) in SETTINGS.items()
         ]
-        self._reserve = client.register_script(RESERVE_LUA)
-        self._release = client.register_script(RELEASE_LUA)
 
     @staticmethod
     def key(scope: Scope, name: str, address: str) -> str:
         """The counter of ``scope`` for a login as ``name`` (normalised) from ``address``."""
         address = counted_address(address)
         what = {Scope.PAIR: f"{name}|{address}", Scope.ACCOUNT: name, Scope.ADDRESS: address}
-        return f"hanabi:login:{scope.value}:{what[scope]}"
+        return counter_key(scope.value, what[scope])
 
     def reserve(self, name: str, address: str) -> Reservation:
         """Count one attempt to log in as ``name`` from ``address`` on every counter; 429
@@ -147,11 +125,11 @@ class LoginThrottle:
         reservation = Reservation(self)
         for limit in self.limits:
             key = self.key(limit.scope, name, address)
-            count, left_ms = self._reserve(keys=[key], args=[limit.window_s * 1000])
+            count, left_ms = self.counters.count(key, limit.window_s * 1000)
             reservation.keys[limit.scope] = key
-            if int(count) > limit.attempts:
+            if count > limit.attempts:
                 reservation.cancel()
-                seconds = max(1, (int(left_ms) + 999) // 1000)
+                seconds = max(1, (left_ms + 999) // 1000)
                 raise TooMany(
                     "too_many_failed_logins",
                     f"{WHY[limit.scope]} (at most {limit.attempts} in "
@@ -159,9 +137,6 @@ class LoginThrottle:
                     retry_after=seconds,
                 )
         return reservation
-
-    def release(self, key: str) -> None:
-        self._release(keys=[key])
 
 
 def _duration(seconds: int) -> str:

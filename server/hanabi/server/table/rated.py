@@ -13,39 +13,97 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import redis
-
 from hanabi.game import get_variant
 
+from ..ops.times import now_ms
+from ..storage.accounts import AccountStore
 from ..storage.record import Record
-from ..storage.store import now_ms
-from . import ratings, stats
-from .accounts import Account, akey
+from . import ratings
+from .accounts import Account
 from .refusals import Conflict, Forbidden, Invalid, Refused, Unauthorized
 
 HOUR_MS = 3600 * 1000
 
 
-def check_create(
-    body: dict[str, Any], account: Account | None, client: redis.Redis, config: Mapping[str, Any]
-) -> None:
-    """A rated table: an account (not a bot's, eligible), no known deal, a variant that is
-    rated, the standard rules."""
-    if account is None:
-        raise Unauthorized(
-            "account_required", "A rated game is created with an account's credential."
-        )
-    if account.bot:
-        raise Forbidden("bot_account", "Bot accounts never play rated games.")
-    if body.get("seed") or body.get("deck"):
-        raise Invalid("rated_known_deal", "A rated game is dealt at random: no seed, no deck.")
-    if not ratings.is_rated_variant(get_variant(body["variant"])):
-        raise Invalid(
-            "variant_not_rated",
-            f"{body['variant']} is never rated (a 55-card variant depends on the draw).",
-        )
-    check_options(body["options"])
-    check_eligible(client, config, [(account.id, account.username)])
+class RatedTables:
+    """The checks that need the accounts as stored (``config``: the eligibility settings)."""
+
+    def __init__(self, accounts: AccountStore, config: Mapping[str, Any]) -> None:
+        self.accounts = accounts
+        self.min_age_h = config["HANABI_RATED_MIN_AGE_H"]
+        self.min_games = config["HANABI_RATED_MIN_GAMES"]
+
+    def check_create(self, body: dict[str, Any], account: Account | None) -> None:
+        """A rated table: an account (not a bot's, eligible), no known deal, a variant that
+        is rated, the standard rules."""
+        if account is None:
+            raise Unauthorized(
+                "account_required", "A rated game is created with an account's credential."
+            )
+        if account.bot:
+            raise Forbidden("bot_account", "Bot accounts never play rated games.")
+        if body.get("seed") or body.get("deck"):
+            raise Invalid("rated_known_deal", "A rated game is dealt at random: no seed, no deck.")
+        if not ratings.is_rated_variant(get_variant(body["variant"])):
+            raise Invalid(
+                "variant_not_rated",
+                f"{body['variant']} is never rated (a 55-card variant depends on the draw).",
+            )
+        check_options(body["options"])
+        self.check_eligible([(account.id, account.username)])
+
+    def check_join(self, record: Record, account: Account | None) -> None:
+        if not record.rated:
+            return
+        if account is None:
+            raise Unauthorized("account_required", "Only accounts may join a rated game.")
+        if account.bot:
+            raise Forbidden("bot_account", "Bot accounts never play rated games.")
+        if any(p.account == account.id for p in record.players):
+            raise already_seated()
+        self.check_eligible([(account.id, account.username)])
+
+    def check_start(self, record: Record) -> None:
+        """At the deal a rated table seats two or more distinct, eligible accounts (and
+        nothing else), under the standard rules."""
+        if not record.rated:
+            return
+        if sum(p.account is not None for p in record.players) < 2 or any(
+            p.account is None or p.bot is not None for p in record.players
+        ):
+            raise Conflict("not_enough_accounts", "A rated game needs two or more accounts.")
+        check_options(record.options)
+        check_distinct(record)
+        self.check_eligible([(p.account, p.name) for p in record.players if p.account])
+
+    def check_eligible(self, seats: list[tuple[str, str]]) -> None:
+        """409 unless every account of ``seats`` (id, name) exists, is at least
+        ``HANABI_RATED_MIN_AGE_H`` hours old and has finished ``HANABI_RATED_MIN_GAMES``
+        unrated games (one read per account: the ``created`` and ``unrated_games`` fields)."""
+        rows = self.accounts.eligibility([account_id for account_id, _ in seats])
+        now = now_ms()
+        for (account_id, name), (username, created, games) in zip(seats, rows, strict=True):
+            if username is None:
+                raise Conflict(
+                    "account_deleted",
+                    f"{name}'s account no longer exists: the host may remove that seat.",
+                )
+            age_ms = now - int(created)
+            if self.min_age_h > 0 and age_ms < self.min_age_h * HOUR_MS:
+                raise Conflict(
+                    "account_too_new",
+                    f"Rated games are open to accounts at least {self.min_age_h} hours old; "
+                    f"{name}'s was created {hours(age_ms)} ago.",
+                )
+            if self.min_games <= 0:
+                continue
+            finished = int(games) if games is not None else self.accounts.unrated_games(account_id)
+            if finished < self.min_games:
+                raise Conflict(
+                    "not_enough_games",
+                    f"Rated games are open to accounts that finished {self.min_games} unrated "
+                    f"games first; {name} has finished {finished} of the {self.min_games}.",
+                )
 
 
 def check_options(options: Mapping[str, Any]) -> None:
@@ -59,37 +117,9 @@ def check_options(options: Mapping[str, Any]) -> None:
             )
 
 
-def check_join(
-    record: Record, account: Account | None, client: redis.Redis, config: Mapping[str, Any]
-) -> None:
-    if not record.rated:
-        return
-    if account is None:
-        raise Unauthorized("account_required", "Only accounts may join a rated game.")
-    if account.bot:
-        raise Forbidden("bot_account", "Bot accounts never play rated games.")
-    if any(p.account == account.id for p in record.players):
-        raise already_seated()
-    check_eligible(client, config, [(account.id, account.username)])
-
-
 def check_bot(record: Record) -> None:
     if record.rated:
         raise Conflict("rated_no_bots", "A rated game has no bot seats.")
-
-
-def check_start(record: Record, client: redis.Redis, config: Mapping[str, Any]) -> None:
-    """At the deal a rated table seats two or more distinct, eligible accounts (and nothing
-    else), under the standard rules."""
-    if not record.rated:
-        return
-    if sum(p.account is not None for p in record.players) < 2 or any(
-        p.account is None or p.bot is not None for p in record.players
-    ):
-        raise Conflict("not_enough_accounts", "A rated game needs two or more accounts.")
-    check_options(record.options)
-    check_distinct(record)
-    check_eligible(client, config, [(p.account, p.name) for p in record.players if p.account])
 
 
 def check_distinct(record: Record) -> None:
@@ -102,42 +132,6 @@ def already_seated() -> Refused:
     return Conflict(
         "already_seated", "This account already holds a seat here: one seat per account."
     )
-
-
-def check_eligible(
-    client: redis.Redis, config: Mapping[str, Any], seats: list[tuple[str, str]]
-) -> None:
-    """409 unless every account of ``seats`` (id, name) exists, is at least
-    ``HANABI_RATED_MIN_AGE_H`` hours old and has finished ``HANABI_RATED_MIN_GAMES`` unrated
-    games (one read per account: the ``created`` and ``unrated_games`` fields)."""
-    min_age_h = config["HANABI_RATED_MIN_AGE_H"]
-    min_games = config["HANABI_RATED_MIN_GAMES"]
-    pipe = client.pipeline(transaction=False)
-    for account_id, _ in seats:
-        pipe.hmget(akey(account_id, "a"), "username", "created", "unrated_games")
-    now = now_ms()
-    for (account_id, name), (username, created, games) in zip(seats, pipe.execute(), strict=True):
-        if username is None:
-            raise Conflict(
-                "account_deleted",
-                f"{name}'s account no longer exists: the host may remove that seat.",
-            )
-        age_ms = now - int(created)
-        if min_age_h > 0 and age_ms < min_age_h * HOUR_MS:
-            raise Conflict(
-                "account_too_new",
-                f"Rated games are open to accounts at least {min_age_h} hours old; {name}'s "
-                f"was created {hours(age_ms)} ago.",
-            )
-        if min_games <= 0:
-            continue
-        finished = int(games) if games is not None else stats.unrated_games(client, account_id)
-        if finished < min_games:
-            raise Conflict(
-                "not_enough_games",
-                f"Rated games are open to accounts that finished {min_games} unrated games "
-                f"first; {name} has finished {finished} of the {min_games}.",
-            )
 
 
 def hours(ms: int) -> str:

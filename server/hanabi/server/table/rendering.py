@@ -12,8 +12,8 @@ from typing import Any
 from hanabi.bots import playing
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
 
+from ..ops.times import iso
 from ..storage.record import Record
-from ..storage.store import iso
 from .clocks import timing_options
 from .seats import all_bots
 from .vote_count import votes_view

@@ -20,6 +20,7 @@ from .lobby import Lobby
 from .play import Play
 from .reads import Reads
 from .settle import Settler
+from .stats import Profiles
 from .tickets import StreamTickets
 from .votes import Votes
 from .writes import WriteLoop
@@ -41,5 +42,6 @@ class Services:
     deadlines: Deadlines  # clocks that ran out, idle games
     leaving: Leaving  # a deleted account's rated games
     accounts: Accounts  # accounts, sessions, API keys
+    profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream

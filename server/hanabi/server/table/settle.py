@@ -10,7 +10,7 @@ change them together. Instead every step is idempotent and keyed by the game id:
    ``{game:<id>}:settle`` with SET NX (the game's slot): who is rated, each member by how
    much (computed from their rating at that moment), the statistics to add. Every other
    settler reads the winner's plan, so all of them apply the same numbers.
-3. **Apply.** One script per account, in the account's slot (:data:`APPLY_LUA`): if the
+3. **Apply.** One script per account, in the account's slot (:data:`hanabi.server.storage.settling.APPLY_LUA`): if the
    account's ledger ``{acct:<id>}:hg`` has no entry for the game, change the rating, the
    statistics and the history, and write the entry; otherwise return the entry written.
    Either way the game leaves the account's rated games in progress (``{acct:<id>}:rg``).
@@ -33,84 +33,20 @@ import orjson
 
 from hanabi.game import get_variant
 
+from ..ops.times import iso, now_ms
 from ..storage import redis_errors
+from ..storage.accounts import AccountStore
 from ..storage.record import Record
-from ..storage.store import Gone, Store, VersionConflict, iso, now_ms
+from ..storage.settling import SettlingStore
+from ..storage.store import Gone, Store, VersionConflict
 from . import ratings
-from .accounts import akey
 from .writes import Hooks
 
 log = logging.getLogger("hanabi.server.settle")
 
-PENDING = "hanabi:settle:pending"
 HISTORY_CAP = 2000
 RECHECK_MS = 60_000  # a pending game still on is looked at again this much later
 LEASE_MS = 30_000  # a sweeper's claim on a due game
-
-# KEYS: a, st, h, hg, rg (one account's slot).  ARGV: game id, entry JSON, variant, player
-# count, score, strikeout 0/1, rated 0/1, rating change, history member, history cap.
-# Returns the ledger entry (JSON) written now or before; nil if the account is gone.
-APPLY_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-redis.call('SREM', KEYS[5], ARGV[1])
-local done = redis.call('HGET', KEYS[4], ARGV[1])
-if done then return done end
-local v = ARGV[3]
-local entry = cjson.decode(ARGV[2])
-if ARGV[7] == '1' then
-  local before = redis.call('HGET', KEYS[1], 'rating')
-  local after = redis.call('HINCRBYFLOAT', KEYS[1], 'rating', ARGV[8])
-  redis.call('HINCRBY', KEYS[1], 'rated_games', 1)
-  redis.call('HINCRBY', KEYS[2], v .. ':rated', 1)
-  redis.call('HINCRBYFLOAT', KEYS[2], v .. ':change', ARGV[8])
-  entry['rating_change'] = {before = tonumber(before), after = tonumber(after)}
-else
-  if redis.call('HEXISTS', KEYS[1], 'unrated_games') == 0 then
-    -- an account from before this counter: its unrated games counted once (stats.py)
-    local n = 0
-    local st = redis.call('HGETALL', KEYS[2])
-    for i = 1, #st, 2 do
-      local suffix = string.sub(st[i], -6)
-      if suffix == ':games' then n = n + tonumber(st[i + 1])
-      elseif suffix == ':rated' then n = n - tonumber(st[i + 1]) end
-    end
-    redis.call('HSET', KEYS[1], 'unrated_games', n)
-  end
-  redis.call('HINCRBY', KEYS[1], 'unrated_games', 1)
-end
-local score = tonumber(ARGV[5])
-redis.call('HINCRBY', KEYS[2], v .. ':games', 1)
-local best = v .. ':best:' .. ARGV[4]
-local old = tonumber(redis.call('HGET', KEYS[2], best) or '-1')
-if score > old then redis.call('HSET', KEYS[2], best, score) end
-if score > 0 then
-  redis.call('HINCRBY', KEYS[2], v .. ':scored', 1)
-  redis.call('HINCRBY', KEYS[2], v .. ':score_sum', score)
-end
-if ARGV[6] == '1' then redis.call('HINCRBY', KEYS[2], v .. ':strikeouts', 1) end
-local text = cjson.encode(entry)
-redis.call('HSET', KEYS[4], ARGV[1], text)
-redis.call('ZADD', KEYS[3], 0, ARGV[9])
-local extra = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[10])
-if extra > 0 then
-  local oldest = redis.call('ZRANGE', KEYS[3], 0, extra - 1)
-  for _, member in ipairs(oldest) do
-    redis.call('HDEL', KEYS[4], string.sub(member, 15))
-  end
-  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, extra - 1)
-end
-return text
-"""
-
-
-def plan_key(game_id: str) -> str:
-    return "{game:" + game_id + "}:settle"
-
-
-def rated_games_key(account_id: str) -> str:
-    """The rated games an account holds a seat in, from just before the deal until they
-    are settled: what deleting the account ends (:mod:`hanabi.server.table.leaving`)."""
-    return akey(account_id, "rg")
 
 
 def is_rated(record: Record) -> bool:
@@ -130,12 +66,13 @@ def is_rated(record: Record) -> bool:
 class Settler:
     """Applies finished games to their accounts (see the module doc)."""
 
-    def __init__(self, store: Store, k: float, finished_ttl: int) -> None:
+    def __init__(
+        self, store: Store, settling: SettlingStore, accounts: AccountStore, k: float
+    ) -> None:
         self.store = store
-        self.redis = store.redis
+        self.settling = settling
+        self.accounts = accounts
         self.k = k
-        self.ttl = finished_ttl
-        self._apply = self.redis.register_script(APPLY_LUA)
 
     def pending(self, record: Record) -> None:
         """Call before the commit that starts ``record``: it will be settled when it ends
@@ -143,12 +80,7 @@ class Settler:
         accounts = [p.account for p in record.players if p.account is not None]
         if not accounts:
             return
-        pipe = self.redis.pipeline(transaction=False)  # one key per command: cluster-safe
-        pipe.zadd(PENDING, {record.id: now_ms() + RECHECK_MS})
-        if record.rated:
-            for account_id in accounts:
-                pipe.sadd(rated_games_key(account_id), record.id)
-        pipe.execute()
+        self.settling.pend(record.id, now_ms() + RECHECK_MS, accounts if record.rated else [])
 
     def settle(self, game_id: str, record: Record | None = None) -> Record | None:
         """Settle the game if it is finished (idempotent): the record as it stands after,
@@ -156,12 +88,12 @@ class Settler:
         if record is None:
             record = self.store.load(game_id)
         if record is None:
-            self.redis.zrem(PENDING, game_id)
+            self.settling.settled(game_id)
             return None
         if record.status != "finished":
             return None
         if not any(p.account is not None for p in record.players):
-            self.redis.zrem(PENDING, game_id)
+            self.settling.settled(game_id)
             return record
         plan = self._plan(record)
         changes: dict[str, dict[str, float]] = {}
@@ -171,13 +103,13 @@ class Settler:
                 changes[str(member["seat"])] = entry["rating_change"]
         if plan["rated"]:
             record = self._record_changes(record, changes)
-        self.redis.zrem(PENDING, game_id)
+        self.settling.settled(game_id)
         return record
 
     def _plan(self, record: Record) -> dict[str, Any]:
-        stored = self.redis.get(plan_key(record.id))
+        stored = self.settling.plan(record.id)
         if stored is not None:
-            return orjson.loads(stored)
+            return stored
         rated = is_rated(record)
         members = []
         max_score = get_variant(record.variant).max_score
@@ -186,8 +118,8 @@ class Settler:
                 continue
             delta = 0.0
             if rated:  # each member against hanabot from their own rating (ratings.py)
-                raw = self.redis.hget(akey(player.account, "a"), "rating")
-                own = float(raw) if raw is not None else ratings.START
+                own = self.accounts.rating(player.account)
+                own = ratings.START if own is None else own
                 delta = ratings.change(own, max_score, record.score, self.k)
             members.append({"seat": seat, "account": player.account, "delta": delta})
         result = record.result or {}
@@ -201,8 +133,7 @@ class Settler:
             "ended": record.updated,
             "members": members,
         }
-        self.redis.set(plan_key(record.id), orjson.dumps(plan), nx=True, ex=self.ttl)
-        return orjson.loads(self.redis.get(plan_key(record.id)) or orjson.dumps(plan))
+        return self.settling.save_plan(record.id, plan)
 
     def _apply_member(self, plan: dict[str, Any], member: dict[str, Any]) -> dict[str, Any] | None:
         aid = member["account"]
@@ -228,8 +159,7 @@ class Settler:
             f"{plan['ended']:013d}:{plan['game']}",
             HISTORY_CAP,
         ]
-        found = self._apply(keys=[akey(aid, p) for p in ("a", "st", "h", "hg", "rg")], args=args)
-        return None if found is None else orjson.loads(found)
+        return self.settling.apply(aid, args)
 
     def _record_changes(self, record: Record, changes: dict[str, Any]) -> Record:
         """Put ``rating_changes`` into the game's result (compare-and-set; once)."""
@@ -254,16 +184,14 @@ class Settler:
     def sweep(self, limit: int = 20) -> int:
         """Settle pending games that are due; returns how many were finished and settled."""
         now = now_ms()
-        due = self.redis.zrangebyscore(PENDING, "-inf", now, start=0, num=limit)
         settled = 0
-        for raw in due:
-            game_id = raw.decode()
+        for game_id in self.settling.due(now, limit):
             # Claim it for a while: another sweeper then passes it by.
-            if not self.redis.zadd(PENDING, {game_id: now + LEASE_MS}, xx=True, gt=True, ch=True):
+            if not self.settling.claim(game_id, now + LEASE_MS):
                 continue
             record = self.store.load(game_id)
             if record is not None and record.status != "finished":
-                self.redis.zadd(PENDING, {game_id: now + RECHECK_MS}, xx=True)
+                self.settling.look_again(game_id, now + RECHECK_MS)
                 continue
             if self.settle(game_id, record) is not None:
                 settled += 1

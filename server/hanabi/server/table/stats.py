@@ -1,25 +1,19 @@
-"""Per-account statistics and history, as :mod:`hanabi.server.table.settle` writes them.
+"""Public profiles: an account's rating and statistics per variant, and its history of
+finished games, as settling writes them (:mod:`hanabi.server.table.settle`; the counters
+are laid out in :mod:`hanabi.server.storage.accounts`).
 
-``{acct:<id>}:st`` holds counters per variant ``v``: ``v:games``, ``v:best:<players>``,
-``v:scored`` and ``v:score_sum`` (games not ended at 0), ``v:strikeouts``, ``v:rated``
-and ``v:change`` (the sum of rating changes). ``{acct:<id>}:h`` orders the history
-(members ``<ended ms, 13 digits>:<game id>``, all scored 0, read by lex range like the
-game index) and ``{acct:<id>}:hg`` holds each entry.
-
-The account's hash ``{acct:<id>}:a`` counts its finished unrated games in
-``unrated_games`` (what makes it eligible for rated games, :mod:`hanabi.server.table.rated`),
-one field read. Accounts from before that field have it counted once from the statistics
-(``games`` minus ``rated`` over the variants) by the first game they finish since.
+The account's ``unrated_games`` counts its finished unrated games (what makes it eligible
+for rated games, :mod:`hanabi.server.table.rated`); accounts from before that field have it
+counted once from the statistics by the first game they finish since.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import orjson
-import redis
-
-from .accounts import akey
+from ..storage.accounts import AccountStore
+from .accounts import Accounts
+from .refusals import NotFound
 
 
 def variant_stats(raw: dict[bytes, bytes]) -> dict[str, dict[str, Any]]:
@@ -44,42 +38,32 @@ def variant_stats(raw: dict[bytes, bytes]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def unrated_games(client: redis.Redis, account_id: str) -> int:
-    """How many unrated games the account finished (any way they ended)."""
-    counted = client.hget(akey(account_id, "a"), "unrated_games")
-    if counted is not None:
-        return int(counted)
-    total = 0
-    for field, value in client.hgetall(akey(account_id, "st")).items():
-        if field.endswith(b":games"):
-            total += int(value)
-        elif field.endswith(b":rated"):
-            total -= int(value)
-    return total
+class Profiles:
+    """What anyone may see of a player."""
 
+    def __init__(self, accounts: Accounts, store: AccountStore) -> None:
+        self.accounts = accounts
+        self.store = store
 
-def profile(client: redis.Redis, account_id: str, public: dict[str, Any]) -> dict[str, Any]:
-    raw = client.hgetall(akey(account_id, "st"))
-    return {**public, "stats": variant_stats(raw)}
+    def account_id_of(self, username: str) -> str:
+        """The id of the player named ``username``; 404 ``player_not_found``."""
+        account_id = self.accounts.by_name(username)
+        if account_id is None or self.accounts.public(account_id) is None:
+            raise NotFound("player_not_found", f"There is no player {username!r}.")
+        return account_id
 
+    def profile(self, username: str) -> dict[str, Any]:
+        """The public account and its statistics per variant."""
+        account_id = self.account_id_of(username)
+        public = self.accounts.public(account_id)
+        assert public is not None
+        return {**public, "stats": variant_stats(self.store.stats(account_id))}
 
-def history(client: redis.Redis, account_id: str, limit: int, cursor: str | None) -> dict[str, Any]:
-    """Finished games, newest first, ``limit`` at a time after ``cursor``."""
-    start = "(" + cursor if cursor else "+"
-    members = [
-        m.decode()
-        for m in client.zrange(
-            akey(account_id, "h"), start, "-", desc=True, bylex=True, offset=0, num=limit + 1
-        )
-    ]
-    page = members[:limit]
-    ids = [m.split(":", 1)[1] for m in page]
-    entries = client.hmget(akey(account_id, "hg"), ids) if ids else []
-    games = []
-    for raw in entries:
-        if raw is None:
-            continue
-        entry = orjson.loads(raw)
-        games.append({**entry, "rating_change": entry.get("rating_change") or None})
-    next_cursor = page[-1] if len(members) > limit else None
-    return {"games": games, "next_cursor": next_cursor}
+    def history(self, username: str, limit: int, cursor: str | None) -> dict[str, Any]:
+        """Finished games, newest first, ``limit`` at a time after ``cursor``."""
+        account_id = self.account_id_of(username)
+        entries, next_cursor = self.store.history(account_id, limit, cursor)
+        games = [
+            {**entry, "rating_change": entry.get("rating_change") or None} for entry in entries
+        ]
+        return {"games": games, "next_cursor": next_cursor}

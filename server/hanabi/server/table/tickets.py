@@ -16,8 +16,8 @@ change) or the key is revoked, the ticket is refused, and the stream it opened c
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime, timedelta
 
+from ..ops.times import iso, now_ms
 from ..storage.tickets import TicketStore
 from .accounts import Accounts, Credential
 from .refusals import Unauthorized
@@ -43,8 +43,7 @@ class StreamTickets:
         # A token hash is base64url: a space cannot occur in it.
         value = token_hash if credential is None else f"{token_hash} {credential.dump()}"
         self.store.put(game_id, hash_token(ticket), value, TTL)
-        expires = datetime.now(UTC) + timedelta(seconds=TTL)
-        return ticket, expires.isoformat(timespec="seconds").replace("+00:00", "Z")
+        return ticket, iso(now_ms() + TTL * 1000, timespec="seconds")
 
     def redeem(self, game_id: str, ticket: str) -> tuple[str, Credential | None]:
         """What a ticket stands for: the seat's token hash, and the account credential it

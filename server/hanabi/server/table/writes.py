@@ -15,11 +15,12 @@ from typing import Any
 
 from hanabi.game import Action, Game
 
+from ..ops.times import now_ms
 from ..storage.archive import encode_action
 from ..storage.record import Record
 from ..storage.scripts import clock_change
 from ..storage.slots import new_game_id
-from ..storage.store import DeadlinePassed, Gone, Store, VersionConflict, now_ms
+from ..storage.store import DeadlinePassed, Gone, Store, VersionConflict
 from .reads import Reads
 from .refusals import Conflict, Refused, Unavailable
 from .seats import bot_due, not_found
