@@ -24,6 +24,7 @@ from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
 from .storage.login_counters import LoginCounters
 from .storage.rate_counters import RateCounters
+from .storage.record import GameStatus
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
 from .storage.store import Store
@@ -77,9 +78,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     """The storage, then every part of the table on it."""
     # -- storage: the games in Redis, this process's change hub, Redis's clock
     ttls = {
-        "lobby": settings["HANABI_LOBBY_TTL"],
-        "playing": settings["HANABI_PLAYING_TTL"],
-        "finished": settings["HANABI_FINISHED_TTL"],
+        GameStatus.LOBBY: settings["HANABI_LOBBY_TTL"],
+        GameStatus.PLAYING: settings["HANABI_PLAYING_TTL"],
+        GameStatus.FINISHED: settings["HANABI_FINISHED_TTL"],
     }
     store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
     redis_memory.warn_if_evicting(store.redis)  # games must never be evicted

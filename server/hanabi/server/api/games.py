@@ -11,6 +11,7 @@ from flask import Response, current_app
 from flask_restx import Resource
 
 from ..ops.serving import yield_to_others
+from ..storage.record import GameStatus
 from ..table import rendering
 from ..table.seats import not_found
 from .context import hit_per_address, holding, services
@@ -67,7 +68,7 @@ class Games(Resource):
                         # Waited it out (or the server is draining). A lobby leaves the
                         # list with no change as it ages (HANABI_LOBBY_LISTED_S): look again
                         # (only there: a move shows on a read but answers no wait).
-                        if q.get("status") == "lobby":
+                        if q.get("status") == GameStatus.LOBBY:
                             body, etag = page()
                         break
                     version = newest

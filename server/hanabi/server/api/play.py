@@ -8,6 +8,7 @@ from flask import Response
 from flask_restx import Resource
 
 from ..ops import metrics
+from ..storage.record import GameStatus
 from ..table.seats import require_seat
 from ..table.services import Services
 from ..table.writes import Outcome
@@ -21,7 +22,7 @@ from .schemas.requests import ACTION_REQUESTS, ChatSchema, VoteSchema, action_re
 
 def _action_result(svc: Services, outcome: Outcome, status: int) -> Response:
     record = outcome.record
-    over = record.status == "finished"
+    over = record.status is GameStatus.FINISHED
     events = svc.reads.redact(outcome.events, outcome.seat, over, outcome.first_seq)
     game = svc.reads.rendered(record, outcome.seat, outcome.game)
     body = b'{"events":' + orjson.dumps(events) + b',"game":' + game + b"}"

@@ -33,11 +33,12 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from typing import Any
 
 import orjson
 
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record
 from ..table.reads import Reads
 from ..table.refusals import Refused
 from ..table.seats import seat_by_hash
@@ -52,8 +53,15 @@ PAGE = 200
 #: Up to this many new events, a step's messages are built once and shared by every stream
 #: of the same viewer and position (what a change sends to its 1,000 spectators).
 SHARED = 50
-#: The end reason of a stream whose account credential ended.
-REVOKED = "revoked"
+
+
+class StreamEnd(StrEnum):
+    """Why a stream ends for good (the ``end`` message's ``reason``); a refusal met on the
+    way ends it with the refusal's code (``not_a_player``: the viewer's seat was freed)."""
+
+    FINISHED = "finished"  # the game is over: nothing more will happen
+    GONE = "gone"  # the game expired, or its lobby emptied
+    REVOKED = "revoked"  # the account credential the stream was opened with ended
 
 
 def message(data: bytes, event: str | None = None, seq: int | None = None) -> bytes:
@@ -137,13 +145,13 @@ class GameStream:
                         last = event["seq"]
                     last = max(last, record.events)
                     yield message(reads.rendered(record, seat), "view", last)
-                if record.status == "finished":
-                    yield end("finished")
+                if record.status is GameStatus.FINISHED:
+                    yield end(StreamEnd.FINISHED)
                     return
                 found = self._next(record.id, record.version, stop_at)
                 while found == "quiet":
                     if self._revoked():
-                        yield end(REVOKED)
+                        yield end(StreamEnd.REVOKED)
                         return
                     if self.held is not None:
                         self.held(self.keepalive + LAPSE)
@@ -158,7 +166,7 @@ class GameStream:
                     yield found
                     return
                 if self._revoked():
-                    yield end(REVOKED)
+                    yield end(StreamEnd.REVOKED)
                     return
                 record = found
                 seat = self.seat(record)
@@ -219,4 +227,4 @@ class GameStream:
                 return "draining"
             return "quiet" if time.monotonic() < stop_at else None
         record = None if newest is None else self.reads.record_at(game_id, newest)
-        return end("gone") if record is None else record
+        return end(StreamEnd.GONE) if record is None else record

@@ -11,20 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hanabi.game import Action, Game, Setup
+from hanabi.game import Action, ActionKind, Game, Setup
 
 from .record import Record
 
 
 def encode_action(seat: int, action: Action) -> str:
     """A compact action-log entry for archives: ``<seat>:<code>``."""
-    if action.type == "play":
+    if action.type == ActionKind.PLAY:
         code = f"p{action.card}" + (f":{action.firework}" if action.firework else "")
-    elif action.type == "discard":
+    elif action.type == ActionKind.DISCARD:
         code = f"d{action.card}"
-    elif action.type == "clue" and action.color is not None:
+    elif action.type == ActionKind.CLUE and action.color is not None:
         code = f"c{action.target}:{action.color}"
-    elif action.type == "clue":
+    elif action.type == ActionKind.CLUE:
         code = f"r{action.target}:{action.rank}"
     else:  # terminate: by its own seat (-1: by the table), with its reason if not the default
         seat = -1 if action.seat is None else action.seat
@@ -78,7 +78,7 @@ def rebuild(record: Record) -> Finished:
     for turn, entry in enumerate(record.acts or ()):
         seat, action = decode_action(entry)
         seats.append(seat)
-        for event in game.apply(action, None if action.type == "terminate" else seat):
+        for event in game.apply(action, None if action.type == ActionKind.TERMINATE else seat):
             engine_events.append((turn, event))
     chat = {seq: event for seq, event in record.chat or ()}
     events: list[dict[str, Any]] = []

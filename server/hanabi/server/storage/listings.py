@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .record import GameStatus
+
 if TYPE_CHECKING:
     from .record import Record
 
@@ -39,7 +41,7 @@ class GameIndex:
             pipe.zrem(INDEX + old_status, member)
         if delete:
             pipe.zrem(INDEX + "all", member)
-        elif record.status == "lobby":
+        elif record.status is GameStatus.LOBBY:
             self._touch_lobby(pipe, record, member)
             pipe.zadd(INDEX + "all", {member: 0})
         else:
@@ -58,8 +60,10 @@ class GameIndex:
 
     def _touch_lobby(self, pipe: Any, record: Record, member: str) -> None:
         # GT: a late write from another process never moves a lobby back in time.
-        pipe.zadd(INDEX + "lobby", {member: record.updated}, gt=True)
-        pipe.zremrangebyscore(INDEX + "lobby", "-inf", f"({record.updated - self.lobby_listed_ms}")
+        pipe.zadd(INDEX + GameStatus.LOBBY, {member: record.updated}, gt=True)
+        pipe.zremrangebyscore(
+            INDEX + GameStatus.LOBBY, "-inf", f"({record.updated - self.lobby_listed_ms}"
+        )
 
     def scan_index(self, status: str, cursor: str | None, count: int) -> list[str]:
         """Members of a status index, newest first, strictly after ``cursor``."""
@@ -83,7 +87,7 @@ class GameIndex:
         offset = 0
         while True:
             rows = self.redis.zrange(
-                INDEX + "lobby", top, since_ms, desc=True, byscore=True, withscores=True,
+                INDEX + GameStatus.LOBBY, top, since_ms, desc=True, byscore=True, withscores=True,
                 offset=offset, num=count,
             )  # fmt: skip
             for raw, value in rows:

@@ -1,4 +1,6 @@
-"""One game as stored: :class:`Record` (settings, seats, state) and its :class:`Player` seats.
+"""One game as stored: :class:`Record` (settings, seats, state), its :class:`Player` seats,
+and the vocabularies their fields take (:class:`GameStatus`, :class:`SeatKind`,
+:class:`BotDue`: string enums, so that what is stored and sent stays the same strings).
 
 The state blob of a lobby or live game is JSON (``J`` then the JSON) holding the settings,
 the engine's snapshot and a compact copy of the action log, so a read is one round trip
@@ -14,18 +16,48 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import orjson
 
 
+class GameStatus(StrEnum):
+    """Where a game is in its life: stored, shown in views and listings, and the name of
+    its listing index."""
+
+    LOBBY = "lobby"  # seats are taken and freed; not dealt yet
+    PLAYING = "playing"  # dealt: moves are made
+    FINISHED = "finished"  # over: archived as its compact log
+
+
+class SeatKind(StrEnum):
+    """Who holds a seat. A seat is never vacant: a freed seat is removed and the later
+    seats move up."""
+
+    PERSON = "person"  # a person, or a program playing through the API with a token
+    BOT = "bot"  # a server bot: the bot workers play it (it has no token)
+
+
+class BotDue(StrEnum):
+    """What a commit tells its bucket's due set of bot turns (ARGV of the commit script)."""
+
+    NO = "0"  # no bot is to move: the game leaves the due set
+    YES = "1"  # a bot is to move: due now, unless a worker holds the game's claim
+    AFTER_BOT = "2"  # a bot is to move after a bot worker's own move: due now, claim over
+
+
 @dataclass
 class Player:
     name: str
-    bot: str | None = None
+    bot: str | None = None  # a server bot's strategy; None: a person's seat
     token: str | None = None  # hash of the bearer token; None for a bot seat
     account: str | None = None  # the account id the seat is bound to (its credential acts)
     plays: str | None = None  # the strategy the program in a person's seat says it plays
+
+    @property
+    def kind(self) -> SeatKind:
+        return SeatKind.PERSON if self.bot is None else SeatKind.BOT
 
     @property
     def table_strategy(self) -> str | None:
@@ -53,7 +85,7 @@ class Record:
     """
 
     id: str
-    status: str
+    status: GameStatus
     variant: str
     options: dict[str, bool]
     max_players: int
@@ -79,13 +111,16 @@ class Record:
     clock: dict[str, Any] | None = None  # {"ts", "left", "dl"} (ms), kept by the commit script
     votes: list[int] = field(default_factory=list)  # seats that voted to end (votes.py)
 
+    def __post_init__(self) -> None:
+        self.status = GameStatus(self.status)  # as stored: its string
+
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
              "chats", "chat_bytes", "custom_deal", "rated", "votes", "timing")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {name: getattr(self, name) for name in self._BLOB}
-        if self.status == "finished":
+        if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
         data["chat"] = None  # only archives hold the table's events (older states did too)
         return b"J" + orjson.dumps(data)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from .keys import BOTS_WAKE
+from .record import GameStatus, SeatKind
 
 #: Runs in COMMIT_LUA after the version check, before any write. ARGV[11] is the change
 #: (:func:`clock_change`): "mover,per_turn,next,next_is_human,idle,base,seats,expire" in ms
@@ -208,24 +209,24 @@ return 0
 def clock_change(record: Any, old_status: str | None, old_turn: int, expire: bool) -> str:
     """The clock change a commit makes (ARGV of :data:`CLOCK_LUA`): "" when the turn did
     not move (chat, votes, lobby changes)."""
-    if record.status == "finished":
-        return f"-1,0,-1,0,0,0,0,{int(expire)}" if old_status == "playing" else ""
-    if record.status != "playing" or not record.players:
+    if record.status is GameStatus.FINISHED:
+        return f"-1,0,-1,0,0,0,0,{int(expire)}" if old_status is GameStatus.PLAYING else ""
+    if record.status is not GameStatus.PLAYING or not record.players:
         return ""
     timing = record.timing or {}
     timer = timing.get("timer")
     n = len(record.players)
     base = 0
-    if old_status == "lobby":
+    if old_status is GameStatus.LOBBY:
         mover = -1
         base = timer["base"] * 1000 if timer else 0
     elif record.turn != old_turn:
         seat = old_turn % n
-        mover = seat if record.players[seat].bot is None else -1
+        mover = seat if record.players[seat].kind is SeatKind.PERSON else -1
     else:
         return ""
     per = timer["per_turn"] * 1000 if timer else 0
     nxt = record.turn % n
-    human = int(record.players[nxt].bot is None)
+    human = int(record.players[nxt].kind is SeatKind.PERSON)
     idle = timing.get("idle_limit", 0) * 1000
     return f"{mover},{per},{nxt},{human},{idle},{base},{n},0"

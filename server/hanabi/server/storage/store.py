@@ -26,7 +26,7 @@ from .keys import (
     game_keys,
 )
 from .listings import INDEX, GameIndex
-from .record import Record
+from .record import BotDue, GameStatus, Record
 from .scripts import (
     CLAIM_GAME_LUA,
     CLAIM_LUA,
@@ -151,7 +151,7 @@ class Store(GameIndex):
         actions: list[dict[str, Any]] = (),  # type: ignore[assignment]
         events: list[dict[str, Any]] = (),  # type: ignore[assignment]
         delete: bool = False,
-        bot: str = "0",
+        bot: BotDue = BotDue.NO,
         clock: str = "",
     ) -> tuple[int, bytes, bytes]:
         """Write ``record`` if the stored version is still ``expected`` (0: a new game).
@@ -161,7 +161,7 @@ class Store(GameIndex):
         Raises :class:`VersionConflict` or :class:`Gone`; returns the new version and the players
         and blob bytes written (what a later :meth:`load` would return).
         """
-        mode = "delete" if delete else "archive" if record.status == "finished" else "keep"
+        mode = "delete" if delete else "archive" if record.status is GameStatus.FINISHED else "keep"
         ttl_ms = self.ttls[record.status] * 1000
         args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
         args += [record.id, bot, now_ms(), self.publish, channel(record.id), clock, len(actions)]
@@ -249,14 +249,15 @@ class Store(GameIndex):
     def gauges(self) -> tuple[dict[str, int], int]:
         """What the metrics show of Redis: lobby and playing games (their index sets, which
         expired games leave lazily) and due bot turns, in one pipelined round trip."""
-        statuses = ("lobby", "playing")
+        statuses = (GameStatus.LOBBY, GameStatus.PLAYING)
         pipe = self.redis.pipeline(transaction=False)
         for status in statuses:
             pipe.zcard(INDEX + status)
         for bucket in range(BUCKETS):  # one due set per slot bucket
             pipe.zcard(due_key(bucket))
         counts = [int(n) for n in pipe.execute()]
-        return dict(zip(statuses, counts, strict=False)), sum(counts[len(statuses) :])
+        by_status = {status.value: count for status, count in zip(statuses, counts, strict=False)}
+        return by_status, sum(counts[len(statuses) :])
 
     def load_many(self, game_ids: list[str]) -> list[Record | None]:
         pipe = self.redis.pipeline(transaction=False)

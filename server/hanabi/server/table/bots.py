@@ -36,7 +36,7 @@ import time
 from typing import Any
 
 from hanabi.bots import choose_action
-from hanabi.game import Action, Game
+from hanabi.game import Action, ActionKind, Game
 
 from ..ops import metrics
 from ..ops.serving import offload
@@ -66,10 +66,10 @@ def live_game_with_log(reads: Reads, record: Record) -> Game:
 def fallback_action(game: Game) -> Action:
     """A legal move for when a strategy fails: discard the oldest card, else the first clue."""
     legal = game.legal_actions()
-    discards = [a for a in legal if a.type == "discard"]
+    discards = [a for a in legal if a.type == ActionKind.DISCARD]
     if discards:
         return min(discards, key=lambda a: a.card or 0)
-    clues = [a for a in legal if a.type == "clue"]
+    clues = [a for a in legal if a.type == ActionKind.CLUE]
     return (clues or legal)[0]
 
 

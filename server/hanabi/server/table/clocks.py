@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ops.times import iso
+from ..storage.record import GameStatus, SeatKind
 from .refusals import Invalid, plural
 
 
@@ -58,7 +59,7 @@ class ClockState:
 
     @classmethod
     def of(cls, record: Any) -> ClockState:
-        people = tuple(p.bot is None for p in record.players)
+        people = tuple(p.kind is SeatKind.PERSON for p in record.players)
         return cls(record.status, record.turn, record.clock, people)
 
 
@@ -69,7 +70,7 @@ def clocks_view(record: Any, now: int) -> dict[str, Any]:
     state = record if isinstance(record, ClockState) else ClockState.of(record)
     out: dict[str, Any] = {"clocks": None, "deadline": None, "server_time": iso(now)}
     clock = state.clock
-    if state.status != "playing" or not clock or not state.people:
+    if state.status is not GameStatus.PLAYING or not clock or not state.people:
         return out
     current = state.turn % len(state.people)
     left = []

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import logging
 
-from hanabi.game import IDLE, TIMEOUT, Action
+from hanabi.game import Action, EndReason
 
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record
 from ..storage.store import NotDue, Store
 from .reads import Reads
 from .refusals import Conflict, Refused
@@ -28,15 +28,15 @@ from .writes import Outcome, WriteLoop
 log = logging.getLogger("hanabi.server.deadlines")
 
 
-def expiry_of(record: Record) -> tuple[int | None, str]:
+def expiry_of(record: Record) -> tuple[int | None, EndReason]:
     """(seat, reason) of the deadline ``record`` holds: ``timeout`` and the seat to move
     if its clock runs out first, else ``idle`` (no seat)."""
     clock = record.clock or {}
     seat = record.turn % len(record.players)
     left = clock.get("left") or []
     if seat < len(left) and clock.get("dl") is not None and clock["ts"] + left[seat] <= clock["dl"]:
-        return seat, TIMEOUT
-    return None, IDLE
+        return seat, EndReason.TIMEOUT
+    return None, EndReason.IDLE
 
 
 class Deadlines:
@@ -51,7 +51,7 @@ class Deadlines:
         """End the game if its deadline has passed (by Redis's clock); True if it did."""
 
         def change(record: Record) -> Outcome:
-            if record.status != "playing" or not (record.clock or {}).get("dl"):
+            if record.status is not GameStatus.PLAYING or not (record.clock or {}).get("dl"):
                 raise Conflict("no_deadline", "This game has no deadline to enforce.")
             seat, reason = expiry_of(record)
             game = self.reads.live_game(record)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record
 from ..storage.settling import SettlingStore
 from ..storage.store import Store
 from .reads import Reads
@@ -50,9 +50,11 @@ class Leaving:
                 self.settling.forget_rated_game(account_id, game_id)
                 continue
             found.append(game_id)
-            if record.status == "playing":
+            if record.status is GameStatus.PLAYING:
                 record = self._leave_game(game_id, account_id) or record
-            if record.status == "finished" and "rating_changes" not in (record.result or {}):
+            if record.status is GameStatus.FINISHED and "rating_changes" not in (
+                record.result or {}
+            ):
                 self.writes.hooks.finished(
                     record
                 )  # ended but not settled yet (e.g. a dead process)
@@ -64,7 +66,7 @@ class Leaving:
 
         def change(record: Record) -> Outcome:
             seat = next((i for i, p in enumerate(record.players) if p.account == account_id), None)
-            if record.status != "playing" or seat is None:
+            if record.status is not GameStatus.PLAYING or seat is None:
                 return Outcome(record, replayed=True)  # ended meanwhile: nothing to do
             game = self.reads.live_game(record)
             action = Action.terminate(seat)  # like a vote: ends the game even past a deadline

@@ -13,7 +13,7 @@ from typing import Any
 from ..ops.times import now_ms
 from ..storage.changes import ChangeHub
 from ..storage.keys import LISTING
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.store import Store
 from . import rendering
 
@@ -43,7 +43,7 @@ class Listing:
         key = status or "all"
 
         def scan(after: str | None, count: int) -> list[tuple[str, str]]:
-            if status == "lobby":
+            if status == GameStatus.LOBBY:
                 return self.store.scan_lobbies(since, after, count)
             return [(m, m) for m in self.store.scan_index(key, after, count)]
 
@@ -60,7 +60,7 @@ class Listing:
             for (member, _), record in zip(rows, self.store.load_many(ids)):
                 if record is None or (status is not None and record.status != status):
                     stale.append(member)
-                elif record.status != "lobby" or listed(record, since):
+                elif record.status is not GameStatus.LOBBY or listed(record, since):
                     games.append(rendering.summary(record))
             self.store.unindex(key, stale)
             last = rows[-1][1]
@@ -73,4 +73,4 @@ class Listing:
 def listed(lobby: Record, since_ms: int) -> bool:
     """Whether a lobby is still open to join as the listing sees it: changed since
     ``since_ms``, with a person seated (a table of bots alone could never be started)."""
-    return lobby.updated >= since_ms and any(p.bot is None for p in lobby.players)
+    return lobby.updated >= since_ms and any(p.kind is SeatKind.PERSON for p in lobby.players)

@@ -14,7 +14,7 @@ from hanabi.game import Game, Options, Setup, SetupError
 
 from ..ops.times import now_ms
 from ..storage.archive import setup_of
-from ..storage.record import Player, Record
+from ..storage.record import GameStatus, Player, Record, SeatKind
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
@@ -76,7 +76,7 @@ class Lobby:
         def table(game_id: str) -> Record:
             return Record(
                 id=game_id,
-                status="lobby",
+                status=GameStatus.LOBBY,
                 variant=variant_id,
                 options=options,
                 max_players=body["max_players"],
@@ -147,7 +147,7 @@ class Lobby:
     def leave(self, game_id: str, token: str | None, seat: int) -> Outcome:
         def change(record: Record) -> Outcome:
             me = require_seat(record, token)
-            if record.status != "lobby":
+            if record.status is not GameStatus.LOBBY:
                 raise Conflict("game_started", "Seats are fixed once the game starts.")
             require_seat_at(record, seat)
             if me != seat and me != record.host:
@@ -167,7 +167,7 @@ class Lobby:
             require_seat_at(record, seat)
             if me != seat:
                 raise Forbidden("not_your_seat", "Only a seat's own player may say that.")
-            if record.status != "lobby":
+            if record.status is not GameStatus.LOBBY:
                 raise Conflict("game_started", "The table is fixed once the game starts.")
             player = record.players[seat]
             if plays is not None:
@@ -189,7 +189,9 @@ class Lobby:
             record.host = first_human(record.players)
         elif record.host > seat:
             record.host -= 1
-        if record.status == "lobby" and all(p.bot is not None for p in record.players):
+        if record.status is GameStatus.LOBBY and all(
+            p.kind is SeatKind.BOT for p in record.players
+        ):
             record.players.clear()  # the commit deletes the game
         event = {"type": "leave" if left else "remove", "seat": seat, "name": player.name}
         return self.writes.note(record, {**event, "bot": player.bot, "host": record.host})
@@ -200,7 +202,7 @@ class Lobby:
 
         def change(record: Record) -> Outcome:
             seat: int | None = require_host(record, token)
-            if record.status != "lobby":
+            if record.status is not GameStatus.LOBBY:
                 raise Conflict("game_started", "The game has already started.")
             if len(record.players) - watch < 2:
                 raise Conflict("not_enough_players", "A game needs at least 2 players.")
@@ -219,7 +221,7 @@ class Lobby:
                 raise Conflict(exc.code, exc.message) from None
             notes.append(self.writes.note(record, {"type": "start"}))
             events = game.deal_events()
-            record.status = "playing"
+            record.status = GameStatus.PLAYING
             record.snap = game.snapshot()
             record.events += len(events)
             return Outcome(record, seat, notes + events, game=game)

@@ -7,7 +7,7 @@ from typing import Any
 
 from hanabi.game import Action, IllegalAction
 
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record
 from ..storage.store import Store
 from .reads import Reads
 from .refusals import Conflict, Invalid
@@ -43,14 +43,14 @@ class Play:
 
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token) if as_seat is None else as_seat
-            if record.status == "lobby":
+            if record.status is GameStatus.LOBBY:
                 raise Conflict("game_not_started", "The game has not started yet.")
             if turn != record.turn:
                 original = self.original(record, turn) if turn < record.turn else None
                 if original is not None and original[0] == seat and original[1] == action:
                     return Outcome(record, seat, original[2], original[3], replayed=True)
                 raise Conflict("stale_turn", f"It is turn {record.turn}, not turn {turn}.")
-            if record.status == "finished":
+            if record.status is GameStatus.FINISHED:
                 raise Conflict("game_over", "The game is over.")
             game = self.reads.live_game(record)
             try:
@@ -65,7 +65,7 @@ class Play:
         self, record: Record, turn: int
     ) -> tuple[int, Action, list[dict[str, Any]], int] | None:
         """(seat, action, events, first seq) of a turn already taken."""
-        if record.status == "finished":
+        if record.status is GameStatus.FINISHED:
             rebuilt = self.reads.finished_game(record)
             first, count = rebuilt.ranges[turn]
             action = rebuilt.game.actions[turn]
@@ -86,7 +86,7 @@ class Play:
 
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token)
-            if record.status == "finished":
+            if record.status is GameStatus.FINISHED:
                 raise Conflict("game_finished", "The game is over; its chat is closed.")
             if record.chats >= self.config["HANABI_MAX_CHAT"]:
                 raise Conflict("chat_full", "This game has all the chat lines it may keep.")

@@ -17,7 +17,7 @@ from hanabi.game import get_variant
 
 from ..ops.times import now_ms
 from ..storage.accounts import AccountStore
-from ..storage.record import Record
+from ..storage.record import Record, SeatKind
 from . import ratings
 from .accounts import Account
 from .refusals import Conflict, Forbidden, Invalid, Refused, Unauthorized
@@ -69,7 +69,7 @@ class RatedTables:
         if not record.rated:
             return
         if sum(p.account is not None for p in record.players) < 2 or any(
-            p.account is None or p.bot is not None for p in record.players
+            p.account is None or p.kind is SeatKind.BOT for p in record.players
         ):
             raise Conflict("not_enough_accounts", "A rated game needs two or more accounts.")
         check_options(record.options)

@@ -18,7 +18,7 @@ from hanabi.game.views import redact_event
 
 from ..storage.archive import Finished, encode_action, rebuild, setup_of
 from ..storage.changes import Busy, ChangeHub
-from ..storage.record import Record, parse_players
+from ..storage.record import GameStatus, Record, parse_players
 from ..storage.server_time import ServerTime
 from ..storage.store import Store
 from . import rendering
@@ -79,9 +79,9 @@ class Reads:
         return rebuilt
 
     def game_of(self, record: Record) -> Game | None:
-        if record.status == "playing":
+        if record.status is GameStatus.PLAYING:
             return self.live_game(record)
-        if record.status == "finished":
+        if record.status is GameStatus.FINISHED:
             return self.finished_game(record).game
         return None
 
@@ -89,7 +89,7 @@ class Reads:
 
     def render(self, record: Record, seat: int | None, game: Game | None = None) -> dict[str, Any]:
         """The view of ``record`` for ``seat`` (None: a spectator)."""
-        if game is None and record.status != "lobby":
+        if game is None and record.status is not GameStatus.LOBBY:
             game = self.game_of(record)
         out = rendering.render(record, seat, game)
         out.update(clocks_view(record, self.server_time.now_ms()))
@@ -102,7 +102,7 @@ class Reads:
         key = (record.id, record.version, seat)
         cached = self.views.get(key)
         if cached is None:
-            if game is None and record.status != "lobby":
+            if game is None and record.status is not GameStatus.LOBBY:
                 game = self.game_of(record)
             cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
             self.views.put(key, cached)
@@ -190,7 +190,7 @@ class Reads:
         self, record: Record, seat: int | None, after: int, limit: int
     ) -> list[dict[str, Any]]:
         """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them."""
-        if record.status == "finished":
+        if record.status is GameStatus.FINISHED:
             events = self.finished_game(record).events[after : after + limit]
             return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
         if after >= record.events:
@@ -217,12 +217,12 @@ class Reads:
     # -- finished games ----------------------------------------------------------------
 
     def export(self, record: Record) -> dict[str, Any]:
-        if record.status != "finished":
+        if record.status is not GameStatus.FINISHED:
             raise Conflict("game_not_finished", "Only a finished game can be exported.")
         return export_game(self.finished_game(record).game)
 
     def replay(self, record: Record, turn: int | None) -> dict[str, Any]:
-        if record.status != "finished":
+        if record.status is not GameStatus.FINISHED:
             raise Conflict("game_not_finished", "Only a finished game can be replayed.")
         rebuilt = self.finished_game(record)
         last = rebuilt.game.turn

@@ -13,7 +13,7 @@ from hanabi.bots import playing
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
 
 from ..ops.times import iso
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record
 from .clocks import timing_options
 from .seats import all_bots
 from .vote_count import votes_view
@@ -43,7 +43,7 @@ def lobby_view(record: Record) -> dict[str, Any]:
 
 def render(record: Record, seat: int | None, game: Game | None) -> dict[str, Any]:
     """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt."""
-    if record.status == "lobby":
+    if record.status is GameStatus.LOBBY:
         out = lobby_view(record)
     else:
         assert game is not None

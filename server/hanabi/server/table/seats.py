@@ -13,7 +13,7 @@ import hmac
 import secrets
 import unicodedata
 
-from ..storage.record import Player, Record
+from ..storage.record import GameStatus, Player, Record, SeatKind
 from .accounts import PRINCIPAL_PREFIX
 from .refusals import Conflict, Forbidden, Invalid, NotFound, Refused, Unauthorized
 
@@ -47,18 +47,18 @@ def not_found(game_id: str) -> Refused:
 
 def bot_due(record: Record) -> bool:
     """Whether a bot seat is to move (seats take turns in order from seat 0)."""
-    if record.status != "playing" or not record.players:
+    if record.status is not GameStatus.PLAYING or not record.players:
         return False
-    return record.players[record.turn % len(record.players)].bot is not None
+    return record.players[record.turn % len(record.players)].kind is SeatKind.BOT
 
 
 def all_bots(record: Record) -> bool:
     """A table of bots only: nobody there has cards to hide, so spectators see them all."""
-    return bool(record.players) and all(p.bot is not None for p in record.players)
+    return bool(record.players) and all(p.kind is SeatKind.BOT for p in record.players)
 
 
 def first_human(players: list[Player]) -> int:
-    return next((i for i, p in enumerate(players) if p.bot is None), 0)
+    return next((i for i, p in enumerate(players) if p.kind is SeatKind.PERSON), 0)
 
 
 def seat_of(players: list[Player], token: str | None) -> int | None:
@@ -128,7 +128,7 @@ def seatable(record: Record, name: str, max_events: int) -> None:
     (lobby_full) unless, after it, every seated player could still leave and the game
     start, so comings and goings cannot grow a lobby without end.
     """
-    if record.status != "lobby":
+    if record.status is not GameStatus.LOBBY:
         raise Conflict("game_started", "The game has already started.")
     if len(record.players) >= record.max_players:
         raise Conflict("game_full", "Every seat at this table is taken.")

@@ -31,12 +31,12 @@ from typing import Any
 
 import orjson
 
-from hanabi.game import get_variant
+from hanabi.game import EndReason, get_variant
 
 from ..ops.times import iso, now_ms
 from ..storage import redis_errors
 from ..storage.accounts import AccountStore
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.settling import SettlingStore
 from ..storage.store import Gone, Store, VersionConflict
 from . import ratings
@@ -58,7 +58,7 @@ def is_rated(record: Record) -> bool:
         record.rated
         and ratings.is_rated_variant(get_variant(record.variant))
         and not any(record.options.get(name) for name in ratings.NON_STANDARD_OPTIONS)
-        and all(p.bot is None and p.account is not None for p in record.players)
+        and all(p.kind is SeatKind.PERSON and p.account is not None for p in record.players)
         and len(members) >= 2
     )
 
@@ -90,7 +90,7 @@ class Settler:
         if record is None:
             self.settling.settled(game_id)
             return None
-        if record.status != "finished":
+        if record.status is not GameStatus.FINISHED:
             return None
         if not any(p.account is not None for p in record.players):
             self.settling.settled(game_id)
@@ -153,7 +153,7 @@ class Settler:
             plan["variant"],
             len(plan["players"]),
             plan["score"],
-            int(plan["reason"] == "strikeout"),
+            int(plan["reason"] == EndReason.STRIKEOUT),
             int(plan["rated"]),
             repr(member.get("delta", plan.get("delta", 0.0))),  # a plan stored before: one delta
             f"{plan['ended']:013d}:{plan['game']}",
@@ -190,7 +190,7 @@ class Settler:
             if not self.settling.claim(game_id, now + LEASE_MS):
                 continue
             record = self.store.load(game_id)
-            if record is not None and record.status != "finished":
+            if record is not None and record.status is not GameStatus.FINISHED:
                 self.settling.look_again(game_id, now + RECHECK_MS)
                 continue
             if self.settle(game_id, record) is not None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..storage.record import Record
+from ..storage.record import Record, SeatKind
 
 
 def people(record: Record) -> int:
     """How many seats are held by people (the voters)."""
-    return sum(1 for p in record.players if p.bot is None)
+    return sum(1 for p in record.players if p.kind is SeatKind.PERSON)
 
 
 def votes_needed(record: Record) -> int:

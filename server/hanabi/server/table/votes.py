@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from hanabi.game import Action
 
-from ..storage.record import Record
+from ..storage.record import GameStatus, Record
 from .reads import Reads
 from .refusals import Conflict
 from .seats import require_seat
@@ -35,9 +35,9 @@ class Votes:
 
         def change(record: Record) -> Outcome:
             seat = require_seat(record, token)
-            if record.status == "lobby":
+            if record.status is GameStatus.LOBBY:
                 raise Conflict("game_not_started", "The game has not started yet.")
-            if record.status == "finished":
+            if record.status is GameStatus.FINISHED:
                 raise Conflict("game_over", "The game is over.")
             if (seat in record.votes) == end:
                 return Outcome(record, seat, [], first_seq=record.events + 1, replayed=True)

@@ -17,7 +17,7 @@ from hanabi.game import Action, Game
 
 from ..ops.times import now_ms
 from ..storage.archive import encode_action
-from ..storage.record import Record
+from ..storage.record import BotDue, GameStatus, Record
 from ..storage.scripts import clock_change
 from ..storage.slots import new_game_id
 from ..storage.store import DeadlinePassed, Gone, Store, VersionConflict
@@ -100,10 +100,16 @@ class WriteLoop:
                 record, trusted = self.reads.load(game_id), True
                 continue
             record.updated = now_ms()
-            if old_status == "lobby" and record.status == "playing":
+            if old_status is GameStatus.LOBBY and record.status is GameStatus.PLAYING:
                 self.hooks.starting(record)
             delete = not record.players
-            bot = "0" if delete or not bot_due(record) else "2" if by_bot else "1"
+            bot = (
+                BotDue.NO
+                if delete or not bot_due(record)
+                else BotDue.AFTER_BOT
+                if by_bot
+                else BotDue.YES
+            )
             try:
                 version, players, blob = self.store.commit(
                     record,
@@ -133,9 +139,9 @@ class WriteLoop:
                 records.put(game_id, (version, players, blob))
             if delete or record.status != old_status:
                 self.store.index(record, old_status, delete=delete)
-            elif record.status == "lobby":
+            elif record.status is GameStatus.LOBBY:
                 self.store.lobby_changed(record)  # a seat taken or freed: the lobby shows it
-            if old_status != "finished" and record.status == "finished":
+            if old_status is not GameStatus.FINISHED and record.status is GameStatus.FINISHED:
                 settled = self.hooks.finished(record)
                 if settled is not None:  # its result now has the rating changes
                     outcome.record = settled
@@ -181,7 +187,7 @@ class WriteLoop:
         record.acts = [*self.reads.compact_log(record), encode_action(seat, action)]
         outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
         if game.is_over:
-            record.status = "finished"
+            record.status = GameStatus.FINISHED
             record.result = dict(game.result or {})
             record.score = record.result["score"]
             record.snap = None  # the commit archives: the lists are dropped

@@ -7,15 +7,17 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from hanabi.game import VARIANTS
+from hanabi.game import VARIANTS, ActionKind, EndReason
 
-STATUSES = ("lobby", "playing", "finished")
-PLAYER_ACTIONS = ("play", "discard", "clue")
+from ...storage.record import GameStatus
+
+STATUSES = tuple(status.value for status in GameStatus)
+PLAYER_ACTIONS = tuple(k.value for k in ActionKind if k is not ActionKind.TERMINATE)
 EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
     "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "plays",
 )  # fmt: skip
-END_REASONS = ("perfect", "deck_out", "strikeout", "terminated", "timeout", "idle")
+END_REASONS = tuple(reason.value for reason in EndReason)
 MAX_WAIT = 30
 CHAT_MAX = 300
 
