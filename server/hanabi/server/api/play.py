@@ -81,7 +81,7 @@ class Chat(Resource):
         lim.check("chat_game", game_id)
         # The seat, not the credential: a seat bound to an account answers to its seat token
         # and to the account's, and both share one budget (keyed by the seat token's hash).
-        lim.hit("chat_seat", f"{game_id}:{record.players[seat].token or seat}")
+        lim.hit("chat_seat", f"{game_id}:{record.players[seat].token_hash or seat}")
         lim.hit("chat_game", game_id)
         outcome = svc.play.chat(game_id, token, body["text"])
         event = {**outcome.events[0], "seq": outcome.first_seq}

@@ -132,18 +132,18 @@ class GameStream:
         try:
             yield b"retry: %d\n\n" % RETRY_MS
             seat = self.seat(record)
-            last = self.after if self.after is not None else record.events
+            last = self.after if self.after is not None else record.event_count
             while True:
-                if 0 <= record.events - last <= SHARED:
+                if 0 <= record.event_count - last <= SHARED:
                     # The usual step (a change's few events, or none): every viewer of this
                     # version who saw the same events gets the same bytes, built once.
                     batch, last = self._shared(record, seat, last)
                     yield batch
                 else:  # a replay from further back: a page of events at a time
-                    for event in self._events(record, seat, min(last, record.events)):
+                    for event in self._events(record, seat, min(last, record.event_count)):
                         yield message(orjson.dumps(event), event["type"], event["seq"])
                         last = event["seq"]
-                    last = max(last, record.events)
+                    last = max(last, record.event_count)
                     yield message(reads.rendered(record, seat), "view", last)
                 if record.status is GameStatus.FINISHED:
                     yield end(StreamEnd.FINISHED)
@@ -194,10 +194,10 @@ class GameStream:
 
         def build() -> tuple[bytes, int]:
             parts, newest = [], last
-            for event in self._events(record, seat, min(last, record.events)):
+            for event in self._events(record, seat, min(last, record.event_count)):
                 parts.append(message(orjson.dumps(event), event["type"], event["seq"]))
                 newest = event["seq"]
-            newest = max(newest, record.events)
+            newest = max(newest, record.event_count)
             parts.append(message(reads.rendered(record, seat), "view", newest))
             built = (b"".join(parts), newest)
             reads.views.put(key, built)

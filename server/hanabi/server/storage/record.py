@@ -51,7 +51,7 @@ class BotDue(StrEnum):
 class Player:
     name: str
     bot: str | None = None  # a server bot's strategy; None: a person's seat
-    token: str | None = None  # hash of the bearer token; None for a bot seat
+    token_hash: str | None = None  # the hash of the seat's bearer token; None for a bot seat
     account: str | None = None  # the account id the seat is bound to (its credential acts)
     plays: str | None = None  # the strategy the program in a person's seat says it plays
 
@@ -66,7 +66,7 @@ class Player:
         return self.bot or self.plays
 
     def to_row(self) -> list[Any]:
-        row = [self.name, self.bot, self.token]
+        row = [self.name, self.bot, self.token_hash]
         if self.plays is not None:
             return [*row, self.account, self.plays]
         return row if self.account is None else [*row, self.account]
@@ -76,12 +76,14 @@ class Player:
 class Record:
     """One game as stored: settings, seats and, once started, the engine snapshot.
 
-    ``events`` counts the event log, ``chats`` its chat lines and ``chat_bytes`` their
-    text's UTF-8 bytes (both kept by the commit that appends the line). ``acts`` is a compact copy
-    of the action log (one ``"<seat>:<code>"`` per turn). ``chat`` is set in a finished
-    game's archive only: the table's own events (lobby events and chat) as
-    ``[seq, event]``. Once the game is finished ``acts`` and ``chat`` are all that is kept,
-    and its events are rebuilt from them.
+    ``event_count`` counts the event log, ``chat_lines`` its chat lines and ``chat_bytes``
+    their text's UTF-8 bytes (both kept by the commit that appends the line).
+    ``compact_log`` is a compact copy of the action log (one ``"<seat>:<code>"`` per turn,
+    :mod:`.archive`). ``table_events`` is set in a finished game's archive only: the
+    table's own events (lobby events and chat) as ``[seq, event]``. Once the game is
+    finished ``compact_log`` and ``table_events`` are all that is kept, and its events are
+    rebuilt from them. In the stored blob some fields keep their first names
+    (:data:`STORED_AS`).
     """
 
     id: str
@@ -97,13 +99,13 @@ class Record:
     players: list[Player] = field(default_factory=list)
     version: int = 0
     turn: int = 0
-    events: int = 0
+    event_count: int = 0
     score: int = 0
     result: dict[str, Any] | None = None
-    snap: dict[str, Any] | None = None
-    acts: list[str] | None = None
-    chat: list[list[Any]] | None = None
-    chats: int = 0
+    snapshot: dict[str, Any] | None = None  # the engine's, while the game is on
+    compact_log: list[str] | None = None
+    table_events: list[list[Any]] | None = None
+    chat_lines: int = 0
     chat_bytes: int = 0
     custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
     rated: bool = False  # a rated game (accounts only; see hanabi.server.table.settle)
@@ -115,14 +117,15 @@ class Record:
         self.status = GameStatus(self.status)  # as stored: its string
 
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
-             "updated", "turn", "events", "score", "result", "snap", "acts", "chat",
-             "chats", "chat_bytes", "custom_deal", "rated", "votes", "timing")  # fmt: skip
+             "updated", "turn", "event_count", "score", "result", "snapshot", "compact_log",
+             "table_events", "chat_lines", "chat_bytes", "custom_deal", "rated", "votes",
+             "timing")  # fmt: skip
 
     def blob(self) -> bytes:
-        data = {name: getattr(self, name) for name in self._BLOB}
+        data = {STORED_AS.get(name, name): getattr(self, name) for name in self._BLOB}
         if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
-        data["chat"] = None  # only archives hold the table's events (older states did too)
+        data["chat"] = None  # table_events: only archives hold them (older states did too)
         return b"J" + orjson.dumps(data)
 
     def players_json(self) -> bytes:
@@ -131,15 +134,43 @@ class Record:
     @classmethod
     def load(cls, game_id: str, version: bytes, players: bytes, blob: bytes) -> Record:
         raw = zlib.decompress(blob[1:]) if blob[:1] == b"Z" else blob[1:]
-        data = orjson.loads(raw)
-        rows = orjson.loads(players)
-        return cls(
-            id=game_id,
-            version=int(version),
-            players=[Player(*row) for row in rows],
-            **data,
-        )
+        data = {FIELD_OF.get(key, key): value for key, value in orjson.loads(raw).items()}
+        return cls(id=game_id, version=int(version), players=parse_players(players), **data)
+
+
+@dataclass(frozen=True)
+class ActionEntry:
+    """One turn of a live game's action log: who moved, the action, and which events it
+    made. Stored as ``{"s": seat, "a": action, "e": [first event index, event count]}``."""
+
+    seat: int
+    action: dict[str, Any]  # as the engine writes it (Action.to_dict)
+    first_event: int  # the 0-based index of its first event in the event log
+    event_count: int
+
+    def dump(self) -> bytes:
+        stored = {"s": self.seat, "a": self.action, "e": [self.first_event, self.event_count]}
+        return orjson.dumps(stored)
+
+    @classmethod
+    def load(cls, raw: bytes) -> ActionEntry:
+        entry = orjson.loads(raw)
+        first, count = entry["e"]
+        return cls(entry["s"], entry["a"], first, count)
 
 
 def parse_players(raw: bytes) -> list[Player]:
     return [Player(*row) for row in orjson.loads(raw)]
+
+
+#: The fields whose stored key is another: the names every earlier version wrote, kept so
+#: that games stored before (a deployed Redis holds live ones) and during a rolling deploy
+#: read the same way in both directions. Only the Python names changed.
+STORED_AS = {
+    "event_count": "events",
+    "snapshot": "snap",
+    "compact_log": "acts",
+    "table_events": "chat",
+    "chat_lines": "chats",
+}
+FIELD_OF = {stored: name for name, stored in STORED_AS.items()}

@@ -36,10 +36,8 @@ round trip.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .keys import BOTS_WAKE
-from .record import GameStatus, SeatKind
+from .record import GameStatus, Record, SeatKind
 
 #: Runs in COMMIT_LUA after the version check, before any write. ARGV[11] is the change
 #: (:func:`clock_change`): "mover,per_turn,next,next_is_human,idle,base,seats,expire" in ms
@@ -206,11 +204,15 @@ return 0
 """
 
 
-def clock_change(record: Any, old_status: str | None, old_turn: int, expire: bool) -> str:
+def clock_change(
+    record: Record, old_status: GameStatus | None, old_turn: int, ends_by_deadline: bool
+) -> str:
     """The clock change a commit makes (ARGV of :data:`CLOCK_LUA`): "" when the turn did
     not move (chat, votes, lobby changes)."""
     if record.status is GameStatus.FINISHED:
-        return f"-1,0,-1,0,0,0,0,{int(expire)}" if old_status is GameStatus.PLAYING else ""
+        return (
+            f"-1,0,-1,0,0,0,0,{int(ends_by_deadline)}" if old_status is GameStatus.PLAYING else ""
+        )
     if record.status is not GameStatus.PLAYING or not record.players:
         return ""
     timing = record.timing or {}

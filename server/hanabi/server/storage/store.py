@@ -26,7 +26,7 @@ from .keys import (
     game_keys,
 )
 from .listings import INDEX, GameIndex
-from .record import BotDue, GameStatus, Record
+from .record import ActionEntry, BotDue, GameStatus, Record
 from .scripts import (
     CLAIM_GAME_LUA,
     CLAIM_LUA,
@@ -130,12 +130,12 @@ class Store(GameIndex):
         """Count and announce a change of the listings (after its commit)."""
         return int(self._listing(keys=[LISTING_VERSION], args=[self.publish, channel(LISTING)]))
 
-    def action_entry(self, game_id: str, turn: int) -> dict[str, Any] | None:
+    def action_entry(self, game_id: str, turn: int) -> ActionEntry | None:
         raw = self.redis.lindex(game_keys(game_id)[1], turn)
-        return None if raw is None else orjson.loads(raw)
+        return None if raw is None else ActionEntry.load(raw)
 
-    def actions(self, game_id: str) -> list[dict[str, Any]]:
-        return [orjson.loads(raw) for raw in self.redis.lrange(game_keys(game_id)[1], 0, -1)]
+    def actions(self, game_id: str) -> list[ActionEntry]:
+        return [ActionEntry.load(raw) for raw in self.redis.lrange(game_keys(game_id)[1], 0, -1)]
 
     def events(self, game_id: str, start: int, stop: int = -1) -> list[dict[str, Any]]:
         """Events by 0-based index, ``stop`` inclusive (Redis LRANGE)."""
@@ -148,7 +148,7 @@ class Store(GameIndex):
         record: Record,
         expected: int,
         *,
-        actions: list[dict[str, Any]] = (),  # type: ignore[assignment]
+        actions: list[ActionEntry] = (),  # type: ignore[assignment]
         events: list[dict[str, Any]] = (),  # type: ignore[assignment]
         delete: bool = False,
         bot: BotDue = BotDue.NO,
@@ -165,7 +165,7 @@ class Store(GameIndex):
         ttl_ms = self.ttls[record.status] * 1000
         args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
         args += [record.id, bot, now_ms(), self.publish, channel(record.id), clock, len(actions)]
-        args += [orjson.dumps(a) for a in actions]
+        args += [entry.dump() for entry in actions]
         args += [orjson.dumps(e) for e in events]
         bucket = bucket_of(record.id)
         due, deadlines = due_key(bucket), deadlines_key(bucket)

@@ -41,8 +41,6 @@ from hanabi.game import Action, ActionKind, Game
 from ..ops import metrics
 from ..ops.serving import offload
 from ..storage import redis_errors
-from ..storage.archive import decode_action, setup_of
-from ..storage.record import Record
 from ..storage.store import BotWakes, Store
 from .deadlines import Deadlines
 from .play import Play
@@ -54,13 +52,6 @@ log = logging.getLogger("hanabi.server.bots")
 
 #: Longest wait (seconds) of an idle worker before it looks for expired claims.
 POLL = 0.5
-
-
-def live_game_with_log(reads: Reads, record: Record) -> Game:
-    """The live game with its real action log (a bot replays what its seat saw)."""
-    assert record.snap is not None
-    actions = [decode_action(entry)[1] for entry in reads.compact_log(record)]
-    return Game.from_snapshot(setup_of(record), actions, record.snap)
 
 
 def fallback_action(game: Game) -> Action:
@@ -87,7 +78,7 @@ def play_due_turn(store: Store, reads: Reads, play: Play, game_id: str) -> bool:
     seat = record.turn % len(record.players)
     strategy = record.players[seat].bot
     assert strategy is not None
-    game = live_game_with_log(reads, record)
+    game = reads.live_game(record, with_log=True)  # a bot replays what its seat saw
     table = [p.table_strategy for p in record.players]  # who sits with it: hat needs hat
     try:
         # CPU work: in a real thread under gevent, so other clients are served meanwhile.

@@ -59,7 +59,7 @@ class Deadlines:
             outcome = self.writes.advance(record, game, -1 if seat is None else seat, action,
                                     game.apply(action))  # fmt: skip
             outcome.seat = None
-            outcome.expire = True
+            outcome.ends_by_deadline = True
             return outcome
 
         try:

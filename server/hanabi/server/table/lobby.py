@@ -13,13 +13,13 @@ from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
 from hanabi.game import Game, Options, Setup, SetupError
 
 from ..ops.times import now_ms
-from ..storage.archive import setup_of
 from ..storage.record import GameStatus, Player, Record, SeatKind
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
 from .rated import RatedTables
 from .refusals import Conflict, Forbidden, Invalid
+from .restore import setup_of
 from .seats import (
     bot_name,
     check_name,
@@ -222,8 +222,8 @@ class Lobby:
             notes.append(self.writes.note(record, {"type": "start"}))
             events = game.deal_events()
             record.status = GameStatus.PLAYING
-            record.snap = game.snapshot()
-            record.events += len(events)
+            record.snapshot = game.snapshot()
+            record.event_count += len(events)
             return Outcome(record, seat, notes + events, game=game)
 
         return self.writes.write(game_id, change)

@@ -73,9 +73,9 @@ class Play:
         entry = self.store.action_entry(record.id, turn)
         if entry is None:
             return None
-        first, count = entry["e"]
-        events = self.store.events(record.id, first, first + count - 1)
-        return entry["s"], Action.from_dict(entry["a"]), events, first + 1
+        first, last = entry.first_event, entry.first_event + entry.event_count - 1
+        events = self.store.events(record.id, first, last)
+        return entry.seat, Action.from_dict(entry.action), events, first + 1
 
     def chat(self, game_id: str, token: str | None, text: str) -> Outcome:
         """Add a chat line. A game keeps at most ``HANABI_MAX_CHAT`` lines and
@@ -88,7 +88,7 @@ class Play:
             seat = require_seat(record, token)
             if record.status is GameStatus.FINISHED:
                 raise Conflict("game_finished", "The game is over; its chat is closed.")
-            if record.chats >= self.config["HANABI_MAX_CHAT"]:
+            if record.chat_lines >= self.config["HANABI_MAX_CHAT"]:
                 raise Conflict("chat_full", "This game has all the chat lines it may keep.")
             cap = self.config["HANABI_MAX_CHAT_BYTES"]
             if record.chat_bytes + size > cap:
@@ -99,6 +99,6 @@ class Play:
             event = self.writes.note(
                 record, {"type": "chat", "seat": seat, "name": name, "text": text}
             )
-            return Outcome(record, seat, [event], first_seq=record.events)
+            return Outcome(record, seat, [event], first_seq=record.event_count)
 
         return self.writes.write(game_id, change)

@@ -16,15 +16,16 @@ import orjson
 from hanabi.game import Action, Game, HanabiError, export_game, full_view, replay
 from hanabi.game.views import redact_event
 
-from ..storage.archive import Finished, encode_action, rebuild, setup_of
+from ..storage.archive import encode_action
 from ..storage.changes import Busy, ChangeHub
 from ..storage.record import GameStatus, Record, parse_players
 from ..storage.server_time import ServerTime
 from ..storage.store import Store
-from . import rendering
+from . import rendering, restore
 from .cache import LRU, SingleFlight
 from .clocks import ClockState, clocks_view
 from .refusals import Conflict, NotFound, Refused, Unavailable
+from .restore import Finished
 from .seats import all_bots, not_found, seat_of
 
 
@@ -52,29 +53,31 @@ class Reads:
             raise not_found(game_id)
         return record
 
-    def live_game(self, record: Record) -> Game:
-        # Restoring needs only the log's length (turn numbers): decoding the compact log on
-        # every action would be wasted work, so the engine gets placeholders of that length.
-        assert record.snap is not None
-        return Game.from_snapshot(setup_of(record), [None] * record.turn, record.snap)  # type: ignore[list-item]
+    def live_game(self, record: Record, *, with_log: bool = False) -> Game:
+        """The game in play (:func:`~.restore.live_game`); ``with_log``: with its actions,
+        as a seat saw them come (what a bot replays)."""
+        return restore.live_game(record, self.compact_log(record) if with_log else None)
 
     def compact_log(self, record: Record) -> list[str]:
         """The game's compact action log (:mod:`hanabi.server.storage.archive`): the copy its
         state carries, or rebuilt from the Redis list for a record written without one."""
-        if record.acts is not None:
-            return record.acts
+        if record.compact_log is not None:
+            return record.compact_log
         if record.turn == 0:
             return []
         return [
-            encode_action(e["s"], Action.from_dict(e["a"])) for e in self.store.actions(record.id)
+            encode_action(entry.seat, Action.from_dict(entry.action))
+            for entry in self.store.actions(record.id)
         ]
 
     def finished_game(self, record: Record) -> Finished:
+        """The finished game replayed from its archive (:func:`~.restore.finished_game`),
+        once per version in this process."""
         key = (record.id, record.version)
         cached = self.finished.get(key)
         if cached is not None:
             return cached
-        rebuilt = rebuild(record)
+        rebuilt = restore.finished_game(record)
         self.finished.put(key, rebuilt)
         return rebuilt
 
@@ -193,9 +196,9 @@ class Reads:
         if record.status is GameStatus.FINISHED:
             events = self.finished_game(record).events[after : after + limit]
             return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
-        if after >= record.events:
+        if after >= record.event_count:
             return []
-        raw = self.store.events(record.id, after, min(after + limit, record.events) - 1)
+        raw = self.store.events(record.id, after, min(after + limit, record.event_count) - 1)
         reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
         return self.redact(raw, seat, reveal, after + 1)
 
@@ -206,8 +209,8 @@ class Reads:
         the end (the log as it stood at ``record``'s version)."""
         events = self.events(record, seat, after, limit)
         end = after + len(events)
-        more = bool(events) and end < record.events
-        return {"events": events, "last_seq": record.events, "next": end if more else None}
+        more = bool(events) and end < record.event_count
+        return {"events": events, "last_seq": record.event_count, "next": end if more else None}
 
     def redact(
         self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
@@ -231,7 +234,7 @@ class Reads:
         if turn > last:
             raise NotFound("no_such_turn", f"The game has turns 0 to {last}.")
         try:
-            game = replay(setup_of(record), rebuilt.game.actions, upto=turn)
+            game = replay(restore.setup_of(record), rebuilt.game.actions, upto=turn)
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
             raise Refused("replay_failed", exc.message) from None
         out = rendering.with_table(full_view(game), record, None)

@@ -72,7 +72,7 @@ def seat_by_hash(players: list[Player], hashed: str) -> int:
     the account's principal (see :data:`hanabi.server.table.accounts.PRINCIPAL_PREFIX`)."""
     found = None
     for seat, player in enumerate(players):
-        if (player.token is not None and hmac.compare_digest(player.token, hashed)) or (
+        if (player.token_hash is not None and hmac.compare_digest(player.token_hash, hashed)) or (
             player.account is not None
             and hmac.compare_digest(hash_token(PRINCIPAL_PREFIX + player.account), hashed)
         ):
@@ -140,7 +140,7 @@ def seatable(record: Record, name: str, max_events: int) -> None:
 def require_room(record: Record, max_events: int, seated: int) -> None:
     """409 lobby_full unless, after one more lobby event, the ``seated`` players could
     still all leave and the game start within ``max_events`` events besides chat."""
-    lobby_events = record.events - record.chats
+    lobby_events = record.event_count - record.chat_lines
     if lobby_events + 1 + seated + 1 > max_events:
         raise Conflict(
             "lobby_full", "This table has seen too many comings and goings; open a new one."

@@ -40,19 +40,19 @@ class Votes:
             if record.status is GameStatus.FINISHED:
                 raise Conflict("game_over", "The game is over.")
             if (seat in record.votes) == end:
-                return Outcome(record, seat, [], first_seq=record.events + 1, replayed=True)
+                return Outcome(record, seat, [], first_seq=record.event_count + 1, replayed=True)
             record.votes = sorted({*record.votes, seat} if end else set(record.votes) - {seat})
             needed = votes_needed(record)
             event = {"type": "vote", "end": end, "votes": len(record.votes), "needed": needed}
             noted = self.writes.note(record, event)
-            first_seq = record.events
+            first_seq = record.event_count
             if len(record.votes) < needed:
                 return Outcome(record, seat, [noted], first_seq=first_seq)
             game = self.reads.live_game(record)
             action = Action.terminate()  # by the table: the event names no voter
             outcome = self.writes.advance(record, game, -1, action, game.apply(action))
-            if record.chat is not None:  # the vote is not in the stored log yet
-                record.chat.append([first_seq, noted])
+            if record.table_events is not None:  # the vote is not in the stored log yet
+                record.table_events.append([first_seq, noted])
             outcome.seat, outcome.first_seq = seat, first_seq
             outcome.events = [noted, *outcome.events]
             return outcome

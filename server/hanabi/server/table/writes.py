@@ -17,7 +17,7 @@ from hanabi.game import Action, Game
 
 from ..ops.times import now_ms
 from ..storage.archive import encode_action
-from ..storage.record import BotDue, GameStatus, Record
+from ..storage.record import ActionEntry, BotDue, GameStatus, Record
 from ..storage.scripts import clock_change
 from ..storage.slots import new_game_id
 from ..storage.store import DeadlinePassed, Gone, Store, VersionConflict
@@ -41,8 +41,8 @@ class Outcome:
     replayed: bool = False  # an identical retry: nothing was applied
     token: str | None = None
     game: Game | None = None
-    log: list[dict[str, Any]] = field(default_factory=list)  # action-log entries to append
-    expire: bool = False  # the change ends the game by its deadline (deadlines.py)
+    action_entries: list[ActionEntry] = field(default_factory=list)  # to append to the log
+    ends_by_deadline: bool = False  # the change ends the game by its deadline (deadlines.py)
 
 
 class Hooks:
@@ -114,11 +114,11 @@ class WriteLoop:
                 version, players, blob = self.store.commit(
                     record,
                     expected,
-                    actions=outcome.log,
+                    actions=outcome.action_entries,
                     events=outcome.events,
                     delete=delete,
                     bot=bot,
-                    clock=clock_change(record, old_status, old_turn, outcome.expire),
+                    clock=clock_change(record, old_status, old_turn, outcome.ends_by_deadline),
                 )
             except VersionConflict as conflict:
                 record = conflict.current or self.reads.load(game_id)
@@ -177,24 +177,23 @@ class WriteLoop:
         events: list[dict[str, Any]],
     ) -> Outcome:
         """Record an applied action; archive the game if it just ended."""
-        first = record.events
-        entry = {"s": seat, "a": action.to_dict(), "e": [first, len(events)]}
+        first = record.event_count
         record.turn = game.turn
-        record.events += len(events)
+        record.event_count += len(events)
         record.score = game.score
         # A compact copy of the log rides along in the state, so ending the game needs no
         # replay: the archive is that copy and the table's own events.
-        record.acts = [*self.reads.compact_log(record), encode_action(seat, action)]
+        record.compact_log = [*self.reads.compact_log(record), encode_action(seat, action)]
         outcome = Outcome(record, seat, events, first_seq=first + 1, game=game)
         if game.is_over:
             record.status = GameStatus.FINISHED
             record.result = dict(game.result or {})
             record.score = record.result["score"]
-            record.snap = None  # the commit archives: the lists are dropped
-            record.chat = self._table_events(record, first)
+            record.snapshot = None  # the commit archives: the lists are dropped
+            record.table_events = self._table_events(record, first)
         else:
-            record.snap = game.snapshot()
-            outcome.log = [entry]
+            record.snapshot = game.snapshot()
+            outcome.action_entries = [ActionEntry(seat, action.to_dict(), first, len(events))]
         return outcome
 
     def _table_events(self, record: Record, count: int) -> list[list[Any]]:
@@ -213,8 +212,8 @@ class WriteLoop:
         the commit that ends the game folds them into the archive (:meth:`_table_events`).
         """
         event = {"type": event["type"], "turn": record.turn, **event}
-        record.events += 1
+        record.event_count += 1
         if event["type"] == "chat":
-            record.chats += 1
+            record.chat_lines += 1
             record.chat_bytes += len(event["text"].encode())
         return event
