@@ -1,4 +1,4 @@
-"""``python -m hanabi.server``: serve the API (the launcher is :mod:`hanabi.server.ops.launcher`)."""
+"""``python -m hanabi.server``: serve the API (see :mod:`hanabi.server.ops.launcher`)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 An account credential is resolved once per request (kept on ``flask.g``) and stands in the
 game service for the account's *principal* (``acct:<id>``), which a seat bound to the
-account answers to like its own token (:meth:`hanabi.server.table.games.Service.seat_by_hash`).
+account answers to like its own token (:func:`hanabi.server.table.seats.seat_by_hash`).
 """
 
 from __future__ import annotations

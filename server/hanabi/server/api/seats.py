@@ -31,7 +31,8 @@ class Players(Resource):
             "Like a create: an account's credential binds the seat to the account; a guest "
             "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
             "bot_account), one seat each (409 already_seated), old enough and with enough "
-            "finished unrated games (409 account_too_new, not_enough_games). A program that plays the seat with a bot strategy says which in "
+            "finished unrated games (409 account_too_new, not_enough_games). A program that "
+            "plays the seat with a bot strategy says which in "
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
             "rated table)."
         ),

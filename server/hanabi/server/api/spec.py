@@ -1,6 +1,7 @@
-"""The OpenAPI 3.1 document, generated from the resources' :class:`~hanabi.server.api.games.Operation`
-metadata and the marshmallow schemas. ``make openapi`` writes it to ``openapi.yaml``; the
-tests fail when the committed file differs from what this module generates.
+"""The OpenAPI 3.1 document, generated from the resources'
+:class:`~hanabi.server.api.operations.Operation` metadata and the marshmallow schemas.
+``make openapi`` writes it to ``openapi.yaml``; the tests fail when the committed file
+differs from what this module generates.
 
     python -m hanabi.server.api.spec [PATH]     # write (default: print)
     python -m hanabi.server.api.spec --check PATH

@@ -20,11 +20,12 @@
   a stream that simply closes (the server restarts, :data:`HANABI_STREAM_MAX` passes) is
   to be resumed with ``Last-Event-ID``.
 
-Redaction is the service's own: events go through :meth:`~hanabi.server.table.reads.Reads.events` and the view
-through :meth:`~hanabi.server.table.reads.Reads.rendered`, the same code as the plain reads, so a stream never
-carries a card to its holder while the game is on. A stream holds no thread while it waits
-(:mod:`hanabi.server.storage.changes`), and every message is built from one consistent read of the
-game: its events up to that version and the view of that version.
+Redaction is the service's own: events go through
+:meth:`~hanabi.server.table.reads.Reads.events` and the view through
+:meth:`~hanabi.server.table.reads.Reads.rendered`, the same code as the plain reads, so a
+stream never carries a card to its holder while the game is on. A stream holds no thread
+while it waits (:mod:`hanabi.server.storage.changes`), and every message is built from one
+consistent read of the game: its events up to that version and the view of that version.
 """
 
 from __future__ import annotations

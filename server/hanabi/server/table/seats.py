@@ -1,8 +1,9 @@
 """Who may ask for what: tokens, game ids, seats and the rules of seating a table.
 
 A seat's bearer token is shown once; the store keeps only its hash (:func:`hash_token`),
-compared in constant time. These are plain functions of a :class:`~.store.Record`, so the
-lobby, play and read operations share one copy of each rule.
+compared in constant time. These are plain functions of a
+:class:`~hanabi.server.storage.record.Record`, so the lobby, play and read operations share
+one copy of each rule.
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def check_name(name: str) -> str:
     if refused:
         raise Invalid(
             "invalid_name",
-            f"A name may not hold control or invisible format characters ({', '.join(refused[:5])}).",
+            "A name may not hold control or invisible format characters "
+            f"({', '.join(refused[:5])}).",
         )
     if not name or len(name) > NAME_MAX:
         raise Invalid("invalid_name", f"A name needs 1 to {NAME_MAX} characters, not only spaces.")

@@ -10,10 +10,11 @@ change them together. Instead every step is idempotent and keyed by the game id:
    ``{game:<id>}:settle`` with SET NX (the game's slot): who is rated, each member by how
    much (computed from their rating at that moment), the statistics to add. Every other
    settler reads the winner's plan, so all of them apply the same numbers.
-3. **Apply.** One script per account, in the account's slot (:data:`hanabi.server.storage.settling.APPLY_LUA`): if the
-   account's ledger ``{acct:<id>}:hg`` has no entry for the game, change the rating, the
-   statistics and the history, and write the entry; otherwise return the entry written.
-   Either way the game leaves the account's rated games in progress (``{acct:<id>}:rg``).
+3. **Apply.** One script per account, in the account's slot
+   (:data:`hanabi.server.storage.settling.APPLY_LUA`): if the account's ledger
+   ``{acct:<id>}:hg`` has no entry for the game, change the rating, the statistics and the
+   history, and write the entry; otherwise return the entry written. Either way the game
+   leaves the account's rated games in progress (``{acct:<id>}:rg``).
 4. **Record.** ``result.rating_changes`` goes into the game with a compare-and-set commit
    (rated games), then the game leaves the pending set.
 
@@ -76,7 +77,7 @@ class Settler:
 
     def pending(self, record: Record) -> None:
         """Call before the commit that starts ``record``: it will be settled when it ends
-        (and a rated one is in each seated account's :func:`rated_games_key` until then)."""
+        (and a rated one is in each seated account's rated games until then)."""
         accounts = [p.account for p in record.players if p.account is not None]
         if not accounts:
             return
