@@ -134,7 +134,10 @@ class Record:
     @classmethod
     def load(cls, game_id: str, version: bytes, players: bytes, blob: bytes) -> Record:
         raw = zlib.decompress(blob[1:]) if blob[:1] == b"Z" else blob[1:]
-        data = {FIELD_OF.get(key, key): value for key, value in orjson.loads(raw).items()}
+        data = orjson.loads(raw)
+        for stored, name in FIELD_OF.items():
+            if stored in data:
+                data[name] = data.pop(stored)
         return cls(id=game_id, version=int(version), players=parse_players(players), **data)
 
 
