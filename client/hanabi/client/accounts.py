@@ -1,5 +1,5 @@
-"""Account calls of the client library (mixed into :class:`hanabi.client.api.Client`), and
-the session token saved by ``hanabi-client login``.
+"""Account calls of the client library (one half of :class:`hanabi.client.api.Client`),
+and the session token saved by ``hanabi-client login``.
 
 A session token or an API key goes where a seat token goes (``Client(url, token=...)``):
 creating or joining a game with it binds the seat to the account, and it then acts for
@@ -12,21 +12,14 @@ import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .tokens import _slug, config_dir
-
-if TYPE_CHECKING:
-    import requests
+from .transport import Transport
 
 
-class AccountCalls:
+class AccountCalls(Transport):
     """Accounts, sessions, API keys, profiles and the rating model."""
-
-    token: str | None
-
-    def _request(self, method: str, path: str, **kw: Any) -> requests.Response:
-        raise NotImplementedError  # pragma: no cover - Client provides it
 
     def register(self, username: str, password: str, *, bot: bool = False) -> dict[str, Any]:
         """Create an account (then :meth:`login`)."""
