@@ -26,6 +26,7 @@ from rich.text import Text
 from hanabi.bots import choose_action_from_view, playing, view_table
 
 from .api import ApiError, Client, Unreachable
+from .codes import GameStatus
 from .narrate import Narrator, player_names
 from .render import game_over_line
 from .variants import VariantInfo, variant_info
@@ -143,7 +144,7 @@ class BotPlayer:
                 self.on_leave()
             raise BotError("The bot no longer holds a seat at this table.")
         status = view.get("status")
-        if status == "lobby":
+        if status == GameStatus.LOBBY:
             return self._in_lobby(view)
         if not self.announced_start:
             self.announced_start = True
@@ -325,7 +326,11 @@ class BotPlayer:
 
     def _interrupted(self) -> int:
         view = self.view
-        if view is not None and view.get("status") == "lobby" and view.get("you") is not None:
+        if (
+            view is not None
+            and view.get("status") == GameStatus.LOBBY
+            and view.get("you") is not None
+        ):
             # Nobody waits for a bot that is gone: give the seat back.
             try:
                 self.client.leave(self.game_id, view["you"], token=self.token)

@@ -25,6 +25,7 @@ from rich.text import Text
 from . import account_cli, strategies
 from .api import DEFAULT_SERVER, ApiError, Client, GamePage
 from .clocks import parse_timer
+from .codes import GameStatus, SeatKind
 from .narrate import player_names
 from .pacing import DEFAULT_PACE
 from .render import CUSTOM_DEAL, TableRenderer, seat_kind
@@ -32,7 +33,7 @@ from .session import TableSession
 from .tokens import SavedSeat, TokenStore
 from .variants import VariantInfo, variant_info
 
-STATUSES = ("lobby", "playing", "finished", "all")
+STATUSES = (*GameStatus, "all")
 #: Seats at a new table when neither --players nor the deck file says: as the web client's
 #: form (two), or one more than --bots (a seat for each bot and the host).
 DEFAULT_PLAYERS = 2
@@ -178,7 +179,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     game = seat_bots(client, args, seat.game_id, seat.token, saved) or seat.game
     join = f"hanabi-client join {seat.game_id} --name NAME{server_flag(client)}"
     if args.json:
-        bots = [p["seat"] for p in game.get("players") or [] if p.get("bot")]
+        bots = [p["seat"] for p in game.get("players") or [] if SeatKind.of(p) is SeatKind.BOT]
         dump({"id": seat.game_id, "seat": seat.seat, "join": join, "bots": bots, "game": game})
         return 0
     console.print(
@@ -188,7 +189,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
             style="bold",
         )
     )
-    bots = [p for p in game.get("players") or [] if p.get("bot")]
+    bots = [p for p in game.get("players") or [] if SeatKind.of(p) is SeatKind.BOT]
     if bots:
         names = ", ".join(f"{p['name']} ({seat_kind(p)})" for p in bots)
         console.print(f"Bots the server plays: {names}.")
@@ -254,7 +255,7 @@ def show_games(
         )
         return
     console.print(Text(games_table(page.games)))
-    if any(g.get("status") == "lobby" for g in page.games):
+    if any(g.get("status") == GameStatus.LOBBY for g in page.games):
         console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
 
 
@@ -266,8 +267,9 @@ def games_table(games: list[dict[str, Any]]) -> str:
         seated = len(g.get("players") or [])
         # Once dealt, the table has as many seats as players (a host who deals and
         # watches gives theirs up): only a lobby has seats to fill.
-        seats = f"{seated}/{g.get('max_players', '?') if g.get('status') == 'lobby' else seated}"
-        score = "" if g.get("status") == "lobby" else str(g.get("score", ""))
+        lobby = g.get("status") == GameStatus.LOBBY
+        seats = f"{seated}/{g.get('max_players', '?') if lobby else seated}"
+        score = "" if lobby else str(g.get("score", ""))
         variant = str(g.get("variant", "")) + ("*" if g.get("custom_deal") else "")
         rows.append((g["id"], g.get("status", ""), variant, seats, names, score))
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
@@ -638,7 +640,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_create)
 
     p = sub.add_parser("list", parents=[common], help="list open tables")
-    p.add_argument("--status", choices=STATUSES, default="lobby", help="default: lobby")
+    p.add_argument("--status", choices=STATUSES, default=GameStatus.LOBBY, help="default: lobby")
     p.add_argument("--limit", type=int, default=20)
     p.add_argument(
         "--watch", action="store_true", help="stay and show the list again whenever it changes"

@@ -13,6 +13,8 @@ from typing import Any
 
 from rich.text import Text
 
+from .codes import GameStatus, SeatKind
+
 #: Seconds left below which the running clock is shown in red.
 HURRY = 10.0
 
@@ -30,15 +32,18 @@ def seconds_left(view: Mapping[str, Any], elapsed: float) -> list[float] | None:
     """Each seat's seconds left, ``elapsed`` seconds after ``view`` arrived; None if the
     game is not timed or not in progress."""
     clocks = view.get("clocks")
-    if not isinstance(clocks, list) or view.get("result") or view.get("status") != "playing":
+    if (
+        not isinstance(clocks, list)
+        or view.get("result")
+        or view.get("status") != GameStatus.PLAYING
+    ):
         return None
     current = view.get("current_seat")
     players = view.get("players") or []
     out = []
     for seat, left in enumerate(clocks):
-        bot = (
-            seat < len(players) and isinstance(players[seat], Mapping) and players[seat].get("bot")
-        )
+        player = players[seat] if seat < len(players) else None
+        bot = isinstance(player, Mapping) and SeatKind.of(player) is SeatKind.BOT
         if seat == current and not bot:
             left = left - elapsed
         out.append(max(0.0, float(left)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from .codes import ActionKind, GameStatus
 from .results import ActResult, BotSeat, Event, EventPage, GamePage, Poll, Seat, View, _seat
 from .sse import STREAM_FIRST, STREAM_QUIET, StreamEvent, read_stream
 from .transport import Transport
@@ -237,7 +238,7 @@ class GameCalls(Transport):
             etag = polled.etag
             if polled.game is not None:
                 yield polled.game
-                if polled.game.get("status") == "finished":
+                if polled.game.get("status") == GameStatus.FINISHED:
                     return
 
     def stream(
@@ -296,14 +297,14 @@ class GameCalls(Transport):
         token: str | None = None,
     ) -> ActResult:
         """Play the card with deck order ``card``."""
-        action: dict[str, Any] = {"type": "play", "card": card}
+        action: dict[str, Any] = {"type": ActionKind.PLAY, "card": card}
         if firework is not None:
             action["firework"] = firework
         return self.act(game_id, turn, action, token=token)
 
     def discard(self, game_id: str, turn: int, card: int, *, token: str | None = None) -> ActResult:
         """Discard the card with deck order ``card``."""
-        return self.act(game_id, turn, {"type": "discard", "card": card}, token=token)
+        return self.act(game_id, turn, {"type": ActionKind.DISCARD, "card": card}, token=token)
 
     def clue(
         self,
@@ -316,7 +317,7 @@ class GameCalls(Transport):
         token: str | None = None,
     ) -> ActResult:
         """Clue seat ``target`` with a colour or a rank."""
-        action: dict[str, Any] = {"type": "clue", "target": target}
+        action: dict[str, Any] = {"type": ActionKind.CLUE, "target": target}
         if color is not None:
             action["color"] = color
         if rank is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .codes import ActionKind, EndReason
 from .variants import VariantInfo
 from .words import end_reason, plural
 
@@ -111,7 +112,7 @@ class Narrator:
             if e.get("suit") is None:
                 return f"{who} drew a card", True, False
             return f"{who} drew {card_text(self.info, e.get('suit'), e.get('rank'))}", True, False
-        if kind == "clue":
+        if kind == ActionKind.CLUE:
             target = e.get("target")
             what = e.get("color") if e.get("color") is not None else e.get("rank")
             touched = list(e.get("touched") or [])
@@ -119,7 +120,7 @@ class Narrator:
             known = [s for s in slots if s is not None]
             tail = f", {slots_text(sorted(known))}" if len(known) == len(touched) else ""
             return f"{who} clued {self.name(target)} {what}{tail}", False, False
-        if kind == "play":
+        if kind == ActionKind.PLAY:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             where = self._take(e.get("seat"), e.get("card"))
             onto = ""
@@ -133,7 +134,7 @@ class Narrator:
             return f" (strike {e.get('strikes')} of 3)", False, True
         if kind == "clue_token":
             return " and got a clue back", False, True
-        if kind == "discard":
+        if kind == ActionKind.DISCARD:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             return f"{who} discarded {card}{self._take(e.get('seat'), e.get('card'))}", False, False
         if kind == "final_round":
@@ -156,9 +157,9 @@ class Narrator:
     @staticmethod
     def _terminate(e: Mapping[str, Any], who: str) -> str:
         reason = e.get("reason")
-        if reason == "timeout":
+        if reason == EndReason.TIMEOUT:
             return f"{who} ran out of time"
-        if reason == "idle":
+        if reason == EndReason.IDLE:
             return "Nobody moved for too long: the server ended the game"
         if e.get("seat") is None:
             return "The players voted to end the game"

@@ -13,6 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from .clocks import clocks_line
+from .codes import GameStatus, SeatKind, game_status
 from .narrate import player_names
 from .variants import VariantInfo
 from .words import end_reason, plural
@@ -42,12 +43,10 @@ def seat_kind(player: Mapping[str, Any]) -> str | None:
     """What plays a seat, in words: "hat bot" (a server bot), "hat program" (an API bot
     that said what it plays), None (a person); with ", plays conventions here" when the
     table makes it play another strategy (hat next to anyone who does not play hat)."""
-    if player.get("bot"):
-        kind = f"{player['bot']} bot"
-    elif player.get("plays"):
-        kind = f"{player['plays']} program"
-    else:
+    seat = SeatKind.of(player)
+    if seat is SeatKind.PERSON:
         return None
+    kind = f"{player['bot']} bot" if seat is SeatKind.BOT else f"{player['plays']} program"
     declared = player.get("bot") or player.get("plays")
     really = player.get("playing")
     return f"{kind}, plays {really} here" if really and really != declared else kind
@@ -112,8 +111,7 @@ class TableRenderer:
         if gid:
             title.append(f" · game {gid}")
         title.append(f" · {self.info.name}")
-        status = view.get("status") or ("finished" if view.get("result") else "playing")
-        if status == "lobby":
+        if game_status(view) == GameStatus.LOBBY:
             title.append(" · lobby")
             return [title]
         title.append(f" · turn {int(view.get('turn') or 0) + 1}")
@@ -250,8 +248,8 @@ class TableRenderer:
         """The whole table as one Text; ``recent`` are the last moves, in words;
         ``elapsed``: seconds since the view arrived (the running clock counts down)."""
         lines = self.header(view, game_id, elapsed)
-        status = view.get("status") or ("finished" if view.get("result") else "playing")
-        if status == "lobby":
+        lobby = game_status(view) == GameStatus.LOBBY
+        if lobby:
             lines += self.players(view)
             if view.get("custom_deal"):
                 lines.append(Text(CUSTOM_DEAL, style="bold"))
@@ -274,7 +272,7 @@ class TableRenderer:
             lines.append(Text("Last moves:", style="bold"))
             lines += [Text(f"  {r}") for r in recent]
         lines.append(Text(""))
-        lines.append(self.turn_line(view) if status != "lobby" else self.lobby_line(view))
+        lines.append(self.lobby_line(view) if lobby else self.turn_line(view))
         out = Text("\n").join(lines)
         return out
 

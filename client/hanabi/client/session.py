@@ -25,6 +25,7 @@ from rich.text import Text
 
 from .api import ApiError, Client, StreamUnavailable, Unreachable
 from .clocks import clocks_line
+from .codes import GameStatus
 from .commands import HELP, Command, InputError, parse
 from .narrate import Narrator, player_names
 from .pacing import (
@@ -130,10 +131,10 @@ class TableSession:
                     if item.type == "view":
                         self.queue.put(("view", item.data, events))
                         events = []
-                        if item.data.get("status") == "finished":
+                        if item.data.get("status") == GameStatus.FINISHED:
                             return
                     elif item.type == "end":
-                        if item.data.get("reason") == "finished" or token != self.token:
+                        if item.data.get("reason") == GameStatus.FINISHED or token != self.token:
                             break
                         reason = item.data.get("reason", "gone")
                         said = (
@@ -176,7 +177,7 @@ class TableSession:
             etag = polled.etag
             if polled.game is not None:
                 self.queue.put(("view", polled.game))
-                if polled.game.get("status") == "finished":
+                if polled.game.get("status") == GameStatus.FINISHED:
                     return
 
     def _read_loop(self) -> None:
@@ -460,7 +461,7 @@ class TableSession:
             return
         view = self.view
         you = view.get("you")
-        lobby = view.get("status") == "lobby"
+        lobby = view.get("status") == GameStatus.LOBBY
         if lobby and you is not None:
             prompt = "lobby> "
         elif you is not None and view.get("current_seat") == you:
@@ -583,7 +584,7 @@ class TableSession:
             return None
         if kind == "leave":
             you = self.view.get("you") if self.view else None
-            if you is None or not self.view or self.view.get("status") != "lobby":
+            if you is None or not self.view or self.view.get("status") != GameStatus.LOBBY:
                 self._refuse("You can only leave a table before the game starts.", code="bad_input")
                 return None
             self.client.leave(self.game_id, you, token=self.token)

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .codes import EndReason
+
 #: Why a game ended (a result's or a game_over event's ``reason``), as the table says it.
 REASONS = {
-    "perfect": "a perfect game",
-    "deck_out": "the deck ran out",
-    "strikeout": "three strikes",
-    "terminated": "ended by vote",
-    "timeout": "a clock ran out",
-    "idle": "nobody moved for too long",
+    EndReason.PERFECT: "a perfect game",
+    EndReason.DECK_OUT: "the deck ran out",
+    EndReason.STRIKEOUT: "three strikes",
+    EndReason.TERMINATED: "ended by vote",
+    EndReason.TIMEOUT: "a clock ran out",
+    EndReason.IDLE: "nobody moved for too long",
 }
 
 
