@@ -50,6 +50,8 @@ def args_for(argv: list[str]) -> argparse.Namespace:
         (["join", "g1"], "ann"),
         (["join", "g1", "--guest"], None),
         (["whoami"], "ann"),
+        (["password", "--keep-api-keys"], "ann"),
+        (["logout", "--all"], "ann"),
         (["profile"], "ann"),
         (["history", "bob"], "ann"),
         (["watch", "g1"], None),  # a spectator sends no credential

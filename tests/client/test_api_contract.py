@@ -44,6 +44,7 @@ CALLS = {
     "deleteApiKey": ("delete_api_key", "delete", "/api/v1/accounts/me/keys/{key_id}", set()),
     "login": ("login", "post", "/api/v1/sessions", set()),
     "logout": ("logout", "delete", "/api/v1/sessions/current", set()),
+    "logoutEverywhere": ("logout_everywhere", "delete", "/api/v1/accounts/me/sessions", set()),
     "getProfile": ("profile", "get", "/api/v1/players/{username}", set()),
     "getHistory": ("history", "get", "/api/v1/players/{username}/games", {"limit", "cursor"}),
     "getRatingModel": ("rating_model", "get", "/api/v1/rating-model", set()),

@@ -90,3 +90,28 @@ def test_one_python_version_is_named_everywhere():
         for version in re.findall(r"(?:[Pp]ython ?|python:)(3\.\d+)", text):
             named.setdefault(version, []).append(page.name)
     assert set(named) == {"3.11"}, named
+
+
+def test_every_setting_is_documented_with_the_deploy_settings():
+    from hanabi.server.config import SETTINGS
+
+    deploy = (ROOT / "docs" / "deploy.md").read_text("utf-8")
+    assert [name for name in SETTINGS if f"`{name}`" not in deploy] == []
+
+
+def test_the_security_page_names_every_limit():
+    """docs/security.md states every limit with its default: each limit's setting is there."""
+    from hanabi.server.config import SETTINGS
+
+    security = (ROOT / "docs" / "security.md").read_text("utf-8")
+    limits = [
+        name
+        for name in SETTINGS
+        if any(
+            word in name
+            for word in ("LIMIT_", "_MAX", "FAILS", "WINDOW", "TIMEOUT", "HOLD", "RATED_MIN")
+        )
+        or name.endswith("PER_ADDRESS")
+    ]
+    assert len(limits) > 20
+    assert [name for name in limits if f"`{name}`" not in security] == []

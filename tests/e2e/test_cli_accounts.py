@@ -137,3 +137,42 @@ def test_a_bot_plays_as_its_account_with_an_api_key(live_server, tmp_path):
         raise AssertionError("a revoked key still works")
     except ApiError as exc:
         assert exc.code == "invalid_api_key"
+
+
+def _refused(client: Client, code: str) -> None:
+    try:
+        client.me()
+    except ApiError as exc:
+        assert exc.code == code, exc.code
+    else:
+        raise AssertionError("the credential still works")
+
+
+def test_password_and_logout_everywhere_from_the_cli(live_server, tmp_path):
+    ann = name("ann")
+    env = client_env(live_server.url, tmp_path, HANABI_PASSWORD=PASSWORD)
+    assert run(["register", ann.upper()], env).returncode == 0
+    logged = run(["login", ann.upper()], env)  # any case: saved as the server keeps it
+    assert logged.returncode == 0 and f"Logged in as {ann}." in logged.stdout
+    library = Client(live_server.url)
+    library.login(ann, PASSWORD)
+    keys = [library.create_api_key(k)["key"] for k in ("kept", "revoked")]
+
+    new = {**env, "HANABI_NEW_PASSWORD": "another long password"}
+    kept = run(["password", "--keep-api-keys"], new)
+    assert kept.returncode == 0, kept.stderr
+    assert "API keys were kept" in kept.stdout
+    _refused(library, "session_expired")  # every other session ended
+    assert Client(live_server.url, token=keys[0]).me()["username"] == ann
+    assert run(["whoami"], env).returncode == 0  # the CLI's own session goes on
+
+    back = {**env, "HANABI_PASSWORD": "another long password", "HANABI_NEW_PASSWORD": PASSWORD}
+    changed = run(["password"], back)
+    assert changed.returncode == 0 and "revoked" in changed.stdout
+    for key in keys:
+        _refused(Client(live_server.url, token=key), "invalid_api_key")
+
+    library.login(ann, PASSWORD)
+    assert run(["logout", "--all"], env).returncode == 0
+    _refused(library, "session_expired")
+    assert "not logged in" in run(["whoami"], env).stderr

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi.game import Action, Game, Setup, view
+from hanabi.game import Action, Game, Setup, spectator_view, view
 
 
 def discard_all(game: Game, seat: int, orders) -> None:
@@ -196,3 +196,19 @@ def test_wild_max_score_matches_brute_force(kit, seed, discard_bias):
         game.apply(action)
         if not game.is_over and game.turn % 5 == 0:
             assert game.max_score_possible() == reference_max_score(game)
+
+
+@pytest.mark.parametrize("reason", [None, "timeout", "idle"])
+def test_a_game_ended_early_keeps_its_max_score(kit, reason):
+    # a vote (or a clock, or idleness) scores 0, but the board's maximum is the cards'
+    game = kit.game("no_variant", 2, hands=["r1 r2 r5 g1 g2", "b1 b2 b3 w1 w2"])
+    game.apply(Action.play(0))  # r1
+    game.apply(Action.clue(0, rank=2))
+    game.apply(Action.discard(2))  # the only red 5: red stops at 4
+    game.apply(Action.play(5))  # b1
+    assert game.max_score_possible() == 24
+    game.apply(Action.terminate(1 if reason == "timeout" else None, reason))
+    assert game.result["score"] == 0
+    assert game.max_score_possible() == 24
+    for seen in (view(game, 0), spectator_view(game)):
+        assert (seen["score"], seen["max_score"], seen["pace"]) == (2, 24, None)

@@ -27,7 +27,9 @@ def test_register_and_me(aclient: FlaskClient) -> None:
     assert response.status_code == 201
     body = response.get_json()
     assert_valid(a.AccountSchema, body)
-    assert body["username"] == name and body["rating"] == 1500 and body["rated_games"] == 0
+    # Stored in lower case (the one form of a name), and found in any case.
+    assert body["username"] == name.lower()
+    assert body["rating"] == 1500 and body["rated_games"] == 0
     assert "password" not in body and "pw" not in body
     token = login(aclient, name).get_json()["token"]
     me = aclient.get(f"{API}/accounts/me", headers=bearer(token))
@@ -51,6 +53,35 @@ def test_usernames_are_unique_whatever_the_case(aclient: FlaskClient) -> None:
 )
 def test_registration_is_validated(aclient: FlaskClient, body: dict[str, str]) -> None:
     assert_problem(aclient.post(f"{API}/accounts", json=body), 400, "validation_error")
+
+
+@pytest.mark.parametrize(
+    "suffix", ["\n", "\r\n", " ", "\u200b", "\u00e5", ".", "!", "\u00df", "x" * 12]
+)
+def test_a_username_is_matched_whole(aclient: FlaskClient, suffix: str) -> None:
+    name = username("n")  # 11 characters: with 12 more, too long
+    response = aclient.post(
+        f"{API}/accounts", json={"username": name + suffix, "password": PASSWORD}
+    )
+    body = assert_problem(response, 400, "validation_error")
+    assert "lower-case letters a-z" in body["detail"]
+    assert login(aclient, name).status_code == 401  # nothing was registered
+
+
+def test_a_username_is_stored_nfkc_and_lower_case(aclient: FlaskClient) -> None:
+    name = username("w")
+    wide = "".join(chr(ord(c) + 0xFEE0) for c in name.upper())  # full-width capitals
+    response = aclient.post(f"{API}/accounts", json={"username": wide, "password": PASSWORD})
+    assert response.status_code == 201 and response.get_json()["username"] == name
+    for form in (name, name.upper(), name.capitalize()):
+        again = aclient.post(f"{API}/accounts", json={"username": form, "password": PASSWORD})
+        assert_problem(again, 409, "username_taken")
+        assert login(aclient, form).status_code == 201
+    assert aclient.get(f"{API}/players/{name.upper()}").get_json()["username"] == name
+    ligature = aclient.post(
+        f"{API}/accounts", json={"username": "\ufb01" + name[2:], "password": PASSWORD}
+    )
+    assert ligature.status_code == 201 and ligature.get_json()["username"] == "fi" + name[2:]
 
 
 def test_the_password_is_stored_as_argon2id(accounts_app: Flask, aclient: FlaskClient) -> None:
@@ -110,24 +141,25 @@ def test_logout_ends_the_session(aclient: FlaskClient) -> None:
     assert_problem(aclient.get(f"{API}/accounts/me", headers=bearer(token)), 401, "session_expired")
 
 
-def test_failed_logins_are_throttled_per_account(aclient: FlaskClient) -> None:
+def test_failed_logins_are_throttled_per_account_and_address(aclient: FlaskClient) -> None:
     name = register(aclient)
-    for i in range(5):  # HANABI_LOGIN_FAILS_USER, each from another address
-        env = {"REMOTE_ADDR": f"10.1.0.{i}"}
+    stranger = {"REMOTE_ADDR": "10.1.0.1"}
+    for _ in range(10):  # HANABI_LOGIN_FAILS_PAIR
         assert_problem(
-            login(aclient, name, "nope nope", environ_base=env), 401, "invalid_credentials"
+            login(aclient, name, "nope nope", environ_base=stranger), 401, "invalid_credentials"
         )
-    blocked = login(aclient, name, PASSWORD, environ_base={"REMOTE_ADDR": "10.1.1.1"})
-    assert_problem(blocked, 429, "too_many_failed_logins")
-    assert 1 <= int(blocked.headers["Retry-After"]) <= 300
-    # Another account is not blocked.
+    blocked = login(aclient, name, PASSWORD, environ_base=stranger)
+    body = assert_problem(blocked, 429, "too_many_failed_logins")
+    assert 1 <= int(blocked.headers["Retry-After"]) <= 900
+    assert "this account from this address" in body["detail"]
+    # The owner, elsewhere, is not locked out by the stranger; nor is another account.
+    assert login(aclient, name, environ_base={"REMOTE_ADDR": "10.1.1.1"}).status_code == 201
     other = register(aclient)
-    ok = login(aclient, other, environ_base={"REMOTE_ADDR": "10.1.1.2"})
-    assert ok.status_code == 201
+    assert login(aclient, other, environ_base=stranger).status_code == 201
 
 
 def test_failed_logins_are_throttled_per_address(aclient: FlaskClient) -> None:
-    env = {"REMOTE_ADDR": "10.2.0.1"}
+    env = {"REMOTE_ADDR": "10.2.0.1"}  # the limit is per address whatever HANABI_LIMITS says
     for _ in range(20):  # HANABI_LOGIN_FAILS_ADDR, over many names
         assert_problem(
             login(aclient, username(), "nope nope", environ_base=env), 401, "invalid_credentials"
@@ -215,10 +247,16 @@ def test_deleting_an_account(accounts_app: Flask, aclient: FlaskClient) -> None:
     # The finished game keeps the seat's name as it was played.
     players = aclient.get(table.url).get_json()["players"]
     assert players[0]["name"] == name
-    # The name is free for someone new, who starts afresh.
+    # The name stays taken for 30 days (a new account under it would start at 1500) ...
+    again = aclient.post(f"{API}/accounts", json={"username": name, "password": PASSWORD})
+    assert "deleted recently" in assert_problem(again, 409, "username_taken")["detail"]
+    held = "hanabi:user:" + name
+    assert 29 * 86_400 < redis.ttl(held) <= 30 * 86_400
+    # ... then it is free for someone new, who starts afresh.
+    redis.delete(held)  # as 30 days would
     register(aclient, name)
     assert aclient.get(f"{API}/players/{name}").get_json()["stats"] == {}
-    assert redis.exists("hanabi:user:" + name.casefold())
+    assert registry.by_name(name) is not None
 
 
 def test_seats_bind_to_accounts(aclient: FlaskClient) -> None:

@@ -12,12 +12,16 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 from playwright.sync_api import sync_playwright
 from process_helpers import _stop, gunicorn
 
 from hanabi.server.redis_process import free_port
 from hanabi.server.spec import TITLE, spec_yaml
+
+#: Serving, logs, headers and the launcher are the same on any Redis: run once.
+pytestmark = pytest.mark.once
 
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

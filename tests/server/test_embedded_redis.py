@@ -26,6 +26,9 @@ from redis.retry import Retry
 from hanabi.server.data_dir import LOCK_NAME, PASSWORD_NAME
 from hanabi.server.redis_process import free_port
 
+#: Serving, logs, headers and the launcher are the same on any Redis: run once.
+pytestmark = pytest.mark.once
+
 
 class Launched:
     """A running ``python -m hanabi.server`` with its output in files."""

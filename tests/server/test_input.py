@@ -116,6 +116,17 @@ def test_chat_length_is_capped(client: FlaskClient, table: Table) -> None:
     assert_problem(table.post("/chat", 0, {"text": "x" * 301}), 400, "validation_error")
 
 
+def test_patterns_match_the_whole_value(client: FlaskClient, table: Table) -> None:
+    """Python's ``$`` also matches before a final newline; the contract's (ECMA-262) does
+    not, and neither does the service: a name or a line ending in a newline is refused."""
+    assert_problem(client.post(f"{API}/games", json={"name": "bob\n"}), 400, "validation_error")
+    lobby = make_table(client, 2, start=False)
+    join = client.post(f"{lobby.url}/players", json={"name": "cat\n"})
+    assert_problem(join, 400, "validation_error")
+    assert_problem(lobby.post("/bots", 0, {"name": "robo\n"}), 400, "validation_error")
+    assert_problem(table.post("/chat", 0, {"text": "hi\n"}), 400, "validation_error")
+
+
 def test_a_chat_line_is_at_most_300_bytes_not_characters(client: FlaskClient, table: Table) -> None:
     assert table.post("/chat", 0, {"text": "好" * 100}).status_code == 201  # 300 bytes
     refused = assert_problem(table.post("/chat", 0, {"text": "好" * 101}), 400, "validation_error")

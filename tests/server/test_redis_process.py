@@ -18,6 +18,9 @@ from hanabi.server import create_app
 from hanabi.server.data_dir import PASSWORD_NAME, DataDirBusy, DataDirLock
 from hanabi.server.redis_process import Listen, RedisProcess, find_redis_server, ping
 
+#: Serving, logs, headers and the launcher are the same on any Redis: run once.
+pytestmark = pytest.mark.once
+
 
 def _port_is_free(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

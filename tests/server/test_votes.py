@@ -111,3 +111,16 @@ def test_who_may_vote(client: FlaskClient) -> None:
     assert_problem(table.post("/votes", 0, {}), 400, "validation_error")
     assert_problem(client.post(f"{API}/games/nosuch/votes", json={"end": True},
                                headers=bearer(table.tokens[0])), 404, "game_not_found")  # fmt: skip
+
+
+def test_a_game_ended_by_vote_keeps_its_max_score(client: FlaskClient) -> None:
+    # the board said "Score 1 of 0 reachable": the vote's score 0 had become the maximum
+    table = make_table(client, 2, seed="vote-max")
+    ones = [c for c in table.view(0)["hands"][1] if c["rank"] == 1]
+    assert ones, "the seed deals seat 1 a 1"
+    assert table.act(0, type="clue", target=1, rank=1).status_code == 201
+    assert table.act(1, type="play", card=ones[0]["order"]).status_code == 201
+    table.end()
+    for view in (table.view(0), table.view(None), client.get(f"{table.url}/replay").get_json()):
+        assert view["result"] == {"reason": "terminated", "score": 0}
+        assert (view["score"], view["max_score"], view["pace"]) == (1, 25, None)

@@ -58,6 +58,8 @@ def test_an_account_plays_a_timed_game_and_finds_it_in_its_history(web: Browsing
     ann.wait_for_url(f"**/players/{username}")
     expect(ann.get_by_role("heading", name=username, exact=True)).to_be_visible()
     expect(ann.get_by_role("list", name="Games").get_by_role("listitem")).to_have_count(1)
+    # the count of rated games in words (none: it was not rated)
+    expect(ann.locator(".counter", has_text="Played")).to_have_text("Played0 rated games")
     expect(ann.get_by_role("list", name="Games")).to_contain_text("ended by vote")
 
     # log out; log in again from the header

@@ -54,13 +54,18 @@ def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
         )
 
     turns = 0
+    final_round = []  # what the board of the seat to move says in the final round
     while not game_over(ann):
         wait_until(lambda: game_over(ann) or my_turn(ann) or my_turn(bob), what="someone's turn")
         if game_over(ann):
             break
-        take_turn(ann if my_turn(ann) else bob, turns)
+        mover = ann if my_turn(ann) else bob
+        if mover.locator(".board dt", has_text="Final round").count():
+            final_round.append(counter(mover, "Final round"))
+        take_turn(mover, turns)
         turns += 1
         assert turns < 120, "the game does not end"
+    assert final_round == ["2 turns left", "1 turn left"]
     for page in pages:
         expect(
             page.get_by_role("heading", name=re.compile(r"^Game over: score \d+ of 25$"))
@@ -72,7 +77,7 @@ def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
     log = ann.get_by_role("list", name="Game log")
     expect(log).to_contain_text(f"{host} clued bob")
     expect(log).to_contain_text("bob discarded")
-    expect(log).to_contain_text("The deck is empty: final round")
+    expect(log).to_contain_text("The deck is empty: final round, 2 turns left")
 
 
 def test_a_person_plays_with_two_server_bots(web: Browsing) -> None:
@@ -114,44 +119,46 @@ def test_spectator_and_replay_of_a_bots_game(web: Browsing, web_server: WebServe
     watcher.goto(f"/games/{game_id}")
     expect(watcher.get_by_text("You are watching.", exact=False)).to_be_visible()
     host.get_by_role("button", name="Start and watch").click()
-    # the host gave up the seat: both follow the bots' game as spectators, to its end
+    # the host gave up the seat: both follow the bots' game as spectators, to its end; the
+    # tab and the status say they watch (nothing reads like a table waiting for players)
     for page in (host, watcher):
         expect(page.get_by_text(re.compile("You are watching"))).to_be_visible()
+        expect(page).to_have_title(re.compile(r"^Watching: (In play|Finished) \("))
         expect(page.get_by_role("heading", name=re.compile(r"^Game over"))).to_be_visible(
             timeout=60000
         )
         assert page.get_by_role("heading", name="Your move").count() == 0
-    final = web_server.api().game(game_id)
+    last = web_server.api().game(game_id)["turn"] + 1  # the board's number for the end
     watcher.get_by_role("button", name="Watch the replay").click()
     slider = watcher.get_by_role("slider", name="Turn")
-    expect(slider).to_have_attribute("max", str(final["turn"]))
-    expect(watcher.locator("output")).to_have_text(f"{final['turn']} of {final['turn']}")
+    expect(slider).to_have_attribute("max", str(last))
+    expect(watcher.locator("output")).to_have_text(f"{last} of {last} (the end)")
     slider.focus()
     watcher.keyboard.press("Home")
-    expect(watcher.locator("output")).to_have_text(f"0 of {final['turn']}")
-    expect(
-        watcher.locator(".replay-board").get_by_role("list", name="Game log")
-    ).not_to_contain_text("clued")
+    expect(watcher.locator("output")).to_have_text(f"1 of {last} (the deal)")
+    log = watcher.get_by_role("list", name="Game log")
+    expect(log.locator("li[aria-current=step]")).to_have_attribute("data-turn", "1")
     # every card is shown in a replay, the deal's first hand included
-    cards = watcher.locator(".replay-board").get_by_role("button", name=re.compile(r"^Slot"))
+    cards = watcher.get_by_role("group", name=re.compile("'s hand$")).get_by_role(
+        "button", name=re.compile(r"^Slot")
+    )
     expect(cards).to_have_count(10)
     for i in range(10):
         expect(cards.nth(i)).to_have_accessible_name(
             re.compile(r"^Slot \d: (red|yellow|green|blue|white) [1-5]")
         )
     watcher.get_by_role("button", name="Next turn").click()
-    expect(watcher.locator("output")).to_have_text(f"1 of {final['turn']}")
+    expect(watcher.locator("output")).to_have_text(f"2 of {last}")
     watcher.locator("body").click(position={"x": 5, "y": 5})
     watcher.keyboard.press("ArrowRight")
-    expect(watcher.locator("output")).to_have_text(f"2 of {final['turn']}")
-    lines = (
-        watcher.locator(".replay-board")
-        .get_by_role("list", name="Game log")
-        .get_by_role("listitem")
+    expect(watcher.locator("output")).to_have_text(f"3 of {last}")
+    expect(counter_value(watcher, "Turn")).to_have_text("3")
+    # the log marks turn 3's move (the one made from this board); those after it are to come
+    expect(log.locator("li[aria-current=step]")).to_have_attribute("data-turn", "3")
+    expect(log.locator("li[aria-current=step]")).to_contain_text(
+        re.compile(r" (clued|played|misplayed|discarded) ")
     )
-    # the turn counter and the log are drawn apart: wait for the log, do not read it once
-    moves = lines.filter(has_text=re.compile(r" (clued|played|misplayed|discarded) "))
-    expect(moves).to_have_count(2)
+    expect(log.locator("li.later")).to_have_count(last - 3)
 
 
 def test_a_refused_move_shows_the_servers_sentence_and_a_lost_stream_recovers(
@@ -257,6 +264,8 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing, web_server: WebS
     expect(seats.get_by_role("listitem").filter(has_text="hat-bot-2")).to_contain_text(
         "hat bot, plays conventions here"
     )
+    # the title counts the table's seats, not those taken
+    expect(ann.get_by_role("heading", name="No Variant, 4 players")).to_be_visible()
     ann.get_by_role("button", name="Remove hat-bot-3").click()
     expect(seats.get_by_role("listitem").filter(has_text="hat bot")).to_have_count(1)
     bob = web.person()
@@ -309,3 +318,14 @@ def test_a_wild_card_is_played_on_the_firework_you_name(web: Browsing) -> None:
     expect(ann.get_by_role("list", name="Game log")).to_contain_text(
         re.compile(r"ann (misplayed|played) ")
     )
+
+
+def test_the_lobby_opens_a_two_player_table_by_default(web: Browsing) -> None:
+    # the terminal client's default too: one table size whichever client opens it
+    ann = web.person()
+    ann.goto("/")
+    expect(ann.get_by_label("Players")).to_have_value("2")
+    ann.get_by_label("Name", exact=True).fill("ann")
+    ann.get_by_role("button", name="Create game").click()
+    expect(ann.get_by_role("heading", name="Seats (1 of 2)")).to_be_visible()
+    expect(ann.get_by_role("heading", name="No Variant, 2 players")).to_be_visible()

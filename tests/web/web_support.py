@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from hanabi.bots import choose_action_from_view
 from hanabi.client.api import Client
 
 
@@ -146,3 +147,45 @@ def take_turn(page: Page, turn_no: int) -> None:
         expect(page.get_by_role("button", name="Discard")).to_be_enabled()
         page.keyboard.press("d")
     expect(counter_value(page, "Turn")).not_to_have_text(before)
+
+
+@dataclass
+class ApiTable:
+    """A two-seat game played through the API (as two programs would): its id and tokens."""
+
+    api: Client
+    game_id: str
+    tokens: list[str]
+
+    def moves(self, count: int) -> None:
+        """``count`` moves, each the conventions bot's choice for the seat to move."""
+        for _ in range(count):
+            seat = self.api.game(self.game_id)["current_seat"]
+            token = self.tokens[seat]
+            view = self.api.game(self.game_id, token=token)
+            events = self.api.all_events(self.game_id, token=token)
+            action = choose_action_from_view("conventions", view, events)
+            self.api.act(self.game_id, view["turn"], action, token=token)
+
+    def end_by_vote(self) -> dict:
+        """Both people vote to end the game; its finished view."""
+        for token in self.tokens:
+            self.api.vote(self.game_id, token=token)
+        return self.api.game(self.game_id)
+
+    def sit(self, page: Page, seat: int) -> None:
+        """Give ``page``'s browser this seat (as if it had opened the table)."""
+        page.goto("/")
+        page.evaluate(
+            "([id, seat, token]) => localStorage.setItem(`hanabi.seat.${id}`,"
+            " JSON.stringify({ seat, token, at: Date.now() }))",
+            [self.game_id, seat, self.tokens[seat]],
+        )
+
+
+def api_table(api: Client, seed: str) -> ApiTable:
+    """A started two-seat game (ann and bob) dealt from ``seed``."""
+    ann = api.create_game("ann", max_players=2, seed=seed)
+    bob = api.join(ann.game_id, "bob")
+    api.start(ann.game_id, token=ann.token)
+    return ApiTable(api, ann.game_id, [ann.token, bob.token])

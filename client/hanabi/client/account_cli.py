@@ -1,8 +1,9 @@
-"""``hanabi-client`` account commands: register, login, logout, whoami, profile, history;
-and which credential the game commands use (the logged-in session unless ``--guest``).
+"""``hanabi-client`` account commands: register, login, logout, password, whoami,
+profile, history; and which credential the game commands use (the logged-in session
+unless ``--guest``).
 
 Passwords are read from the terminal without echo, or from ``$HANABI_PASSWORD`` (for
-scripts). ``login`` saves the session token in the config directory, readable by the user
+scripts; ``password`` reads the new one from ``$HANABI_NEW_PASSWORD``). ``login`` saves the session token in the config directory, readable by the user
 only (:class:`hanabi.client.accounts.SessionStore`).
 """
 
@@ -23,7 +24,7 @@ from .api import ApiError, Client
 from .words import end_reason, plural
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
-AS_ACCOUNT = ("create", "join", "logout", "whoami", "profile", "history")
+AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history")
 
 
 class AccountFail(Exception):
@@ -50,8 +51,10 @@ def use_account(args: argparse.Namespace, client: Client) -> str | None:
     return saved.username
 
 
-def password(prompt: str = "Password: ", confirm: bool = False) -> str:
-    from_env = os.environ.get("HANABI_PASSWORD")
+def password(
+    prompt: str = "Password: ", confirm: bool = False, env: str = "HANABI_PASSWORD"
+) -> str:
+    from_env = os.environ.get(env)
     if from_env:
         return from_env
     first = getpass.getpass(prompt)
@@ -77,12 +80,13 @@ def cmd_register(args: argparse.Namespace, client: Client, console: Console) -> 
 
 def cmd_login(args: argparse.Namespace, client: Client, console: Console) -> int:
     session = client.login(args.username, password())
-    saved = SavedSession(client.server, args.username, session["token"], session["expires"])
+    username = client.me()["username"]  # as the server keeps it ("Ann" logs in as "ann")
+    saved = SavedSession(client.server, username, session["token"], session["expires"])
     SessionStore().save(saved)
     if args.json:
-        emit(args, {"username": args.username, "expires": session["expires"]})
+        emit(args, {"username": username, "expires": session["expires"]})
         return 0
-    console.print(Text(f"Logged in as {args.username}.", style="bold"))
+    console.print(Text(f"Logged in as {username}.", style="bold"))
     console.print("create and join now seat you under your account (--guest: without).")
     return 0
 
@@ -92,15 +96,32 @@ def cmd_logout(args: argparse.Namespace, client: Client, console: Console) -> in
     if store.load(client.server) is None:
         raise AccountFail("You are not logged in.")
     try:
-        client.logout()
+        if args.all:
+            client.logout_everywhere()
+        else:
+            client.logout()
     except ApiError as exc:
         if exc.status != 401:  # already ended on the server: forget it all the same
             raise
     store.forget(client.server)
     if args.json:
-        emit(args, {"logged_out": True})
+        emit(args, {"logged_out": True, "everywhere": args.all})
     else:
-        console.print("Logged out.")
+        console.print("Logged out everywhere." if args.all else "Logged out.")
+    return 0
+
+
+def cmd_password(args: argparse.Namespace, client: Client, console: Console) -> int:
+    logged_in(client)
+    old = password("Current password: ")
+    new = password("New password: ", confirm=True, env="HANABI_NEW_PASSWORD")
+    client.change_password(old, new, keep_api_keys=args.keep_api_keys)
+    if args.json:
+        emit(args, {"changed": True, "api_keys_kept": args.keep_api_keys})
+        return 0
+    console.print(Text("Password changed.", style="bold"))
+    keys = "kept" if args.keep_api_keys else "revoked (--keep-api-keys keeps them)"
+    console.print(f"Your other sessions ended; your API keys were {keys}.")
     return 0
 
 
@@ -185,7 +206,18 @@ def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(run=cmd_login)
 
     p = sub.add_parser("logout", parents=[common], help="end the saved session")
+    p.add_argument(
+        "--all", action="store_true", help="end every session of the account (API keys stay)"
+    )
     p.set_defaults(run=cmd_logout)
+
+    p = sub.add_parser(
+        "password",
+        parents=[common],
+        help="change the password (other sessions end; API keys too unless kept)",
+    )
+    p.add_argument("--keep-api-keys", action="store_true", help="keep the account's API keys")
+    p.set_defaults(run=cmd_password)
 
     p = sub.add_parser("whoami", parents=[common], help="the account you are logged in as")
     p.set_defaults(run=cmd_whoami)

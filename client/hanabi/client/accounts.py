@@ -35,15 +35,23 @@ class AccountCalls(Transport):
         return data
 
     def logout(self, *, token: str | None = None) -> None:
+        """End this session (its tickets and event streams end with it)."""
         self._request("DELETE", "/sessions/current", token=token)
+        if token is None or token == self.token:
+            self.token = None
+
+    def logout_everywhere(self, *, token: str | None = None) -> None:
+        """End every session of the account, this one included (API keys stay)."""
+        self._request("DELETE", "/accounts/me/sessions", token=token)
         if token is None or token == self.token:
             self.token = None
 
     def me(self, *, token: str | None = None) -> dict[str, Any]:
         return self._request("GET", "/accounts/me", token=token).json()
 
-    def change_password(self, old: str, new: str) -> None:
-        body = {"old_password": old, "password": new}
+    def change_password(self, old: str, new: str, *, keep_api_keys: bool = False) -> None:
+        """Every other session ends, and every API key unless ``keep_api_keys``."""
+        body = {"old_password": old, "password": new, "keep_api_keys": keep_api_keys}
         self._request("PATCH", "/accounts/me", json=body, idempotent=False)
 
     def delete_account(self, password: str) -> None:

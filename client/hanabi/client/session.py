@@ -656,6 +656,7 @@ _SENT = {
 _ENDED = {
     "gone": "This game is gone (its lobby emptied, or it expired).",
     "not_a_player": "You no longer hold a seat at this table.",
+    "revoked": "Your session ended (a logout or a password change elsewhere): log in again.",
 }
 
 

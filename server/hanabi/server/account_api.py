@@ -59,6 +59,12 @@ class Me(Resource):
     @operation(
         id="changePassword",
         summary="Change the password (the old one required); every other session ends",
+        description=(
+            "Every session of the account but the one making the request ends at once, with "
+            "its stream tickets and open event streams; so do the account's API keys unless "
+            "`keep_api_keys` is true. The old password is checked like a login (counted "
+            "against the failed-login limits)."
+        ),
         body=a.PasswordChangeSchema,
         auth="required",
         responses={204: (None, "Changed")},
@@ -68,7 +74,12 @@ class Me(Resource):
         account = require_account()
         body = load_body(schema(a.PasswordChangeSchema))
         accounts().change_password(
-            account, body["old_password"], body["password"], address(), current_session()
+            account,
+            body["old_password"],
+            body["password"],
+            address(),
+            current_session(),
+            keep_keys=body["keep_api_keys"],
         )
         return Response(status=204)
 
@@ -76,10 +87,12 @@ class Me(Resource):
         id="deleteMe",
         summary="Delete the account with its sessions, keys, profile and statistics",
         description=(
-            "The password is required. Finished games keep the seat's name as it was "
-            "played; the username is free again. A rated game in progress where the "
-            "account holds a seat ends at once (terminated by that seat, score 0) and is "
-            "rated for every seat, the account's own as a loss."
+            "The password is required. Every session and API key ends at once, with their "
+            "tickets and event streams. A rated game in progress where the account holds a "
+            "seat ends at once (terminated by that seat, score 0) and is rated for every "
+            "seat, the account's own as a loss. Finished games keep the seat's name as it "
+            "was played; the username stays taken for 30 days (HANABI_NAME_HOLD_DAYS), then "
+            "is free."
         ),
         body=a.PasswordSchema,
         auth="required",
@@ -91,6 +104,29 @@ class Me(Resource):
         body = load_body(schema(a.PasswordSchema))
         # Its rated games in progress end as its loss, settled before the account goes.
         accounts().delete(account, body["password"], address(), before=service().end_rated_games)
+        return Response(status=204)
+
+
+@account_ns.route("/me/sessions")
+class AllSessions(Resource):
+    @operation(
+        id="logoutEverywhere",
+        summary="Log out everywhere: every session of the account ends",
+        description=(
+            "Every session of the account ends at once, the bearer's included, with their "
+            "stream tickets and open event streams (which close within one keep-alive "
+            "period). API keys stay (DELETE /accounts/me/keys/{key_id} revokes one). Send "
+            "a session token: an API key gets 400 not_a_session."
+        ),
+        auth="required",
+        responses={204: (None, "Ended")},
+        errors=(400, 401),
+    )
+    def delete(self) -> Response:
+        account = require_account()
+        if current_session() is None:
+            raise ApiError(400, "not_a_session", "Log out everywhere with a session token.")
+        accounts().logout_everywhere(account)
         return Response(status=204)
 
 
@@ -146,8 +182,13 @@ class Sessions(Resource):
         id="login",
         summary="Log in: a session token",
         description=(
-            "A wrong password and an unknown username get the same 401. Failed logins are "
-            "counted per username and per address: past the limit, 429 with Retry-After."
+            "The username is matched in any case or compatibility form ('ALICE' is "
+            "'alice'). A wrong password and an unknown username get the same 401. Every "
+            "attempt is counted before the password is checked, per account and address (10 "
+            "wrong in 15 minutes), per account (100 in 24 hours) and per address (20 in 5 "
+            "minutes): past one, 429 too_many_failed_logins with Retry-After, even for the "
+            "right password from there. Logins are also rate-limited per address (429 "
+            "rate_limited, HANABI_LIMIT_LOGIN)."
         ),
         body=a.LoginSchema,
         responses={201: (a.SessionSchema, "The session")},
@@ -155,6 +196,7 @@ class Sessions(Resource):
     )
     def post(self) -> Response:
         body = load_body(schema(a.LoginSchema))
+        current_app.extensions["hanabi_limits"].hit("login", address())
         return json_response(accounts().login(body["username"], body["password"], address()), 201)
 
 
@@ -163,9 +205,13 @@ class CurrentSession(Resource):
     @operation(
         id="logout",
         summary="Log out: the bearer's session ends",
+        description=(
+            "The session ends at once, with its stream tickets and open event streams. Other "
+            "sessions stay: DELETE /accounts/me/sessions ends them all."
+        ),
         auth="required",
         responses={204: (None, "Ended")},
-        errors=(401,),
+        errors=(400, 401),
     )
     def delete(self) -> Response:
         require_account()

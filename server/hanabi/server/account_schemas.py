@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from typing import Any
 
+from marshmallow import ValidationError, fields, validate
+
+from .accounts import USERNAME, USERNAME_RULE, normal_name
 from .plain_messages import Schema  # marshmallow's, refusing in plain words
 from .schemas import JsonInteger, RatingChangeSchema, _Query
 
+#: What the contract says a username is: the ASCII form (the service also takes any form
+#: whose NFKC normalisation is one, e.g. full-width letters).
 USERNAME_PATTERN = r"^[A-Za-z0-9_-]{3,20}$"
 
 
+class Username(fields.String):
+    """A new username, loaded as it is stored (:func:`~hanabi.server.accounts.normal_name`:
+    NFKC, then lower case) and refused unless that whole form is 3-20 of a-z, 0-9, _, -."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        name = normal_name(super()._deserialize(value, attr, data, **kwargs))
+        if USERNAME.fullmatch(name) is None:
+            raise ValidationError(USERNAME_RULE)
+        return name
+
+
 class RegisterSchema(Schema):
-    username = fields.String(
+    username = Username(
         required=True,
-        validate=validate.Regexp(USERNAME_PATTERN, error="3-20 letters, digits, '_' or '-'."),
-        metadata={"description": "Unique whatever the case."},
+        metadata={
+            "pattern": USERNAME_PATTERN,
+            "description": (
+                "Stored NFKC-normalised and in lower case ('Alice' is 'alice'), which must "
+                "then be 3-20 of a-z, 0-9, '_' and '-'; unique."
+            ),
+        },
     )
     password = fields.String(required=True, validate=validate.Length(8, 256), load_only=True)
     bot = fields.Boolean(
@@ -30,6 +51,10 @@ class LoginSchema(Schema):
 class PasswordChangeSchema(Schema):
     old_password = fields.String(required=True, validate=validate.Length(1, 256))
     password = fields.String(required=True, validate=validate.Length(8, 256))
+    keep_api_keys = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Keep the account's API keys (by default they are revoked)."},
+    )
 
 
 class PasswordSchema(Schema):

@@ -3,7 +3,9 @@
 Every key of one account shares the hash tag ``{acct:<id>}`` (one Cluster slot); the
 global lookups are single keys, so nothing here needs a script across slots:
 
-``hanabi:user:<casefolded name>``  the account id (SET NX: names are unique, any case)
+``hanabi:user:<name>``  the account id (SET NX: names are unique); after a deletion,
+    :data:`DELETED` and the time for ``HANABI_NAME_HOLD_DAYS``: the name stays taken (a
+    new account under it would start afresh at 1500, shedding a bad rating)
 ``{acct:<id>}:a``   hash: username, pw (argon2id), bot, created, rating, rated_games
 ``{acct:<id>}:s``   hash: session token hash -> expiry ms (the authority on sessions)
 ``{acct:<id>}:k``   hash: key id -> JSON {name, created, hash} (the authority on keys)
@@ -13,14 +15,22 @@ global lookups are single keys, so nothing here needs a script across slots:
 ``{acct:<id>}:rg``  set: rated games it is seated in, dealt and not settled (settle.py)
 ``hanabi:session:<hash>``  the account id (expires with the session)
 ``hanabi:apikey:<hash>``   ``<account id>:<key id>``
-``hanabi:login:user:<casefolded name>`` and ``hanabi:login:addr:<address>``: failed
-logins in the current window.
+``hanabi:login:*``  failed logins in the current windows (:mod:`.login_limits`)
+
+Usernames are stored and looked up in one form (:func:`normal_name`): NFKC, then lower
+case, which must then be 3-20 of ``a-z``, ``0-9``, ``_`` and ``-`` (the whole string):
+"Alice" and "ＡＬＩＣＥ" are "alice".
 
 Credentials: a session token is ``hs.`` and an API key ``hk.`` followed by 192 random
 bits; only their SHA-256 is stored (they are random, so a slow hash adds nothing). The
 ``.`` never occurs in a seat token (URL-safe base64), so the two kinds never collide.
 Passwords are hashed with argon2id; a login for an unknown name verifies against a dummy
 hash made with the same parameters, so it costs the same time as a wrong password.
+
+A credential ends with what it stands on (:class:`Credential`): a session's streams and
+tickets end with the session, a key's with the key. Logging out, a password change and a
+deletion remove the session or key records at once, so every request, ticket or stream
+check that follows (a stream checks at each wake, at least once a keep-alive) sees it gone.
 """
 
 from __future__ import annotations
@@ -31,14 +41,18 @@ import re
 import secrets
 import string
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
 from typing import Any
 
 import argon2
 import orjson
 import redis
 
+from .login_limits import LoginThrottle
 from .problems import ApiError
 from .serving import offload
 from .store import iso, now_ms
@@ -48,7 +62,15 @@ KEY_PREFIX = "hk."
 #: What a resolved account credential becomes in the game service: a "token" no client
 #: can send (``:`` is refused in bearer tokens), hashed and matched like a seat token.
 PRINCIPAL_PREFIX = "acct:"
-USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
+#: A username once normalised (:func:`normal_name`); always matched against the whole
+#: string (``fullmatch``: with ``match``, ``$`` also accepts a final newline).
+USERNAME = re.compile(r"[a-z0-9_-]{3,20}")
+USERNAME_RULE = (
+    "A username is 3 to 20 characters: lower-case letters a-z, digits, '_' or '-' "
+    "(capitals are made lower-case: 'Alice' is 'alice')."
+)
+#: What the name key of a deleted account holds while the name is held (then the time).
+DELETED = "~deleted:"
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 MAX_KEYS = 20
@@ -68,12 +90,40 @@ class Account:
         return PRINCIPAL_PREFIX + self.id
 
 
+class CredentialKind(Enum):
+    SESSION = "s"
+    KEY = "k"
+
+
+@dataclass(frozen=True)
+class Credential:
+    """What an account credential stands on: a session (``ref``: its token's hash) or an
+    API key (``ref``: its id). A ticket or a stream opened with it ends when it does."""
+
+    account_id: str
+    kind: CredentialKind
+    ref: str
+
+    def dump(self) -> str:
+        return f"{self.kind.value}:{self.account_id}:{self.ref}"
+
+    @classmethod
+    def load(cls, text: str) -> Credential:
+        kind, account_id, ref = text.split(":", 2)
+        return cls(account_id, CredentialKind(kind), ref)
+
+
 def akey(account_id: str, part: str) -> str:
     return "{acct:" + account_id + "}:" + part
 
 
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def normal_name(username: str) -> str:
+    """The one form a username is stored and looked up in: NFKC, then lower case."""
+    return unicodedata.normalize("NFKC", username).lower()
 
 
 def invalid_credentials() -> ApiError:
@@ -97,17 +147,15 @@ class Accounts:
         # login flood queues here, then gets 503, instead of exhausting memory.
         self.hashing = threading.BoundedSemaphore(config["HANABI_HASH_CONCURRENCY"])
         self.session_ms = config["HANABI_SESSION_DAYS"] * DAY_MS
-        self.fail_window = config["HANABI_LOGIN_WINDOW"]
-        self.fail_user = config["HANABI_LOGIN_FAILS_USER"]
-        self.fail_addr = config["HANABI_LOGIN_FAILS_ADDR"]
+        self.name_hold_s = config["HANABI_NAME_HOLD_DAYS"] * DAY_MS // 1000
+        self.throttle = LoginThrottle(client, config)
 
     # -- accounts ----------------------------------------------------------------------
 
     def register(self, username: str, password: str, bot: bool) -> Account:
-        if not USERNAME.match(username):
-            raise ApiError(
-                400, "invalid_username", "A username is 3-20 letters, digits, '_' or '-'."
-            )
+        username = normal_name(username)
+        if not USERNAME.fullmatch(username):
+            raise ApiError(400, "invalid_username", USERNAME_RULE)
         check_password(password)
         pw = self.slow(self.hasher.hash, password)
         account_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(16))
@@ -126,8 +174,22 @@ class Accounts:
         )
         if not self.redis.set(user_key(username), account_id, nx=True):
             self.redis.delete(akey(account_id, "a"))
-            raise ApiError(409, "username_taken", f"The username {username!r} is taken.")
+            raise self._taken(username)
         return Account(account_id, username, bot)
+
+    def _taken(self, username: str) -> ApiError:
+        """409 for a name held by an account, or by one deleted lately (then until when)."""
+        held = self.redis.get(user_key(username))
+        if held is not None and held.decode().startswith(DELETED):
+            left = max(0, self.redis.ttl(user_key(username)))
+            until = datetime.fromtimestamp(now_ms() / 1000 + left, UTC).strftime("%Y-%m-%d")
+            return ApiError(
+                409,
+                "username_taken",
+                f"The username {username!r} belonged to an account deleted recently: it "
+                f"stays taken until {until}.",
+            )
+        return ApiError(409, "username_taken", f"The username {username!r} is taken.")
 
     def get(self, account_id: str) -> dict[str, Any] | None:
         raw = self.redis.hgetall(akey(account_id, "a"))
@@ -136,8 +198,11 @@ class Accounts:
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     def by_name(self, username: str) -> str | None:
+        """The id of the account named ``username`` (any case or compatibility form)."""
         found = self.redis.get(user_key(username))
-        return None if found is None else found.decode()
+        if found is None or found.startswith(DELETED.encode()):
+            return None
+        return found.decode()
 
     def public(self, account_id: str) -> dict[str, Any] | None:
         data = self.get(account_id)
@@ -162,14 +227,23 @@ class Accounts:
         self._verify(account.username, password, address)
 
     def change_password(
-        self, account: Account, old: str, new: str, address: str, keep: str | None
+        self,
+        account: Account,
+        old: str,
+        new: str,
+        address: str,
+        keep: str | None,
+        keep_keys: bool = False,
     ) -> None:
-        """Set a new password; every session but ``keep`` (a session token hash) ends."""
+        """Set a new password; every session but ``keep`` (a session token hash) ends, and
+        every API key unless ``keep_keys``."""
         self._verify(account.username, old, address)
         check_password(new)
         self.redis.hset(akey(account.id, "a"), "pw", self.slow(self.hasher.hash, new))
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
         self._end_sessions(account.id, [h for h in sessions if h != keep])
+        if not keep_keys:
+            self._revoke_keys(account.id)
 
     def delete(
         self,
@@ -178,25 +252,23 @@ class Accounts:
         address: str,
         before: Callable[[str], object] | None = None,
     ) -> None:
-        """The account and everything it holds; games keep the names as played. ``before``
-        (the account id) runs once the password is verified, while the account still
-        exists: the game service ends and settles its rated games there (leaving.py)."""
+        """The account and everything it holds; games keep the names as played, and the
+        name stays taken for ``HANABI_NAME_HOLD_DAYS``. ``before`` (the account id) runs
+        once the password is verified, while the account still exists: the game service
+        ends and settles its rated games there (leaving.py)."""
         self._verify(account.username, password, address)
         if before is not None:
             before(account.id)
         sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
-        keys = [orjson.loads(v)["hash"] for v in self.redis.hvals(akey(account.id, "k"))]
-        pipe = self.redis.pipeline(transaction=False)
-        for hashed in sessions:
-            pipe.delete("hanabi:session:" + hashed)
-        for hashed in keys:
-            pipe.delete("hanabi:apikey:" + hashed)
-        pipe.execute()
-        # Last, the account's own slot in one step, then the name (free for a new account).
-        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg", "rg")))
+        self._end_sessions(account.id, sessions)
+        self._revoke_keys(account.id)
+        # The name is held, not freed: a new account under it would start afresh. Then
+        # the account's own slot in one step (a process dying in between leaves an account
+        # nobody can name or use: harmless).
         name = user_key(account.username)
         if self.redis.get(name) == account.id.encode():
-            self.redis.delete(name)
+            self.redis.set(name, f"{DELETED}{now_ms()}", ex=max(1, self.name_hold_s))
+        self.redis.delete(*(akey(account.id, p) for p in ("a", "s", "k", "st", "h", "hg", "rg")))
 
     # -- sessions ----------------------------------------------------------------------
 
@@ -217,6 +289,11 @@ class Accounts:
         account_id = self.redis.get("hanabi:session:" + hashed)
         if account_id is not None:
             self._end_sessions(account_id.decode(), [hashed])
+
+    def logout_everywhere(self, account: Account) -> None:
+        """End every session of ``account`` (API keys stay: they are revoked one by one)."""
+        sessions = [h.decode() for h in self.redis.hkeys(akey(account.id, "s"))]
+        self._end_sessions(account.id, sessions)
 
     def _end_sessions(self, account_id: str, hashes: list[str]) -> None:
         if not hashes:
@@ -239,40 +316,20 @@ class Accounts:
 
     def _verify(self, username: str, password: str, address: str) -> str:
         """The account id if ``password`` is right; 401 (the same, and in the same time,
-        for an unknown name) or 429 when too many logins failed lately."""
-        name_key = "hanabi:login:user:" + username.casefold()
-        addr_key = "hanabi:login:addr:" + address
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.get(name_key)
-        pipe.get(addr_key)
-        pipe.pttl(name_key)
-        pipe.pttl(addr_key)
-        by_name, by_addr, name_ttl, addr_ttl = pipe.execute()
-        waits = []
-        if by_name is not None and int(by_name) >= self.fail_user:
-            waits.append(name_ttl)
-        if by_addr is not None and int(by_addr) >= self.fail_addr:
-            waits.append(addr_ttl)
-        if waits:
-            seconds = max(1, (max(waits) + 999) // 1000)
-            raise ApiError(
-                429,
-                "too_many_failed_logins",
-                "Too many failed logins for this account or from this address; wait.",
-                headers={"Retry-After": str(seconds)},
-            )
-        account_id = self.by_name(username) if USERNAME.match(username) else None
-        stored = None if account_id is None else self.redis.hget(akey(account_id, "a"), "pw")
-        ok = self.slow(self._check, self.dummy if stored is None else stored.decode(), password)
-        ok = ok and stored is not None
+        for an unknown name) or 429 when too many logins failed lately. The attempt is
+        counted before the password is checked (:mod:`.login_limits`)."""
+        name = normal_name(username)
+        reservation = self.throttle.reserve(name, address)
+        try:
+            account_id = self.by_name(name) if USERNAME.fullmatch(name) else None
+            stored = None if account_id is None else self.redis.hget(akey(account_id, "a"), "pw")
+            ok = self.slow(self._check, self.dummy if stored is None else stored.decode(), password)
+        except BaseException:
+            reservation.cancel()  # no password was judged
+            raise
         if not ok or account_id is None or stored is None:
-            pipe = self.redis.pipeline(transaction=False)
-            for key in (name_key, addr_key):
-                pipe.incr(key)
-                pipe.expire(key, self.fail_window, nx=True)
-            pipe.execute()
-            raise invalid_credentials()
-        self.redis.delete(name_key)
+            raise invalid_credentials()  # the attempt stays counted
+        reservation.succeeded()
         if self.hasher.check_needs_rehash(stored.decode()):
             self.redis.hset(akey(account_id, "a"), "pw", self.slow(self.hasher.hash, password))
         return account_id
@@ -319,6 +376,17 @@ class Accounts:
             keys.append({"id": key_id.decode(), "name": entry["name"], "created": entry["created"]})
         return sorted(keys, key=lambda k: (k["created"], k["id"]))
 
+    def _revoke_keys(self, account_id: str) -> None:
+        """Every API key of the account, at once (the global lookups one key per DEL)."""
+        keys = self.redis.hgetall(akey(account_id, "k"))
+        if not keys:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hdel(akey(account_id, "k"), *keys)
+        for raw in keys.values():
+            pipe.delete("hanabi:apikey:" + orjson.loads(raw)["hash"])
+        pipe.execute()
+
     def delete_key(self, account: Account, key_id: str) -> None:
         raw = self.redis.hget(akey(account.id, "k"), key_id)
         if raw is None:
@@ -328,9 +396,9 @@ class Accounts:
 
     # -- credentials -------------------------------------------------------------------
 
-    def resolve(self, token: str) -> tuple[Account, str | None] | None:
-        """The account a session token or API key stands for, and the session's hash (None
-        for a key); None when ``token`` is neither kind. 401 when it is one but unknown,
+    def resolve(self, token: str) -> tuple[Account, Credential] | None:
+        """The account a session token or API key stands for, and what the credential
+        stands on; None when ``token`` is neither kind. 401 when it is one but unknown,
         revoked or expired. A session's expiry slides: each use (at most once an hour)
         moves it to a full lifetime from now."""
         if token.startswith(SESSION_PREFIX):
@@ -351,7 +419,8 @@ class Accounts:
                 pipe.hset(akey(aid, "s"), hashed, now + self.session_ms)
                 pipe.pexpire("hanabi:session:" + hashed, self.session_ms)
                 pipe.execute()
-            return Account(aid, username.decode(), bot == b"1"), hashed
+            credential = Credential(aid, CredentialKind.SESSION, hashed)
+            return Account(aid, username.decode(), bot == b"1"), credential
         if token.startswith(KEY_PREFIX):
             hashed = digest(token)
             found = self.redis.get("hanabi:apikey:" + hashed)
@@ -366,12 +435,22 @@ class Accounts:
                 raise revoked()
             if not hmac.compare_digest(orjson.loads(entry)["hash"], hashed):
                 raise revoked()  # pragma: no cover - a key id reused after a deletion
-            return Account(aid, username.decode(), bot == b"1"), None
+            credential = Credential(aid, CredentialKind.KEY, key_id)
+            return Account(aid, username.decode(), bot == b"1"), credential
         return None
+
+    def alive(self, credential: Credential) -> bool:
+        """Whether ``credential`` still stands: its session neither ended nor expired, or its
+        key not revoked (an account's deletion ends both). One read of the account's slot,
+        so a stream may ask at every wake."""
+        if credential.kind is CredentialKind.SESSION:
+            expiry = self.redis.hget(akey(credential.account_id, "s"), credential.ref)
+            return expiry is not None and int(expiry) > now_ms()
+        return bool(self.redis.hexists(akey(credential.account_id, "k"), credential.ref))
 
 
 def user_key(username: str) -> str:
-    return "hanabi:user:" + username.casefold()
+    return "hanabi:user:" + normal_name(username)
 
 
 def check_password(password: str) -> None:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
@@ -22,7 +23,7 @@ from hanabi.game import VARIANTS
 
 from . import metrics, redis_errors, tickets
 from . import schemas as s
-from .credentials import bearer_token, current_account
+from .credentials import accounts, bearer_token, current_account, current_credential, still_valid
 from .games import Outcome, Service, hash_token, not_found
 from .http import (
     if_none_match,
@@ -96,6 +97,7 @@ def holding(wait: float) -> Iterator[None]:
         release()
         if held is not None:
             held(0)
+    still_valid()  # the account credential may have ended while the request waited
 
 
 def game_url(game_id: str) -> str:
@@ -569,8 +571,9 @@ class Stream(Resource):
             "with the viewer's whole view (the same JSON as GET /games/{game_id}; its `id:` is "
             "the last seq it includes). After every change: its events, then one `view`. A "
             "comment line every 15 s of quiet keeps proxies from closing it. `event: end` "
-            '(data `{"reason": "finished" | "gone" | "not_a_player"}`) comes before the '
-            "server closes it for good; any other close is to be resumed with "
+            '(data `{"reason": "finished" | "gone" | "not_a_player" | "revoked"}`) comes '
+            "before the server closes it for good (`revoked`: the account session or API key "
+            "it was opened with ended); any other close is to be resumed with "
             "`Last-Event-ID`. Auth: `Authorization: Bearer`, or `?ticket=` (one-time, from "
             "POST /games/{game_id}/tickets) for a browser's EventSource; neither: a "
             "spectator. 503 `too_many_waiters` when the server holds too many waiting "
@@ -595,13 +598,15 @@ class Stream(Resource):
         if after is None:
             after = q.get("after")
         record = svc.load(game_id)
-        token_hash = None
+        token_hash, credential, registry = None, current_credential(), accounts()
         if token is not None:
             token_hash = hash_token(token)
         elif ticket is not None:
-            token_hash = tickets.redeem(svc.store.redis, game_id, ticket)
-            if token_hash is None:
+            redeemed = tickets.redeem(svc.store.redis, game_id, ticket)
+            ended = redeemed and redeemed.credential and not registry.alive(redeemed.credential)
+            if redeemed is None or ended:
                 raise ApiError(401, "invalid_ticket", "This ticket is unknown, used or expired.")
+            token_hash, credential = redeemed
         if token_hash is not None:
             svc.seat_by_hash(record.players, token_hash)  # 403 before the stream starts
         config = current_app.config
@@ -612,6 +617,7 @@ class Stream(Resource):
             after,
             keepalive=config["HANABI_KEEPALIVE"],
             max_seconds=config["HANABI_STREAM_MAX"],
+            alive=None if credential is None else partial(registry.alive, credential),
         ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
@@ -648,7 +654,8 @@ class Tickets(Resource):
         svc.require_seat(svc.load(game_id), token)
         assert token is not None
         hit_per_address("ticket")
-        ticket, expires = tickets.issue(svc.store.redis, game_id, hash_token(token))
+        issued_to = current_credential()  # the ticket ends with it
+        ticket, expires = tickets.issue(svc.store.redis, game_id, hash_token(token), issued_to)
         return json_response({"ticket": ticket, "expires": expires}, 201)
 
 

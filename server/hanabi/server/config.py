@@ -29,10 +29,17 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMITS": ("on", str),  # "off": no per-address limits (benchmarks, trusted setups)
     "HANABI_TRUSTED_PROXIES": ("", str),  # comma-separated proxies whose X-Forwarded-For counts
     "HANABI_MAX_WAITING_PER_ADDRESS": (100, int),  # long-polls and streams one address holds
+    # connections one address holds open to one worker process (0, or HANABI_LIMITS=off: no
+    # cap); past it a new connection is closed at once. Per worker: N workers, N times this
+    "HANABI_MAX_CONNECTIONS_PER_ADDRESS": (256, int),
+    # seconds a connection may take to send a request's headers, from its opening or the end
+    # of the previous answer (idle keep-alive included); then it is closed. 0: no deadline
+    "HANABI_HEADER_TIMEOUT": (10.0, float),
     "HANABI_LIMIT_CREATE": ("20/minute", str),  # games created per address
     "HANABI_LIMIT_JOIN": ("60/minute", str),  # seats taken (joins, bots) per address
     "HANABI_LIMIT_TICKET": ("120/minute", str),  # stream tickets per address
     "HANABI_LIMIT_REGISTER": ("20/hour", str),  # accounts created per address
+    "HANABI_LIMIT_LOGIN": ("30/minute", str),  # logins tried (POST /sessions) per address
     "HANABI_LIMIT_CHAT_SEAT": ("20/minute", str),  # chat lines per seat
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
@@ -57,9 +64,15 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_ARGON2_PARALLELISM": (4, int),  # argon2id lanes
     "HANABI_HASH_CONCURRENCY": (2, int),  # password hashes at once per process (memory bound)
     "HANABI_SESSION_DAYS": (30, int),  # a session ends this long after its last use
-    "HANABI_LOGIN_WINDOW": (300, int),  # seconds failed logins are counted over
-    "HANABI_LOGIN_FAILS_USER": (5, int),  # failed logins per username per window, then 429
-    "HANABI_LOGIN_FAILS_ADDR": (20, int),  # failed logins per address per window, then 429
+    # Failed logins (wrong passwords) before 429, each counted over a window of its own
+    # (login_limits.py): per account and address, per account, per address.
+    "HANABI_LOGIN_FAILS_PAIR": (10, int),  # per account from one address ...
+    "HANABI_LOGIN_PAIR_WINDOW": (900, int),  # ... in this many seconds (15 minutes)
+    "HANABI_LOGIN_FAILS_USER": (100, int),  # per account from anywhere ...
+    "HANABI_LOGIN_USER_WINDOW": (DAY, int),  # ... in this many seconds (24 hours)
+    "HANABI_LOGIN_FAILS_ADDR": (20, int),  # per address over every account ...
+    "HANABI_LOGIN_ADDR_WINDOW": (300, int),  # ... in this many seconds (5 minutes)
+    "HANABI_NAME_HOLD_DAYS": (30, int),  # days a deleted account's username stays taken
     "HANABI_RATING_K": (20.0, float),  # the Elo K-factor of rated games
     "HANABI_RATED_MIN_AGE_H": (24, int),  # hours an account exists before it plays rated
     "HANABI_RATED_MIN_GAMES": (3, int),  # finished unrated games before an account plays rated

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
-from .accounts import Account, Accounts
+from .accounts import Account, Accounts, Credential, CredentialKind, expired, revoked
 from .problems import ApiError
 
 
@@ -38,7 +38,7 @@ def principal(token: str) -> str:
     resolved = accounts().resolve(token)
     g.hanabi_principal = token if resolved is None else resolved[0].principal
     if resolved is not None:
-        g.hanabi_account, g.hanabi_session = resolved
+        g.hanabi_account, g.hanabi_credential = resolved
     g.hanabi_token = token
     return g.hanabi_principal
 
@@ -58,7 +58,23 @@ def require_account() -> Account:
     return account
 
 
+def current_credential() -> Credential | None:
+    """What the request's account credential stands on (None for none, or a seat token)."""
+    current_account()
+    return g.get("hanabi_credential")
+
+
 def current_session() -> str | None:
     """The hash of the session token the request bears (None for an API key)."""
-    current_account()
-    return g.get("hanabi_session")
+    credential = current_credential()
+    if credential is None or credential.kind is not CredentialKind.SESSION:
+        return None
+    return credential.ref
+
+
+def still_valid() -> None:
+    """401 if the request's account credential ended since it was resolved (a long-poll
+    that waited while its session was logged out answers nothing more)."""
+    credential = g.get("hanabi_credential")
+    if credential is not None and not accounts().alive(credential):
+        raise expired() if credential.kind is CredentialKind.SESSION else revoked()

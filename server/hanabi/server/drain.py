@@ -128,7 +128,7 @@ def install(worker: Any) -> None:
     """In a gunicorn worker (``post_worker_init``): drain on SIGTERM, then let gunicorn's
     own graceful stop (which the same signal starts) finish the requests in flight."""
     connections = Connections()
-    if hasattr(worker, "handle_request") and "gevent" in type(worker).__module__:
+    if hasattr(worker, "handle_request") and _is_gevent(type(worker)):
         connections.track(worker)
     seconds = float(worker.cfg.graceful_timeout)
     previous = signal.getsignal(signal.SIGTERM)
@@ -142,6 +142,12 @@ def install(worker: Any) -> None:
     signal.siginterrupt(signal.SIGTERM, False)
     if not worker.alive:  # the SIGTERM came while the app was loading
         _spawn(run, connections, seconds)
+
+
+def _is_gevent(kind: type) -> bool:
+    """Whether a worker class is gunicorn's gevent worker or made from it
+    (:class:`hanabi.server.worker.GuardedWorker`)."""
+    return any("gevent" in base.__module__ for base in kind.__mro__)
 
 
 def run(connections: Connections, seconds: float) -> None:

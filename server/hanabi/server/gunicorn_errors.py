@@ -30,6 +30,13 @@ MESSAGES = {
 
 def problem_bytes(status: int, reason: str) -> bytes:
     code, detail = MESSAGES.get(status, ("bad_request", "The server could not read the request."))
+    return problem_message(status, reason, code, detail)
+
+
+def problem_message(
+    status: int, reason: str, code: str, detail: str, headers: dict[str, str] | None = None
+) -> bytes:
+    """A whole HTTP/1.1 problem+json answer that closes the connection, as bytes."""
     body = orjson.dumps(
         {
             "type": PROBLEM_TYPE + code,
@@ -39,8 +46,9 @@ def problem_bytes(status: int, reason: str) -> bytes:
             "code": code,
         }
     )
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     head = (
-        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{extra}"
         f"Content-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
     )

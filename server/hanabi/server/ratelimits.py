@@ -18,7 +18,6 @@ deployment); the per-seat and per-game limits stay on whatever it says.
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import secrets
 import time
@@ -32,6 +31,7 @@ from limits import RateLimitItem, parse
 from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from .addresses import forwarded_client, trusted_networks
 from .problems import ApiError, plural
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
@@ -41,6 +41,7 @@ RATES: dict[str, tuple[str, str]] = {
     "join": ("HANABI_LIMIT_JOIN", "address"),
     "ticket": ("HANABI_LIMIT_TICKET", "address"),
     "register": ("HANABI_LIMIT_REGISTER", "address"),
+    "login": ("HANABI_LIMIT_LOGIN", "address"),
     "chat_seat": ("HANABI_LIMIT_CHAT_SEAT", "seat"),
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
 }
@@ -63,33 +64,10 @@ return 1
 """
 
 
-def trusted_networks(setting: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """``HANABI_TRUSTED_PROXIES``: comma-separated addresses or networks."""
-    return [
-        ipaddress.ip_network(part.strip(), strict=False)
-        for part in setting.split(",")
-        if part.strip()
-    ]
-
-
 def client_address(trusted: list[Any]) -> str:
-    """The address the request came from (see the module's docstring)."""
+    """The address the request came from (see :mod:`hanabi.server.addresses`)."""
     remote = request.remote_addr or "unknown"
-    if not trusted or not _is_trusted(remote, trusted):
-        return remote
-    hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
-    for hop in reversed(hops):
-        if not _is_trusted(hop, trusted):
-            return hop
-    return hops[0] if hops else remote
-
-
-def _is_trusted(address: str, trusted: list[Any]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in network for network in trusted)
+    return forwarded_client(remote, request.headers.get("X-Forwarded-For", ""), trusted)
 
 
 @dataclass

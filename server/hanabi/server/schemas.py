@@ -65,7 +65,7 @@ def _text(
         required=required,
         validate=[
             validate.Length(1, limit),
-            validate.Regexp(
+            FullMatch(
                 pattern, error=f"A {what} needs a visible character and no control characters."
             ),
         ],
@@ -436,8 +436,19 @@ class GameViewSchema(Schema):
     strikes = _int(required=True)
     deck_size = _int(required=True)
     score = _int(required=True)
-    max_score = _int(required=True, metadata={"description": "Best score still reachable."})
-    pace = _nint()
+    max_score = _int(
+        required=True,
+        metadata={
+            "description": "Best score the cards allow, given those discarded or misplayed "
+            "(a finished game keeps the figure it ended with, whatever its final score)."
+        },
+    )
+    pace = _nint(
+        metadata={
+            "description": "Discards the team can still afford; null before the deal "
+            "and once the game is over."
+        }
+    )
     fireworks = fields.Dict(keys=fields.String(), values=_int(), required=True)
     hands = fields.List(fields.List(fields.Nested(CardSchema)), required=True)
     discards = fields.List(fields.Nested(DiscardSchema), required=True)
@@ -545,7 +556,7 @@ class BotSeatSchema(Schema):
     name = fields.String(
         validate=[
             validate.Length(1, NAME_MAX),
-            validate.Regexp(
+            FullMatch(
                 NAME_PATTERN, error="A name needs a visible character and no control characters."
             ),
         ],
@@ -789,7 +800,7 @@ class ServerSentEventSchema(Schema):
         metadata={"description": "An event's type, `view` or `end`"},
     )
     id = fields.String(
-        validate=validate.Regexp(r"^[0-9]+$"),
+        validate=FullMatch(r"^[0-9]+$"),
         metadata={"description": "The seq of the (last) event it carries"},
     )
     data = fields.String(

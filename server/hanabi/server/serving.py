@@ -29,6 +29,10 @@ T = TypeVar("T")
 LIMIT_REQUEST_LINE = 8190
 #: Connections one worker process serves at once (held long-polls and streams included).
 WORKER_CONNECTIONS = 8_000
+#: gunicorn's --keep-alive: how long a trusted proxy's connection may stay idle between
+#: requests (above nginx's and HAProxy's usual pool timeouts). Every other client has
+#: HANABI_HEADER_TIMEOUT instead (:mod:`hanabi.server.worker`).
+PROXY_KEEPALIVE = 75
 
 
 def gunicorn_command(
@@ -48,11 +52,12 @@ def gunicorn_command(
     command = [
         sys.executable, "-m", "gunicorn",
         "--bind", bind,
-        "--worker-class", "gevent",
+        # gunicorn's gevent worker with a per-address connection cap and a header deadline.
+        "--worker-class", "hanabi.server.worker.GuardedWorker",
         "--workers", str(workers),
         "--worker-connections", str(connections),
         "--timeout", "60",
-        "--keep-alive", "75",
+        "--keep-alive", str(PROXY_KEEPALIVE),
         "--backlog", "4096",
         "--log-level", log_level,
         "--no-control-socket",

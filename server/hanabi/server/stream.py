@@ -13,7 +13,10 @@
   proxies keep the connection;
 - ``event: end`` (data ``{"reason": ...}``) before the server closes the stream for good:
   ``finished`` (nothing more will happen), ``gone`` (the game expired or its lobby emptied),
-  ``not_a_player`` (the viewer's seat was freed). A client closes its ``EventSource`` then;
+  ``not_a_player`` (the viewer's seat was freed), ``revoked`` (the account credential the
+  stream was opened with ended: a logout, a password change, a revoked key, a deleted
+  account; checked at every wake, so within one keep-alive period, whichever process or
+  node ended it). A client closes its ``EventSource`` then;
   a stream that simply closes (the server restarts, :data:`HANABI_STREAM_MAX` passes) is
   to be resumed with ``Last-Event-ID``.
 
@@ -48,6 +51,8 @@ PAGE = 200
 #: Up to this many new events, a step's messages are built once and shared by every stream
 #: of the same viewer and position (what a change sends to its 1,000 spectators).
 SHARED = 50
+#: The end reason of a stream whose account credential ended.
+REVOKED = "revoked"
 
 
 def message(data: bytes, event: str | None = None, seq: int | None = None) -> bytes:
@@ -71,7 +76,9 @@ def draining() -> bytes:
 
 
 class GameStream:
-    """The stream of one game for one viewer (``token_hash``: None for a spectator)."""
+    """The stream of one game for one viewer (``token_hash``: None for a spectator).
+    ``alive``: whether the account credential it was opened with still stands (None: a
+    seat token or a spectator, which nothing revokes)."""
 
     def __init__(
         self,
@@ -82,6 +89,7 @@ class GameStream:
         *,
         keepalive: float,
         max_seconds: float,
+        alive: Callable[[], bool] | None = None,
     ) -> None:
         self.service = service
         self.record = record
@@ -89,6 +97,7 @@ class GameStream:
         self.after = after
         self.keepalive = keepalive
         self.max_seconds = max_seconds
+        self.alive = alive
         self.held: Callable[[float], None] | None = None
 
     def seat(self, record: Record) -> int | None:
@@ -132,6 +141,9 @@ class GameStream:
                     return
                 found = self._next(record.id, record.version, stop_at)
                 while found == "quiet":
+                    if self._revoked():
+                        yield end(REVOKED)
+                        return
                     if self.held is not None:
                         self.held(self.keepalive + LAPSE)
                     yield b": keep-alive\n\n"
@@ -144,6 +156,9 @@ class GameStream:
                 if isinstance(found, bytes):
                     yield found
                     return
+                if self._revoked():
+                    yield end(REVOKED)
+                    return
                 record = found
                 seat = self.seat(record)
         except ApiError as exc:  # the viewer's seat was freed (a lobby seat only)
@@ -154,6 +169,9 @@ class GameStream:
             release()
             if self.held is not None:
                 self.held(0)
+
+    def _revoked(self) -> bool:
+        return self.alive is not None and not self.alive()
 
     def _shared(self, record: Record, seat: int | None, last: int) -> tuple[bytes, int]:
         """The events after ``last`` and the view, as ``seat`` sees ``record``: built once

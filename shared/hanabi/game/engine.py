@@ -301,9 +301,12 @@ class Game:
         return self.deck[order]
 
     def max_score_possible(self) -> int:
-        """The best score still reachable, given the cards that are gone for good."""
-        if self.result is not None:
-            return self.final_score()
+        """The best score the cards allow, given those gone for good (discarded or
+        misplayed): what the fireworks can still reach.
+
+        A finished game keeps the figure it ended with, not its final score: a game ended
+        by vote scores 0, yet showing "4 of 0" would say its fireworks exceed their maximum.
+        """
         variant = self.variant
         left = [c - d for c, d in zip(variant.copies, self.discarded, strict=True)]
         if not variant.wild_mask:

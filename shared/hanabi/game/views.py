@@ -95,7 +95,8 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
         "deck_size": game.deck_size,
         "score": game.score,
         "max_score": max_score,
-        "pace": game.pace(max_score),
+        # once the game is over no discard is left to afford: no pace
+        "pace": None if game.is_over else game.pace(max_score),
         "fireworks": {variant.suits[f].id: game.fireworks[f] for f in variant.firework_suits},
         "hands": hands,
         "discards": [

@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { alertBox, field, fill, h } from "./dom.js";
-import { REASONS } from "./words.js";
+import { count, reasonText } from "./words.js";
 
 /** The header's account area: who you are, or a form to log in or register. */
 export function accountNav(nav) {
@@ -76,7 +76,7 @@ function loginForm() {
           await logIn();
         }),
       }, "Register")),
-    h("small", { class: "hint" }, "Usernames: 3-20 letters, digits, - or _. Passwords: at least 8 characters."));
+    h("small", { class: "hint" }, "Usernames: 3-20 lower-case letters, digits, - or _ (capitals become lower case). Passwords: at least 8 characters."));
 }
 
 /** /players/<name>: rating, results by variant, and the games with their rating changes. */
@@ -110,7 +110,7 @@ export async function showProfile(main, username, { variants }) {
     h("h1", {}, profile.username, profile.bot ? " (bot account)" : ""),
     h("dl", { class: "counters" },
       h("div", { class: "counter" }, h("dt", {}, "Rating"), h("dd", {}, profile.rating.toFixed(0))),
-      h("div", { class: "counter" }, h("dt", {}, "Rated games"), h("dd", {}, String(profile.rated_games)))),
+      h("div", { class: "counter" }, h("dt", {}, "Played"), h("dd", {}, count(profile.rated_games, "rated game")))),
     alert.el,
     h("section", { class: "panel", "aria-labelledby": "stats-h" },
       h("h2", { id: "stats-h" }, "By variant"),
@@ -138,5 +138,5 @@ function entry(g, variants) {
   const change = g.rating_change ? ` · rating ${g.rating_change.before.toFixed(0)} → ${g.rating_change.after.toFixed(0)} (${signed(g.rating_change.after - g.rating_change.before)})` : "";
   return h("li", {},
     h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${variants[g.variant]?.name || g.variant}: score ${g.score}`),
-    ` · ${REASONS[g.reason] || g.reason || ""} · with ${g.players.join(", ")}${g.rated ? " · rated" : ""}${change} · ${new Date(g.ended).toLocaleString()}`);
+    ` · ${reasonText(g.reason)} · with ${g.players.join(", ")}${g.rated ? " · rated" : ""}${change} · ${new Date(g.ended).toLocaleString()}`);
 }

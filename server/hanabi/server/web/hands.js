@@ -2,7 +2,7 @@
 // suit letter and rank in text (never colour alone) and what its holder knows.
 
 import { h } from "./dom.js";
-import { cardLabel, certain, cluesText } from "./words.js";
+import { cardLabel, certain, cluesText, count } from "./words.js";
 
 /**
  * One card as a button. `own`: the viewer's card (knowledge only). `selected`: pressed.
@@ -64,16 +64,19 @@ export function fireworks(info, view) {
   );
 }
 
-/** The counters: score, clues, strikes, deck, pace, final-round turns. */
+/** The counters: score (of the best the cards allow), clues, strikes, deck, pace, the
+ * final round's turns left, the turn (numbered from 1, the deal, as everywhere). */
 export function counters(view) {
   const items = [
-    ["Score", `${view.score} of ${view.max_score} reachable`],
+    ["Score", `${view.score} of ${view.max_score} max possible`],
     ["Clues", `${view.clue_tokens} of 8`],
     ["Strikes", `${view.strikes} of 3`],
     ["Deck", String(view.deck_size)],
   ];
   if (view.pace !== null && view.pace !== undefined) items.push(["Pace", String(view.pace)]);
-  if (view.turns_left !== null && view.turns_left !== undefined) items.push(["Turns left", String(view.turns_left)]);
+  if (view.turns_left !== null && view.turns_left !== undefined && !view.result) {
+    items.push(["Final round", `${count(view.turns_left, "turn")} left`]);
+  }
   items.push(["Turn", String(view.turn + 1)]);
   return h(
     "dl",

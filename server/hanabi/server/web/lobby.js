@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
-import { describeVariant, REASONS, seatKind } from "./words.js";
+import { count, describeVariant, reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
   const alert = alertBox();
@@ -83,10 +83,10 @@ export function showLobby(main, { variants, strategies }) {
       action = h("a", { class: "button", href }, "Replay");
     }
     const state = game.status === "lobby"
-      ? `${game.players.length} of ${game.max_players} seats`
+      ? `${game.players.length} of ${count(game.max_players, "seat")}`
       : game.status === "playing"
         ? `turn ${game.turn + 1}, score ${game.score}`
-        : `score ${game.result?.score ?? game.score}${game.result ? `, ${REASONS[game.result.reason] || game.result.reason}` : ""}`;
+        : `score ${game.result?.score ?? game.score}${game.result ? `, ${reasonText(game.result.reason)}` : ""}`;
     return h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
       h("span", { class: "what" }, h("strong", {}, variant), ` · ${state}`),
       h("span", { class: "who" }, people),

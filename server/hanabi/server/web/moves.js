@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
+import { count } from "./words.js";
 
 /** The "Your move" panel of `page` (a GamePage), or null for a spectator. */
 export function movePanel(page) {
@@ -76,7 +77,7 @@ export function movePanel(page) {
         type: "button", "data-key": "vote",
         onclick: () => page.act(() => api.post(`${page.path}/votes`, { end: !votes.mine }, { token: page.token })),
       }, votes.mine ? "Take back my vote" : "Vote to end"),
-      h("span", { class: "muted" }, `${votes.end} of ${votes.needed} votes to end the game`)),
+      h("span", { class: "muted" }, `${votes.end} of ${count(votes.needed, "vote")} to end the game`)),
   );
   return h("section", { class: "panel controls", "aria-labelledby": "controls-h" }, parts);
 }

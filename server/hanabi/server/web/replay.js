@@ -1,5 +1,8 @@
 // A finished game, turn by turn: a slider over its turns (and step buttons and keys),
-// every card shown, the log up to that turn.
+// every card shown, and the whole log with the turn shown marked.
+//
+// Turns are numbered as the table and the terminal client number them: from 1 (the deal)
+// to the end, turn N being the board after N - 1 moves (the API's `/replay?turn=N-1`).
 
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
@@ -18,54 +21,86 @@ async function allEvents(path) {
   }
 }
 
+/**
+ * The log as one entry per turn, 1 to `last`: entry N holds what was done at turn N (the
+ * move made from the board numbered N, with its strike or clue back), the first one the
+ * seating and the deal too, and the last one how the game ended. Each entry's number is
+ * a button that shows that turn. Returns [list, Map turn -> entry].
+ */
+function turnLog(events, names, info, last, show) {
+  const narrator = new Narrator(names, info, true);
+  const lines = new Map();
+  for (const e of events) {
+    const line = narrator.line(e);
+    if (!line || line.kind === "aside" || line.kind === "chat") continue;
+    const turn = e.type === "game_over" ? last : Math.min(last, (e.turn ?? 0) + 1);
+    if (!lines.has(turn)) lines.set(turn, []);
+    const here = lines.get(turn);
+    if (line.joins && here.length) here[here.length - 1] += line.text;
+    else here.push(line.text);
+  }
+  const entries = new Map();
+  for (let turn = 1; turn <= last; turn++) {
+    const note = turn === 1 ? " (the deal)" : turn === last ? " (the end)" : "";
+    entries.set(turn, h("li", { "data-turn": String(turn) },
+      h("button", { type: "button", class: "turn-no small", onclick: () => show(turn) }, `Turn ${turn}${note}`),
+      h("span", { class: "lines" }, (lines.get(turn) || ["Nothing was done."]).map((text) => h("span", { class: "line" }, text)))));
+  }
+  return [h("ol", { class: "log-lines turn-log", "aria-label": "Game log" }, [...entries.values()]), entries];
+}
+
+/** Mark the entry of `turn` (those after it are still to come) and scroll the log's own
+ * list (not the page) so that it shows, in the middle when it can. */
+function markTurn(list, entries, turn) {
+  for (const [n, entry] of entries) {
+    entry.classList.toggle("later", n > turn);
+    if (n === turn) entry.setAttribute("aria-current", "step");
+    else entry.removeAttribute("aria-current");
+  }
+  const entry = entries.get(turn);
+  if (entry) list.scrollTop = Math.max(0, entry.offsetTop - (list.clientHeight - entry.offsetHeight) / 2);
+}
+
 export async function showReplay(container, gameId, info, finalView, onClose) {
   const path = `/games/${encodeURIComponent(gameId)}`;
-  const last = finalView.turn;
+  const last = finalView.turn + 1; // the end, as the board numbers it
   const events = await allEvents(path);
   const names = finalView.players.map((p) => p.name);
-  const slider = h("input", { type: "range", min: "0", max: String(last), value: String(last), step: "1", id: "replay-turn" });
+  const slider = h("input", { type: "range", min: "1", max: String(last), value: String(last), step: "1", id: "replay-turn" });
   const label = h("label", { for: "replay-turn" }, "Turn");
   const shown = h("output", { for: "replay-turn" });
-  const board = h("div", { class: "replay-board" });
+  const boardSlot = h("div");
+  const handsSlot = h("div");
+  const pileSlot = h("div");
   const cache = new Map();
   let wanted = last;
+  const [log, entries] = turnLog(events, names, info, last, (turn) => show(turn));
 
   async function show(turn) {
     wanted = turn;
+    const note = turn === 1 ? " (the deal)" : turn === last ? " (the end)" : "";
     slider.value = String(turn);
-    shown.textContent = `${turn} of ${last}`;
+    slider.setAttribute("aria-valuetext", `Turn ${turn} of ${last}${note}`);
+    shown.textContent = `${turn} of ${last}${note}`;
+    markTurn(log, entries, turn);
     let view = cache.get(turn);
     if (!view) {
-      view = await api.get(`${path}/replay?turn=${turn}`);
+      view = await api.get(`${path}/replay?turn=${turn - 1}`);
       cache.set(turn, view);
     }
     if (wanted !== turn) return; // a later turn was asked for meanwhile
-    const narrator = new Narrator(names, info, true);
-    const lines = [];
-    for (const e of events) {
-      if (e.turn >= turn && e.type !== "draw" && e.type !== "start" && e.type !== "join") break;
-      const line = narrator.line(e);
-      if (!line || line.kind === "aside" || line.kind === "chat") continue;
-      if (line.joins && lines.length) lines[lines.length - 1] += line.text;
-      else lines.push(line.text);
-    }
-    fill(
-      board,
-      h("section", { class: "panel board", "aria-label": "Board" }, fireworks(info, view), counters(view)),
+    fill(boardSlot, h("section", { class: "panel board", "aria-label": "Board" }, fireworks(info, view), counters(view)));
+    fill(handsSlot,
       h("section", { class: "panel hands", "aria-label": "Hands" },
         view.players.map((p) =>
           h("div", { class: `player${view.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": `${p.name}'s hand` },
             h("h2", { class: "player-name" }, p.name),
-            h("div", { class: "hand" }, (view.hands[p.seat] || []).map((card, i) => cardButton(info, card, i + 1, {})))))),
-      discardPile(info, view),
-      h("section", { class: "panel log", "aria-labelledby": "replay-log-h" },
-        h("h2", { id: "replay-log-h" }, "Log"),
-        h("ol", { class: "log-lines", "aria-label": "Game log" }, lines.map((t) => h("li", {}, t)))),
-    );
+            h("div", { class: "hand" }, (view.hands[p.seat] || []).map((card, i) => cardButton(info, card, i + 1, {})))))));
+    fill(pileSlot, discardPile(info, view));
   }
 
   const step = (delta) => {
-    const turn = Math.min(last, Math.max(0, Number(slider.value) + delta));
+    const turn = Math.min(last, Math.max(1, Number(slider.value) + delta));
     if (turn !== Number(slider.value)) show(turn);
   };
   slider.addEventListener("input", () => show(Number(slider.value)));
@@ -73,7 +108,7 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
     if (event.target === slider || event.target.closest("input, textarea, select")) return;
     if (event.key === "ArrowLeft" || event.key === ",") step(-1);
     else if (event.key === "ArrowRight" || event.key === ".") step(1);
-    else if (event.key === "Home") show(0);
+    else if (event.key === "Home") show(1);
     else if (event.key === "End") show(last);
     else return;
     event.preventDefault();
@@ -84,18 +119,26 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
     onClose();
   };
 
+  // Two columns as the table's (the board, the replay's controls and the hands; the
+  // discards and the log beside them), one below the other on a narrow screen: the
+  // controls never take the board's room.
   fill(
     container,
-    h("section", { class: "panel replay", "aria-labelledby": "replay-h" },
-      h("h2", { id: "replay-h" }, "Replay"),
-      h("div", { class: "row" },
-        label, slider, shown),
-      h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => step(-1) }, "Previous turn"),
-        h("button", { type: "button", onclick: () => step(1) }, "Next turn"),
-        h("button", { type: "button", onclick: close }, "Close the replay")),
-      h("p", { class: "muted keys" }, "Keys: ← and → (or , and .) step a turn; Home and End jump.")),
-    board,
+    h("div", { class: "replay-layout" },
+      h("div", { class: "replay-main" },
+        boardSlot,
+        h("section", { class: "panel replay", "aria-labelledby": "replay-h" },
+          h("h2", { id: "replay-h" }, "Replay"),
+          h("div", { class: "row" }, label, slider, shown),
+          h("div", { class: "row" },
+            h("button", { type: "button", onclick: () => step(-1) }, "Previous turn"),
+            h("button", { type: "button", onclick: () => step(1) }, "Next turn"),
+            h("button", { type: "button", onclick: close }, "Close the replay")),
+          h("p", { class: "muted keys" }, "Keys: ← and → (or , and .) step a turn; Home and End jump.")),
+        handsSlot),
+      h("div", { class: "replay-side" },
+        pileSlot,
+        h("section", { class: "panel log", "aria-labelledby": "replay-log-h" }, h("h2", { id: "replay-log-h" }, "Log"), log))),
   );
   await show(last);
 }

@@ -9,7 +9,7 @@ import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
-import { Narrator, REASONS, seatKind, VariantInfo } from "./words.js";
+import { count, Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
 
 const STATUS = { lobby: "Waiting for players", playing: "In play", finished: "Finished" };
 
@@ -122,6 +122,8 @@ class GamePage {
           this.watching(); // our seat was freed (or given up at a start-and-watch)
         } else if (reason === "gone") {
           banner("This game is gone (every person left the table).", "info");
+        } else if (reason === "revoked") {
+          banner("Your session ended (a logout or a password change elsewhere): log in again.", "info");
         }
       },
     });
@@ -186,14 +188,20 @@ class GamePage {
     const v = this.view;
     if (!v || this.replaying) return;
     const restoreInput = keepInput(this.body);
-    this.title.textContent = `${this.info.name}, ${v.players.length} players`;
+    // a table not dealt yet is as big as its seats; a dealt one, as its players
+    const size = v.status === "lobby" ? v.max_players : v.players.length;
+    this.title.textContent = `${this.info.name}, ${count(size, "player")}`;
     const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
-    // a tab in the background says when it is your turn
-    document.title = myTurn ? "Your turn · Hanabi" : `Hanabi: ${STATUS[v.status]} (${v.id})`;
-    const you = v.you !== null ? `You sit at seat ${v.you + 1} as ${v.players[v.you]?.name}.` : "You are watching.";
-    this.status.textContent = `${STATUS[v.status]}. ${you}${v.options.rated ? " Rated game." : ""}${v.options.timer ? ` Timed: ${v.options.timer.base} s each, +${v.options.timer.per_turn} s a move.` : ""}`;
-    this.chatPanel.hidden = v.you === null && !this.chatList.children.length;
-    this.chatPanel.querySelector("form").hidden = v.you === null;
+    // a tab in the background says when it is your turn; a spectator's, that they watch
+    document.title = myTurn ? "Your turn · Hanabi"
+      : v.you === null && v.status !== "lobby" ? `Watching: ${STATUS[v.status]} (${v.id}) · Hanabi`
+      : `Hanabi: ${STATUS[v.status]} (${v.id})`;
+    this.status.textContent = `${STATUS[v.status]}. ${this.whoYouAre()}${v.options.rated ? " Rated game." : ""}${v.options.timer ? ` Timed: ${v.options.timer.base} s each, +${v.options.timer.per_turn} s a move.` : ""}`;
+    // a finished game's chat is closed (the server refuses a line): its lines stay, the box goes
+    const canChat = v.you !== null && v.status !== "finished";
+    this.chatPanel.hidden = !canChat && !this.chatList.children.length;
+    this.chatPanel.querySelector("form").hidden = !canChat;
+    this.chatClosed.hidden = v.status !== "finished";
     if (v.status === "lobby") {
       fill(this.body, seatsPanel(this, this.strategies), this.logPanel());
     } else {
@@ -210,6 +218,14 @@ class GamePage {
       this.clocks.update(v, cells);
     }
     restoreInput();
+  }
+
+  /** Where the viewer is: at a seat, or watching (with no seat: no moves, no chat). */
+  whoYouAre() {
+    const v = this.view;
+    if (v.you !== null) return `You sit at seat ${v.you + 1} as ${v.players[v.you]?.name}.`;
+    if (v.status === "playing") return "You are watching (no seat): the cards show once the game is over.";
+    return "You are watching.";
   }
 
   handsPanel(cells) {
@@ -304,7 +320,7 @@ class GamePage {
       : null;
     return h("section", { class: "panel end", "aria-labelledby": "end-h" },
       h("h2", { id: "end-h" }, `Game over: score ${r.score} of ${this.info.variant.max_score}`),
-      h("p", {}, `The game ended: ${REASONS[r.reason] || r.reason}.`),
+      h("p", {}, `The game ended: ${reasonText(r.reason)}.`),
       changes,
       h("div", { class: "row" },
         h("button", { type: "button", class: "primary", onclick: () => this.replay() }, "Watch the replay"),
@@ -346,12 +362,19 @@ class GamePage {
         event.preventDefault();
         const text = input.value.trim();
         if (!text) return;
-        const sent = await this.act(() => api.post(`${this.path}/chat`, { text }, { token: this.token }));
-        if (sent) input.value = "";
+        // not through act(): a line sent while a move or the start is on its way must not
+        // be dropped for the page being busy
+        try {
+          await api.post(`${this.path}/chat`, { text }, { token: this.token });
+          input.value = "";
+        } catch (error) {
+          this.alert.show(error instanceof api.ApiError ? error.message : `The server did not answer (${error.message}).`);
+        }
       },
     }, field("Message", input), h("button", { type: "submit" }, "Send"));
+    this.chatClosed = h("p", { class: "muted", hidden: true }, "The chat closed when the game ended.");
     return h("section", { class: "panel chat", "aria-labelledby": "chat-h", hidden: true },
-      h("h2", { id: "chat-h" }, "Chat"), this.chatList, form);
+      h("h2", { id: "chat-h" }, "Chat"), this.chatList, form, this.chatClosed);
   }
 
   addChat(event) {

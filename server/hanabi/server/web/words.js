@@ -2,6 +2,7 @@
 // "Slot 2: red 3", "could be red or blue 1-3", "bob clued alice red, touching slot 2".
 // Slot 1 is the newest card, on the left.
 
+/** Why a game ended, in words, for each end reason the engine and server give. */
 export const REASONS = {
   perfect: "a perfect game",
   deck_out: "the deck ran out",
@@ -10,6 +11,19 @@ export const REASONS = {
   timeout: "a clock ran out",
   idle: "nobody moved for too long",
 };
+
+/** An end reason in words: REASONS, or for a reason this page does not know yet (a newer
+ * server's), the code with spaces ("seat_deleted" -> "seat deleted"), never the raw code. */
+export function reasonText(code) {
+  if (!code) return "";
+  return REASONS[code] || String(code).replaceAll("_", " ");
+}
+
+/** A count with its noun, singular or plural as the number wants: count(1, "turn") is
+ * "1 turn", count(2, "turn") "2 turns"; `plural` for nouns that do not just take an s. */
+export function count(n, singular, plural = `${singular}s`) {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
 
 /** What the page knows of a variant: its suits by id, in order. */
 export class VariantInfo {
@@ -208,7 +222,7 @@ export class Narrator {
       case "discard":
         return { text: `${who} discarded ${card()}${this.take(e.seat, e.card)}`, kind: "move" };
       case "final_round":
-        return { text: `The deck is empty: final round, ${e.turns_left} turns left`, kind: "system" };
+        return { text: `The deck is empty: final round, ${count(e.turns_left, "turn")} left`, kind: "system" };
       case "terminate":
         if (e.reason === "timeout") return { text: `${who} ran out of time`, kind: "system" };
         if (e.reason === "idle") return { text: "Nobody moved for too long: the server ended the game", kind: "system" };
@@ -218,7 +232,7 @@ export class Narrator {
         return { text: e.end ? `Someone voted to end the game (${votes})` : `A vote to end the game was taken back (${votes})`, kind: "system" };
       }
       case "game_over":
-        return { text: `Game over (${REASONS[e.reason] || e.reason}): score ${e.score}`, kind: "system" };
+        return { text: `Game over (${reasonText(e.reason)}): score ${e.score}`, kind: "system" };
       case "chat":
         return { text: e.text, speaker: e.name || who, kind: "chat" };
       case "join": {

@@ -1,0 +1,62 @@
+"""What the page says to people, checked in the browser on the page's own modules: counts
+take the singular or the plural as the number wants, and no raw code (an end reason) is
+shown in place of words."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from web_support import Browsing
+
+from hanabi.game.engine import DECK_OUT, END_REASONS, PERFECT, STRIKEOUT
+
+
+def words(web: Browsing, script: str) -> Any:
+    """Run ``script`` (an async function body given ``w``, words.js, and ``hands``,
+    hands.js) in the page, as the page's own modules see it."""
+    page = web.person()
+    page.goto("/")
+    return page.evaluate(
+        "async () => { const w = await import('/web/words.js');"
+        f" const hands = await import('/web/hands.js'); {script} }}"
+    )
+
+
+def test_counts_are_singular_or_plural_as_the_number_wants(web: Browsing) -> None:
+    said = words(
+        web,
+        """
+        const view = { score: 3, max_score: 25, clue_tokens: 8, strikes: 0, deck_size: 0,
+          pace: 1, turn: 40, turns_left: 1, result: null };
+        const narrator = new w.Narrator(["ann", "bob"], null, true);
+        return {
+          counts: [0, 1, 2].map((n) => w.count(n, "rated game")),
+          board: hands.counters(view).textContent,
+          log: [1, 2].map((n) => narrator.line({ type: "final_round", turns_left: n }).text),
+        };
+        """,
+    )
+    assert said["counts"] == ["0 rated games", "1 rated game", "2 rated games"]
+    assert "Final round1 turn left" in said["board"]
+    assert "Score3 of 25 max possible" in said["board"]
+    assert said["log"] == [
+        "The deck is empty: final round, 1 turn left",
+        "The deck is empty: final round, 2 turns left",
+    ]
+
+
+def test_every_end_reason_is_said_in_words(web: Browsing) -> None:
+    # every reason the engine ends a game for, and one this page does not know (a newer
+    # server's): words, never the code
+    reasons = [PERFECT, DECK_OUT, STRIKEOUT, *END_REASONS, "seat_deleted"]
+    said = words(web, f"return {json.dumps(reasons)}.map((r) => w.reasonText(r));")
+    assert dict(zip(reasons, said, strict=True)) == {
+        "perfect": "a perfect game",
+        "deck_out": "the deck ran out",
+        "strikeout": "three strikes",
+        "terminated": "ended by vote",
+        "timeout": "a clock ran out",
+        "idle": "nobody moved for too long",
+        "seat_deleted": "seat deleted",
+    }
