@@ -9,12 +9,11 @@ that seat too.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .tokens import _slug, config_dir
+from .tokens import _slug, config_dir, write_private
 from .transport import Transport
 
 
@@ -106,11 +105,7 @@ class SessionStore:
     def save(self, saved: SavedSession) -> Path:
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.path(saved.server)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(asdict(saved), fh)
-        os.replace(tmp, path)
+        write_private(path, asdict(saved))
         return path
 
     def load(self, server: str) -> SavedSession | None:

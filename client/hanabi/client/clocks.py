@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from .codes import GameStatus, SeatKind
+from .words import seat_name
 
 #: Seconds left below which the running clock is shown in red.
 HURRY = 10.0
@@ -66,7 +67,7 @@ def clocks_line(view: Mapping[str, Any], names: Sequence[str], elapsed: float) -
     current = view.get("current_seat")
     line = Text("Clocks")
     for seat, seconds in enumerate(left):
-        name = names[seat] if seat < len(names) else f"seat {seat + 1}"
+        name = seat_name(names, seat)
         running = seat == current
         line.append("   ")
         style = "bold red" if running and seconds < HURRY else "bold" if running else ""

@@ -16,6 +16,7 @@ from typing import Any
 from .codes import ActionKind, GameStatus
 from .narrate import player_names
 from .variants import VariantInfo
+from .words import seat_name
 
 HELP = """\
 Moves (on your turn; slots and players are numbered as the table shows them):
@@ -88,8 +89,6 @@ ALIASES = {
     "": CommandKind.REDRAW,
 }
 MOVES = (CommandKind.PLAY, CommandKind.DISCARD, CommandKind.CLUE)
-#: What the terminal does by itself, sending nothing.
-LOCAL = (CommandKind.HELP, CommandKind.HISTORY, CommandKind.REDRAW, CommandKind.QUIT)
 
 
 class InputError(ValueError):
@@ -144,9 +143,7 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
     if you is None:
         raise InputError("You are watching: spectators cannot move.")
     if view.get("current_seat") != you:
-        names = player_names(view)
-        current = view.get("current_seat")
-        whose = names[current] if isinstance(current, int) and current < len(names) else "someone"
+        whose = seat_name(player_names(view), view.get("current_seat"), "someone")
         raise InputError(f"It is not your turn: {whose} is to play.")
     info = info or VariantInfo.from_view(view)
     if kind == CommandKind.CLUE:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .codes import ActionKind, EndReason
 from .variants import VariantInfo
-from .words import end_reason, plural
+from .words import end_reason, plural, seat_name
 
 
 def player_names(view: Mapping[str, Any]) -> list[str]:
@@ -52,9 +52,7 @@ class Narrator:
         self.lines: list[tuple[str, bool]] = []
 
     def name(self, seat: Any) -> str:
-        if isinstance(seat, int) and 0 <= seat < len(self.names):
-            return self.names[seat]
-        return f"seat {seat + 1}" if isinstance(seat, int) else "someone"
+        return seat_name(self.names, seat)
 
     def _slot(self, seat: int, order: int) -> int | None:
         hand = self.hands.get(seat)

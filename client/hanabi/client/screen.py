@@ -23,6 +23,7 @@ from .narrate import Narrator, player_names
 from .pacing import DEFAULT_PACE, Pacer, narrate_upto
 from .render import TableRenderer
 from .variants import VariantInfo, variant_info
+from .words import seat_name
 
 RECENT = 6  # last moves shown under the table
 CLOCK_ROW = 3  # the table's line that shows the clocks (title, score, clocks, fireworks)
@@ -196,9 +197,7 @@ class TableScreen:
         elif you is not None and view.get("current_seat") == you:
             prompt = "Your move> "
         else:
-            current = view.get("current_seat")
-            names = player_names(view)
-            who = names[current] if isinstance(current, int) and current < len(names) else "?"
+            who = seat_name(player_names(view), view.get("current_seat"), "?")
             what = "history, help, quit" if you is None else "chat, history, help, quit"
             if not lobby:
                 self.console.print(Text(f"Waiting for {who} to play… ({what})", style="dim"))

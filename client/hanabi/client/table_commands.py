@@ -15,6 +15,7 @@ from .codes import GameStatus
 from .commands import HELP, Command, CommandKind, InputError, parse
 from .narrate import player_names
 from .screen import TableScreen
+from .words import seat_name
 
 #: What was sent, in words ("Your clue was not sent"; play, discard and vote say themselves).
 SENT = {
@@ -164,8 +165,7 @@ class TableCommands:
     def _seat_bot(self, command: Command) -> int | None:
         strategy, name = command.action.get("strategy"), command.action.get("name")
         seated = self.client.add_bot(self.game_id, strategy, name, token=self.screen.token)
-        names = player_names(seated.game)
-        who = names[seated.seat] if seated.seat < len(names) else "A bot"
+        who = seat_name(player_names(seated.game), seated.seat, "A bot")
         self.screen.notice = Text(f"{who} (a bot the server plays) took seat {seated.seat + 1}.")
         self.screen.show(seated.game, force=True)
         return None
