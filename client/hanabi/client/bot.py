@@ -26,18 +26,12 @@ from rich.text import Text
 from hanabi.bots import choose_action_from_view, playing, view_table
 
 from .api import ApiError, Client, Unreachable
-from .codes import GameStatus
+from .codes import GAME_EVENTS, GameStatus
 from .follow import POLL_WAIT, RETRY_DELAYS, server_away
 from .narrate import Narrator, player_names
 from .render import game_over_line
 from .variants import VariantInfo, variant_info
 
-# The rules engine's events; the server's log also holds the table's (join, leave,
-# remove, start, chat), which are no part of the game a bot replays.
-GAME_EVENTS = frozenset(
-    {"draw", "clue", "play", "misplay", "discard", "clue_token", "strike", "final_round"}
-    | {"game_over", "terminate"}
-)
 MAX_CONFUSED = 5  # decisions in a row that fail before the bot gives up
 
 

@@ -1,5 +1,5 @@
 """The API's codes that the client reads and sends, as enums: a game's status, an action's
-kind, what plays a seat, and why a game ended.
+kind, an event's kind, what plays a seat, and why a game ended.
 
 Each is a :class:`~enum.StrEnum`: a member equals the string the server sends, so
 ``view.get("status") == GameStatus.LOBBY`` reads a view, and ``{"type": ActionKind.PLAY}``
@@ -34,6 +34,38 @@ class ActionKind(StrEnum):
     PLAY = "play"
     DISCARD = "discard"
     CLUE = "clue"
+
+
+class EventKind(StrEnum):
+    """What an event of a game's log is (its ``type``): the game's own, which the rules
+    engine makes (:data:`GAME_EVENTS`), and the table's."""
+
+    DRAW = "draw"
+    CLUE = "clue"
+    PLAY = "play"
+    MISPLAY = "misplay"
+    DISCARD = "discard"
+    CLUE_TOKEN = "clue_token"
+    STRIKE = "strike"
+    FINAL_ROUND = "final_round"
+    TERMINATE = "terminate"
+    GAME_OVER = "game_over"
+    CHAT = "chat"
+    VOTE = "vote"
+    JOIN = "join"
+    LEAVE = "leave"
+    REMOVE = "remove"
+    START = "start"
+    PLAYS = "plays"
+
+
+#: The rules engine's events: what a replay of the game is made of (the table's join,
+#: leave, remove, start, chat, vote and plays are not).
+GAME_EVENTS = frozenset(
+    {EventKind.DRAW, EventKind.CLUE, EventKind.PLAY, EventKind.MISPLAY, EventKind.DISCARD}
+    | {EventKind.CLUE_TOKEN, EventKind.STRIKE, EventKind.FINAL_ROUND, EventKind.TERMINATE}
+    | {EventKind.GAME_OVER}
+)
 
 
 class SeatKind(StrEnum):
