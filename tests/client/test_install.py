@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from hanabi.client.cli import BOT_NEEDS_CORE
-from hanabi.client.strategies import INSTALL_BOTS
+from hanabi.client.cli.bot import BOT_NEEDS_CORE
+from hanabi.client.cli.strategies import INSTALL_BOTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
