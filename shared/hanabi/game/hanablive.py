@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
-from .engine import IDLE, TERMINATED, TIMEOUT, Game, Options, Setup
+from .ending import IDLE, TERMINATED, TIMEOUT
 from .errors import HanabiError, ImportFormatError
+from .game import Game
+from .setup import Options, Setup
 from .variants import VARIANTS, Variant
 
 PLAY_TYPE, DISCARD_TYPE, COLOR_CLUE, RANK_CLUE, GAME_OVER = range(5)
@@ -56,7 +58,7 @@ def export_game(game: Game) -> dict[str, Any]:
         options["strikeoutKeepsScore"] = True
     return {
         "players": list(game.setup.players),
-        "deck": [{"suitIndex": c // 5, "rank": c % 5 + 1} for c in game.deck],
+        "deck": [{"suitIndex": variant.suit_of[c], "rank": variant.rank_of[c]} for c in game.deck],
         "actions": actions,
         "options": options,
         "seed": game.setup.seed,

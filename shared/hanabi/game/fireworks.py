@@ -1,0 +1,220 @@
+"""Play rules: which card a firework takes next, and the best score still reachable.
+
+A firework is described by four per-suit lists the game keeps: ``fireworks`` (cards played
+on it: its share of the score), ``tops`` (rank of its last card, 0 when empty), its
+direction and, in Sudoku, its ``starts`` (first rank, 0 when empty). The rules follow
+hanab.live's server: stacks go up; reversed suits go 5 down to 1; in Up or Down an empty
+stack takes a 1, a 5 or START (then a 2 or a 4) and its first card sets the direction; in
+Sudoku a stack starts at any rank no other stack started at and wraps round to 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from itertools import permutations
+
+from .variants import RANKS, START_RANK, Variant
+
+
+class Direction(IntEnum):
+    """The way a firework is built (hanab.live's numbers)."""
+
+    UNDECIDED = 0
+    UP = 1
+    DOWN = 2
+    FINISHED = 3
+
+
+def initial_directions(variant: Variant) -> list[int]:
+    if variant.rules.up_or_down:
+        return [Direction.UNDECIDED] * len(variant.suits)
+    return [Direction.DOWN if s.reversed else Direction.UP for s in variant.suits]
+
+
+def next_ranks(
+    variant: Variant,
+    suit: int,
+    count: int,
+    top: int,
+    direction: int,
+    starts: Sequence[int],
+) -> tuple[int, ...]:
+    """The ranks the firework of ``suit`` takes now (empty once it is complete)."""
+    size = variant.rules.stack_size
+    if count >= size or direction == Direction.FINISHED:
+        return ()
+    if variant.rules.sudoku:
+        if top:
+            return (top % size + 1,)
+        return tuple(r for r in range(1, size + 1) if r not in starts)
+    if direction == Direction.UP:
+        return (top + 1,)
+    if direction == Direction.DOWN:
+        if top == 0 and not variant.rules.up_or_down:
+            return (5,)
+        return (top - 1,)
+    return (2, 4) if top == START_RANK else (1, 5, START_RANK)
+
+
+def direction_after(variant: Variant, rank: int, count: int, direction: int) -> int:
+    """The direction of a firework after a card of ``rank`` was played on it and it now
+    holds ``count`` cards."""
+    if count >= variant.rules.stack_size:
+        return Direction.FINISHED
+    if direction == Direction.UNDECIDED:
+        if rank in (1, 2):
+            return Direction.UP
+        if rank in (4, 5):
+            return Direction.DOWN
+    return direction
+
+
+def max_score(
+    variant: Variant,
+    left: Sequence[int],
+    fireworks: Sequence[int],
+    directions: Sequence[int],
+    starts: Sequence[int],
+) -> int:
+    """The best score still reachable given the copies ``left`` of each card (not
+    discarded), for a variant without wild cards."""
+    if variant.rules.sudoku:
+        return _sudoku_max(variant, left, directions, starts)
+    if variant.reversible:
+        return sum(_reversible_max(variant, left, s, d) for s, d in enumerate(directions))
+    total = 0
+    size = variant.rules.stack_size
+    stride = variant.stride
+    for s in variant.firework_suits:
+        base = s * stride
+        height = 0
+        while height < size and left[base + height]:
+            height += 1
+        total += height
+    return total
+
+
+def _reversible_max(variant: Variant, left: Sequence[int], suit: int, direction: int) -> int:
+    """One firework's best in a variant with reversed suits or Up or Down (hanab.live's
+    walk: the longest run of ranks not all discarded, from the start of its direction)."""
+    if direction == Direction.FINISHED:
+        return variant.rules.stack_size
+    base = suit * variant.stride
+    gone = {r: not left[base + r - 1] for r in RANKS}
+    if variant.rules.up_or_down:
+        gone[START_RANK] = not left[base + 5]
+    up = _walk(gone, 1, (2, 3, 4, 5), variant.rules.up_or_down)
+    down = _walk(gone, 5, (4, 3, 2, 1), variant.rules.up_or_down)
+    if direction == Direction.UP:
+        return up
+    if direction == Direction.DOWN:
+        return down
+    return max(up, down)
+
+
+def _walk(gone: dict[int, bool], first: int, rest: tuple[int, ...], start_card: bool) -> int:
+    if gone[first] and (not start_card or gone[START_RANK]):
+        return 0
+    played = 1
+    for rank in rest:
+        if gone[rank]:
+            break
+        played += 1
+    return played
+
+
+def _sudoku_max(
+    variant: Variant, left: Sequence[int], directions: Sequence[int], starts: Sequence[int]
+) -> int:
+    """Sudoku: a started stack has its own best; the others are matched to the free start
+    ranks so that their total is largest (at most 5! assignments, as hanab.live)."""
+    size = variant.rules.stack_size
+    stride = variant.stride
+    total = 0
+    open_suits: list[list[int]] = []
+    for s, start in enumerate(starts):
+        alive = [bool(left[s * stride + r]) for r in range(size)]
+        runs = _cyclic_runs(alive, size)
+        if all(alive):
+            total += size
+        elif start:
+            total += runs[start - 1]
+        else:
+            open_suits.append(runs)
+    if not open_suits:
+        return total
+    free = [r for r in range(1, size + 1) if r not in starts]
+    best = 0
+    for choice in permutations(free, len(open_suits)):
+        best = max(best, sum(runs[r - 1] for runs, r in zip(open_suits, choice)))
+    return total + best
+
+
+def _cyclic_runs(alive: list[bool], size: int) -> list[int]:
+    """For each start rank, how many ranks in a row (wrapping, at most ``size``) still have
+    a copy left."""
+    runs = []
+    for start in range(size):
+        n = 0
+        while n < size and alive[(start + n) % size]:
+            n += 1
+        runs.append(n)
+    return runs
+
+
+def max_score_with_wilds(
+    variant: Variant,
+    fireworks: list[int],
+    left: list[int],
+    stacks: list[list[int]],
+    deck: list[int],
+) -> int:
+    """Exact best reachable score when wild cards can stand in for any suit.
+
+    Goes rank by rank over the set of fireworks still growing: a firework continues on its
+    own card if one is left, otherwise it needs one of the wild cards of that rank. A
+    dynamic programme over (rank, growing set) finds the best assignment exactly.
+    """
+    wild_left = [0] * 6
+    for c, n in enumerate(left):
+        if n and variant.suits[variant.suit_of[c]].wild:
+            wild_left[variant.rank_of[c]] += n
+    fws = variant.firework_suits
+    # A wild card already on a firework is no longer available (left counts it still).
+    for f in fws:
+        for order in stacks[f]:
+            c = deck[order]
+            if variant.suits[variant.suit_of[c]].wild:
+                wild_left[variant.rank_of[c]] -= 1
+    # A copy of a suit's own card stranded under its firework's height still counts in
+    # ``left``, but it can only be used at its own rank, which is already done.
+    best = sum(fireworks[f] for f in fws)
+    states: dict[int, int] = {0: best}  # bitmask of growing fireworks -> score so far
+    for rank in RANKS:
+        starting = 0
+        for i, f in enumerate(fws):
+            if fireworks[f] == rank - 1:
+                starting |= 1 << i
+        nxt: dict[int, int] = {}
+        for growing, score in states.items():
+            candidates = growing | starting
+            own = [i for i, f in enumerate(fws) if candidates >> i & 1 and left[f * 5 + rank - 1]]
+            needy = [i for i, f in enumerate(fws) if candidates >> i & 1 and i not in own]
+            base = sum(1 << i for i in own)
+            for pick in _subsets(needy, wild_left[rank]):
+                state = base | pick
+                gained = score + bin(state).count("1")
+                if nxt.get(state, -1) < gained:
+                    nxt[state] = gained
+        states = nxt
+        best = max(best, *states.values())
+    return best
+
+
+def _subsets(items: list[int], limit: int) -> list[int]:
+    """Bitmasks of the subsets of ``items`` with at most ``limit`` members."""
+    out = [0]
+    for i in items:
+        out += [s | 1 << i for s in out if bin(s).count("1") < limit]
+    return out
