@@ -81,18 +81,19 @@ def max_score(
     discarded), for a variant without wild cards."""
     if variant.rules.sudoku:
         return _sudoku_max(variant, left, directions, starts)
+    return sum(suit_max(variant, left, s, directions[s]) for s in variant.firework_suits)
+
+
+def suit_max(variant: Variant, left: Sequence[int], suit: int, direction: int) -> int:
+    """One firework's best (not for Sudoku, whose fireworks depend on each other)."""
     if variant.reversible:
-        return sum(_reversible_max(variant, left, s, d) for s, d in enumerate(directions))
-    total = 0
+        return _reversible_max(variant, left, suit, direction)
     size = variant.rules.stack_size
-    stride = variant.stride
-    for s in variant.firework_suits:
-        base = s * stride
-        height = 0
-        while height < size and left[base + height]:
-            height += 1
-        total += height
-    return total
+    base = suit * variant.stride
+    height = 0
+    while height < size and left[base + height]:
+        height += 1
+    return height
 
 
 def _reversible_max(variant: Variant, left: Sequence[int], suit: int, direction: int) -> int:
@@ -101,27 +102,17 @@ def _reversible_max(variant: Variant, left: Sequence[int], suit: int, direction:
     if direction == Direction.FINISHED:
         return variant.rules.stack_size
     base = suit * variant.stride
-    gone = {r: not left[base + r - 1] for r in RANKS}
-    if variant.rules.up_or_down:
-        gone[START_RANK] = not left[base + 5]
-    up = _walk(gone, 1, (2, 3, 4, 5), variant.rules.up_or_down)
-    down = _walk(gone, 5, (4, 3, 2, 1), variant.rules.up_or_down)
-    if direction == Direction.UP:
-        return up
-    if direction == Direction.DOWN:
-        return down
+    start_gone = not left[base + 5] if variant.rules.up_or_down else True
+    up = down = 0
+    if direction != Direction.DOWN and (left[base] or not start_gone):
+        up = 1
+        while up < 5 and left[base + up]:
+            up += 1
+    if direction != Direction.UP and (left[base + 4] or not start_gone):
+        down = 1
+        while down < 5 and left[base + 4 - down]:
+            down += 1
     return max(up, down)
-
-
-def _walk(gone: dict[int, bool], first: int, rest: tuple[int, ...], start_card: bool) -> int:
-    if gone[first] and (not start_card or gone[START_RANK]):
-        return 0
-    played = 1
-    for rank in rest:
-        if gone[rank]:
-            break
-        played += 1
-    return played
 
 
 def _sudoku_max(

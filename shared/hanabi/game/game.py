@@ -16,7 +16,7 @@ from . import ending, legal, snapshots
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
 from .ending import DECK_OUT, END_REASONS, IDLE, PERFECT, STRIKEOUT, TERMINATED, TIMEOUT
 from .errors import IllegalAction, SetupError
-from .fireworks import Direction, direction_after, initial_directions, next_ranks
+from .fireworks import Direction, direction_after, initial_directions, next_ranks, suit_max
 from .legal import COLOR, RANK
 from .setup import (
     MAX_CLUE_TOKENS,
@@ -92,6 +92,7 @@ class Game:
         "stacks",
         "starts",
         "strikes",
+        "suit_max",
         "told",
         "tops",
         "turns_left",
@@ -132,6 +133,9 @@ class Game:
         self.starts = [0] * suits
         self.score = 0
         self.max_possible = variant.max_score
+        self.suit_max = [
+            variant.stack_size if s in variant.firework_suits else 0 for s in range(suits)
+        ]
         self.clue_tokens = MAX_CLUE_TOKENS * variant.clue_unit
         self.strikes = 0
         self.current = 0
@@ -390,7 +394,7 @@ class Game:
             self._discard(order, card, actor, turn, events, inverted)
         else:
             self._play(order, card, firework, actor, turn, events, inverted)
-        self._update_max_possible()
+        self._update_max_possible(card)
         if not from_deck and self.next_draw < len(self.deck):
             drawn = self.next_draw
             self.next_draw += 1
@@ -467,10 +471,20 @@ class Game:
             self.clue_tokens += 1
             events.append({"type": "clue_token", "turn": turn, "clue_tokens": self.clue_tokens})
 
-    def _update_max_possible(self) -> None:
-        """hanab.live's running maximum: recomputed after every play or discard, and never
-        raised again once lowered."""
-        best = ending.max_score_now(self)
+    def _update_max_possible(self, card: int) -> None:
+        """hanab.live's running maximum: recomputed after every play or discard (only the
+        card's own firework, unless the fireworks depend on each other), and never raised
+        again once lowered."""
+        variant = self.variant
+        if variant.rules.sudoku or variant.wild_mask:
+            best = ending.max_score_now(self)
+        else:
+            suit = variant.suit_of[card]
+            base = suit * variant.stride
+            copies, discarded = variant.copies, self.discarded
+            left = [copies[c] - discarded[c] for c in range(base, base + variant.stride)]
+            self.suit_max[suit] = suit_max(variant, left, 0, self.directions[suit])
+            best = sum(self.suit_max)
         if best < self.max_possible:
             self.max_possible = best
 

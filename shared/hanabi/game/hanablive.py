@@ -123,13 +123,15 @@ def _inverted(game: Game, order: Any) -> bool:
     )
 
 
-def find_variant(name: str) -> Variant:
+def find_variant(name: str, catalogue_names: bool = False) -> Variant:
     """Our variant for a hanab.live variant name or numeric id (or one of our ids or
     names). The five hanab.live variants this service had before the catalogue keep their
-    old form, so their imports replay as before."""
-    for variant in VARIANTS.values():
-        if name in (variant.hanablive_name, variant.id, variant.name):
-            return variant
+    old form (suits red to white, see :data:`hanabi.game.VARIANTS`) so that their imports
+    replay as before, unless ``catalogue_names`` asks for hanab.live's own form."""
+    if not catalogue_names or name in VARIANTS:
+        for variant in VARIANTS.values():
+            if name in (variant.hanablive_name, variant.id, variant.name):
+                return variant
     found = catalogue.lookup(name)
     if found is None:
         raise ImportFormatError(
@@ -140,8 +142,9 @@ def find_variant(name: str) -> Variant:
     return found
 
 
-def import_setup(data: Any) -> tuple[Setup, list[Action]]:
-    """The setup and action log of a hanab.live JSON document (not yet replayed)."""
+def import_setup(data: Any, catalogue_names: bool = False) -> tuple[Setup, list[Action]]:
+    """The setup and action log of a hanab.live JSON document (not yet replayed);
+    ``catalogue_names`` as in :func:`find_variant`."""
     if not isinstance(data, dict):
         raise ImportFormatError("invalid_import", "A hanab.live game is a JSON object.")
     players = data.get("players")
@@ -158,7 +161,7 @@ def import_setup(data: Any) -> tuple[Setup, list[Action]]:
         raise ImportFormatError(
             "invalid_import", "Only games where the first player starts can be imported."
         )
-    variant = find_variant(str(options.get("variant", "No Variant")))
+    variant = find_variant(str(options.get("variant", "No Variant")), catalogue_names)
     cards = []
     for i, card in enumerate(deck):
         try:
@@ -223,9 +226,9 @@ def _action(variant: Variant, deck: list[int | None], index: int, entry: Any) ->
     raise ImportFormatError("invalid_import", f"Action {index} has unknown type {kind!r}.")
 
 
-def import_game(data: Any) -> Game:
+def import_game(data: Any, catalogue_names: bool = False) -> Game:
     """Replay a hanab.live JSON document; refuses a deck or action the rules refuse."""
-    setup, actions = import_setup(data)
+    setup, actions = import_setup(data, catalogue_names)
     try:
         game = Game(setup)
     except HanabiError as exc:

@@ -16,7 +16,9 @@ FIELDS = (
     "strikes", "current", "discards", "discarded", "clues", "turns_left", "result",
 )  # fmt: skip
 # Added with the hanab.live catalogue; an older snapshot lacks them (see restore()).
-NEW_FIELDS = ("tops", "directions", "starts", "max_possible", "live", "done", "last_clue_kind")
+NEW_FIELDS = (
+    "tops", "directions", "starts", "max_possible", "suit_max", "live", "done", "last_clue_kind",
+)  # fmt: skip
 
 
 def _copy(value: Any) -> Any:
@@ -37,7 +39,7 @@ def take(game: Game) -> dict[str, Any]:
 
 def restore(game: Game, snap: dict[str, Any]) -> None:
     from .ending import max_score_now
-    from .fireworks import initial_directions
+    from .fireworks import initial_directions, suit_max
 
     for name in FIELDS:
         setattr(game, name, _copy(snap[name]))
@@ -64,5 +66,12 @@ def restore(game: Game, snap: dict[str, Any]) -> None:
         for order in stack:
             live[game.deck[order]] -= 1
     game.live = live
-    game.max_possible = variant.max_score
     game.max_possible = max_score_now(game)
+    game.suit_max = [
+        suit_max(
+            variant, [c - d for c, d in zip(variant.copies, game.discarded)], s, game.directions[s]
+        )
+        if s in variant.firework_suits and not variant.wild_mask
+        else 0
+        for s in range(len(variant.suits))
+    ]
