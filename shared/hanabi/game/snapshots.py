@@ -39,7 +39,8 @@ def take(game: Game) -> dict[str, Any]:
 
 def restore(game: Game, snap: dict[str, Any]) -> None:
     from .ending import max_score_now
-    from .fireworks import initial_directions, suit_max
+    from .fireworks import Direction, initial_directions, suit_max
+    from .legal import COLOR, RANK
 
     for name in FIELDS:
         setattr(game, name, _copy(snap[name]))
@@ -55,9 +56,13 @@ def restore(game: Game, snap: dict[str, Any]) -> None:
         return
     # A snapshot from before the catalogue: a standard game, whose missing fields follow.
     game.tops = list(game.fireworks)
-    game.directions = initial_directions(variant)
+    game.directions = [
+        Direction.FINISHED if n >= variant.stack_size else d
+        for n, d in zip(game.fireworks, initial_directions(variant), strict=True)
+    ]
     game.starts = [0] * len(variant.suits)
-    game.last_clue_kind = None
+    last = game.clues[-1] if game.clues else None
+    game.last_clue_kind = None if last is None else (COLOR if last["color"] is not None else RANK)
     game.done = [False] * game.num_players
     live = list(variant.copies)
     for c, n in enumerate(game.discarded):
