@@ -78,6 +78,7 @@ screenshots: $(STAMP) browser
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/variants.py
 
 # The hanab.live variant catalogue (shared/hanabi/game/catalogue.json, committed) from a
 # checkout or bare git directory of hanab.live's repository (docs/variants.md).

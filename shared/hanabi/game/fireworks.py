@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import IntEnum
-from itertools import permutations
 
 from .variants import RANKS, START_RANK, Variant
 
@@ -119,7 +118,7 @@ def _sudoku_max(
     variant: Variant, left: Sequence[int], directions: Sequence[int], starts: Sequence[int]
 ) -> int:
     """Sudoku: a started stack has its own best; the others are matched to the free start
-    ranks so that their total is largest (at most 5! assignments, as hanab.live)."""
+    ranks so that their total is largest (the best assignment, as hanab.live)."""
     size = variant.rules.stack_size
     stride = variant.stride
     total = 0
@@ -136,10 +135,20 @@ def _sudoku_max(
     if not open_suits:
         return total
     free = [r for r in range(1, size + 1) if r not in starts]
-    best = 0
-    for choice in permutations(free, len(open_suits)):
-        best = max(best, sum(runs[r - 1] for runs, r in zip(open_suits, choice)))
-    return total + best
+    # best total over ways to give each open firework its own free start: a dynamic
+    # programme over the set of starts used so far (at most 2^5 sets)
+    best = {0: 0}
+    for runs in open_suits:
+        nxt: dict[int, int] = {}
+        for used, score in best.items():
+            for i, r in enumerate(free):
+                if not used >> i & 1:
+                    key = used | 1 << i
+                    value = score + runs[r - 1]
+                    if nxt.get(key, -1) < value:
+                        nxt[key] = value
+        best = nxt
+    return total + max(best.values(), default=0)
 
 
 def _cyclic_runs(alive: list[bool], size: int) -> list[int]:

@@ -390,11 +390,12 @@ class Game:
             firework = variant.suit_of[card]
         if not from_deck:
             hand.remove(order)
+        reshaped = False
         if discard:
             self._discard(order, card, actor, turn, events, inverted)
         else:
-            self._play(order, card, firework, actor, turn, events, inverted)
-        self._update_max_possible(card)
+            reshaped = self._play(order, card, firework, actor, turn, events, inverted)
+        self._update_max_possible(card, reshaped)
         if not from_deck and self.next_draw < len(self.deck):
             drawn = self.next_draw
             self.next_draw += 1
@@ -429,7 +430,9 @@ class Game:
         turn: int,
         events: list,
         inverted: bool,
-    ) -> None:
+    ) -> bool:
+        """Play a card (or misplay it); True when the play set a firework's direction or
+        start, which can change the best score still reachable."""
         variant = self.variant
         rank = variant.rank_of[card]
         if firework is not None and variant.wild_mask:
@@ -446,14 +449,15 @@ class Game:
             if inverted:
                 event["inverted"] = True
             events += [event, {"type": "strike", "turn": turn, "strikes": self.strikes}]
-            return
+            return False
         assert firework is not None
         count = self.fireworks[firework] + 1
         self.fireworks[firework] = count
         self.tops[firework] = rank
         if variant.rules.sudoku and count == 1:
             self.starts[firework] = rank
-        direction = direction_after(variant, rank, count, self.directions[firework])
+        before = self.directions[firework]
+        direction = direction_after(variant, rank, count, before)
         self.directions[firework] = direction
         self.stacks[firework].append(order)
         self.score += 1
@@ -470,13 +474,17 @@ class Game:
         ):
             self.clue_tokens += 1
             events.append({"type": "clue_token", "turn": turn, "clue_tokens": self.clue_tokens})
+        return direction != before or (variant.rules.sudoku and count == 1)
 
-    def _update_max_possible(self, card: int) -> None:
+    def _update_max_possible(self, card: int, reshaped: bool) -> None:
         """hanab.live's running maximum: recomputed after every play or discard (only the
         card's own firework, unless the fireworks depend on each other), and never raised
-        again once lowered."""
+        again once lowered. ``reshaped``: a play set a firework's direction or start."""
         variant = self.variant
-        if variant.rules.sudoku or variant.wild_mask:
+        rules = variant.rules
+        if self.discarded[card] < variant.copies[card] and not reshaped and not variant.wild_mask:
+            return  # a copy is left and no firework changed its way: nothing changes
+        if rules.sudoku or variant.wild_mask:
             best = ending.max_score_now(self)
         else:
             suit = variant.suit_of[card]

@@ -192,6 +192,8 @@ class Variant:
     all_cards_mask: int = field(init=False, repr=False)
     wild_mask: int = field(init=False, repr=False)
     inverted_mask: int = field(init=False, repr=False)
+    max_score: int = field(init=False)
+    reversible: bool = field(init=False)
     suit_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     rank_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
@@ -214,6 +216,9 @@ class Variant:
         stride = 6 if rules.up_or_down else 5
         put(self, "stride", stride)
         put(self, "firework_suits", tuple(i for i, s in enumerate(self.suits) if not s.wild))
+        put(self, "max_score", rules.stack_size * len(self.firework_suits))
+        # fireworks may be built downwards (a reversed suit, or Up or Down)
+        put(self, "reversible", rules.up_or_down or any(s.reversed for s in self.suits))
         slots = (1, 2, 3, 4, 5, START_RANK)[:stride]
         put(self, "suit_of", tuple(i for i in range(len(self.suits)) for _ in slots))
         put(self, "rank_of", tuple(r for _ in self.suits for r in slots))
@@ -254,15 +259,6 @@ class Variant:
     @property
     def stack_size(self) -> int:
         return self.rules.stack_size
-
-    @property
-    def max_score(self) -> int:
-        return self.rules.stack_size * len(self.firework_suits)
-
-    @property
-    def reversible(self) -> bool:
-        """Fireworks may be built downwards (a reversed suit, or Up or Down)."""
-        return self.rules.up_or_down or any(s.reversed for s in self.suits)
 
     @property
     def clue_unit(self) -> int:
