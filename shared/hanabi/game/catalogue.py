@@ -10,8 +10,8 @@ importing this module costs one JSON read and no mask computation.
 3
 >>> catalogue.variant("rainbow").name          # this service's old id is an alias
 'Rainbow (6 Suits)'
->>> [v.name for v in catalogue.variants(q="up or down", suits=5)]
-['Up or Down (5 Suits)']
+>>> [v.name for v in catalogue.variants(rule="up_or_down", suit="Black")]
+['Up or Down & Black (6 Suits)']
 """
 
 from __future__ import annotations
