@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: help venv test test-cluster browser lint format run openapi bench screenshots clean
+.PHONY: help venv test test-cluster browser lint format run openapi bench screenshots catalogue clean
 
 .DEFAULT_GOAL := help
 
@@ -25,6 +25,7 @@ help:
 	@echo 'make openapi      write openapi.yaml from the code (the tests fail when it is stale)'
 	@echo 'make bench        the engine benchmarks (the others: python bench/<name>.py)'
 	@echo 'make screenshots  retake docs/img/lobby.png and docs/img/table.png'
+	@echo 'make catalogue    regenerate the hanab.live variant catalogue; HANABLIVE=<checkout or git dir>'
 	@echo 'make clean        remove .venv and caches'
 
 venv: $(STAMP)
@@ -78,6 +79,13 @@ screenshots: $(STAMP) browser
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/variants.py
+
+# The hanab.live variant catalogue (shared/hanabi/game/catalogue.json, committed) from a
+# checkout or bare git directory of hanab.live's repository (docs/variants.md).
+HANABLIVE ?= /work/.mirror/Hanabi-Live+hanabi-live/repo
+catalogue:
+	$(PYTHON_BOOT) tools/catalogue.py "$(HANABLIVE)"
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .hypothesis

@@ -8,9 +8,9 @@ import stat
 import pytest
 
 from hanabi.client import cli
-from hanabi.client.account_cli import use_account
 from hanabi.client.accounts import SavedSession, SessionStore
 from hanabi.client.api import Client
+from hanabi.client.cli.accounts import use_account
 from hanabi.client.render import TableRenderer
 from hanabi.client.variants import VariantInfo
 from hanabi.game import VARIANTS

@@ -1,10 +1,8 @@
-"""`pip install ./client` in a fresh virtual environment, on each Python the project
-supports besides the development one: it installs without hanabi-core (on no index),
-`hanabi-client --help` runs, and `hanabi-client bot` says what to install; then the
-`bot` extra with ./shared beside it brings the bots in.
-
-Each interpreter costs a venv and a pip install (about 10 s, the packages from pip's
-cache or the index); Python 3.13 runs always, 3.12 behind the ``slow`` marker.
+"""`pip install ./client` in a fresh virtual environment of the Python the project names
+(3.11, the one CI runs): it installs without hanabi-core (on no index), `hanabi-client
+--help` runs, and `hanabi-client bot` says what to install; then the `bot` extra with
+./shared beside it brings the bots in. It costs a venv and a pip install (the packages from
+pip's cache or the index).
 """
 
 from __future__ import annotations
@@ -15,10 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from hanabi.client.cli import BOT_NEEDS_CORE
-from hanabi.client.strategies import INSTALL_BOTS
+from hanabi.client.cli.bot import BOT_NEEDS_CORE
+from hanabi.client.cli.strategies import INSTALL_BOTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,10 +42,8 @@ def run(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]
     )
 
 
-@pytest.mark.parametrize(
-    "version", ["3.13", pytest.param("3.12", marks=pytest.mark.slow)], ids=lambda v: f"py{v}"
-)
-def test_the_client_installs_on_its_own(tmp_path, version):
+def test_the_client_installs_on_its_own(tmp_path):
+    version = "3.11"
     # From copies: a build leaves build/ behind, which must not go stale in the sources.
     skip = shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
     for dist in ("client", "shared"):
@@ -74,8 +68,6 @@ def test_the_client_installs_on_its_own(tmp_path, version):
     create_help = run(client, "create", "--help")
     assert "hanabi-client strategies lists the server's" in create_help.stdout
 
-    if version != "3.13":
-        return
     extra = run(
         python, "-m", "pip", "install", "--quiet", "./client[bot]", "./shared", cwd=tmp_path
     )

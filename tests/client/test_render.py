@@ -245,7 +245,7 @@ def test_a_deal_the_host_chose_is_in_the_header_of_the_game(make_table):
 
 
 def test_list_marks_a_deal_the_host_chose():
-    from hanabi.client.cli import games_table
+    from hanabi.client.cli.listing import games_table
 
     players = [{"seat": 0, "name": "ann", "bot": None}]
     games = [

@@ -61,10 +61,14 @@ def test_the_readme_opens_with_the_two_commands_and_how_to_pick_a_port():
 
 
 def test_make_alone_prints_the_targets_and_runs_nothing():
-    dry = subprocess.run(["make", "-n"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    dry = subprocess.run(
+        ["make", "--no-print-directory", "-n"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert dry.returncode == 0, dry.stderr
     assert all(line.startswith("echo ") for line in dry.stdout.splitlines()), dry.stdout
-    shown = subprocess.run(["make"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    shown = subprocess.run(
+        ["make", "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert shown.returncode == 0, shown.stderr
     for target in ("make run", "make test", "make lint", "make openapi", "make clean"):
         assert target in shown.stdout, target

@@ -51,7 +51,8 @@ def test_export_format(kit):
         {"type": 3, "target": 0, "value": 5},
         {"type": 4, "target": 0, "value": 4},  # terminated by seat 0
     ]
-    assert doc["options"] == {"variant": "No Variant"}
+    # our default plays on past the point where hanab.live would stop; the export says so
+    assert doc["options"] == {"variant": "No Variant", "endAtMaxPossible": False}
     assert json.loads(json.dumps(doc)) == doc
 
 
@@ -77,6 +78,7 @@ def test_options_round_trip(kit, options):
     assert doc["options"] == {
         "variant": "Rainbow (6 Suits)",
         **{key[k]: v for k, v in options.items()},
+        "endAtMaxPossible": False,
     }
     assert import_game(doc).setup.options == game.setup.options
 
@@ -169,13 +171,14 @@ def test_import_a_hand_written_hanablive_game(kit):
     assert export_game(game)["actions"][3] == {"type": 0, "target": 1}
 
 
-def test_import_without_options_is_no_variant(kit):
-    game = finished_game(kit, "no_variant", 2, "plain")
+def test_import_without_options_is_no_variant_by_hanablive_rules(kit):
+    game = finished_game(kit, "no_variant", 2, "plain", {"end_at_max_possible": True})
     doc = export_game(game)
     del doc["options"]
     del doc["seed"]
     again = import_game(doc)
     assert again.variant.id == "no_variant"
+    assert again.setup.options.end_at_max_possible  # hanab.live's own end of the game
     assert kit.state(again) == kit.state(game)
 
 
@@ -224,8 +227,8 @@ def test_import_error_bad_fields(kit):
 
 def test_import_error_unsupported_variant(kit):
     doc = _doc(kit)
-    doc["options"]["variant"] = "Null (6 Suits)"
-    assert "Null (6 Suits)" in _error(doc, "unsupported_variant")
+    doc["options"]["variant"] = "Nonesuch (6 Suits)"
+    assert "Nonesuch (6 Suits)" in _error(doc, "unsupported_variant")
 
 
 def test_import_error_other_starting_player(kit):

@@ -4,7 +4,7 @@ the wire and stored games hold."""
 from __future__ import annotations
 
 import hanabi.game
-from hanabi.game import ActionKind, EndReason, actions, engine
+from hanabi.game import ActionKind, EndReason, actions, ending
 
 
 def test_action_kinds_are_the_action_types() -> None:
@@ -13,8 +13,7 @@ def test_action_kinds_are_the_action_types() -> None:
 
 
 def test_end_reasons_are_the_engines() -> None:
-    constants = (engine.PERFECT, engine.DECK_OUT, engine.STRIKEOUT, *engine.END_REASONS)
-    assert sorted(EndReason) == sorted(constants)
+    assert sorted(EndReason) == sorted((*ending.RULE_REASONS, *ending.END_REASONS))
     assert EndReason("deck_out") is EndReason.DECK_OUT
 
 

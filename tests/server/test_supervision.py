@@ -84,6 +84,9 @@ def test_embedded_redis_is_restarted_after_kill_9_and_nothing_is_lost(tmp_path: 
         assert redis_pids[0] not in kids  # reaped: no zombie
         assert [n for n, state in kids.values() if "redis" in n and state != "Z"], kids
         http = Http(port)
+        # A Redis still loading its append-only file answers LOADING (503 here, with
+        # Retry-After) for a moment after /health's PING comes back: a client retries.
+        assert _wait_for(lambda: http("GET", f"/games/{gid}", token=tokens[1])[0] == 200, 10)
         view = http("GET", f"/games/{gid}", token=tokens[1])[2]
         assert view["turn"] == 1 and [p["name"] for p in view["players"]] == ["host", "guest"]
         events = http("GET", f"/games/{gid}/events", token=tokens[1])[2]["events"]

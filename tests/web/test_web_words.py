@@ -9,7 +9,7 @@ from typing import Any
 
 from web_support import Browsing
 
-from hanabi.game.engine import DECK_OUT, END_REASONS, PERFECT, STRIKEOUT
+from hanabi.game import DECK_OUT, END_REASONS, PERFECT, STRIKEOUT
 
 
 def words(web: Browsing, script: str) -> Any:

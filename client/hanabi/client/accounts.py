@@ -1,5 +1,5 @@
-"""Account calls of the client library (mixed into :class:`hanabi.client.api.Client`), and
-the session token saved by ``hanabi-client login``.
+"""Account calls of the client library (one half of :class:`hanabi.client.api.Client`),
+and the session token saved by ``hanabi-client login``.
 
 A session token or an API key goes where a seat token goes (``Client(url, token=...)``):
 creating or joining a game with it binds the seat to the account, and it then acts for
@@ -9,24 +9,16 @@ that seat too.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .tokens import _slug, config_dir
-
-if TYPE_CHECKING:
-    import requests
+from .tokens import _slug, config_dir, write_private
+from .transport import Transport
 
 
-class AccountCalls:
+class AccountCalls(Transport):
     """Accounts, sessions, API keys, profiles and the rating model."""
-
-    token: str | None
-
-    def _request(self, method: str, path: str, **kw: Any) -> requests.Response:
-        raise NotImplementedError  # pragma: no cover - Client provides it
 
     def register(self, username: str, password: str, *, bot: bool = False) -> dict[str, Any]:
         """Create an account (then :meth:`login`)."""
@@ -113,11 +105,7 @@ class SessionStore:
     def save(self, saved: SavedSession) -> Path:
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.path(saved.server)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(asdict(saved), fh)
-        os.replace(tmp, path)
+        write_private(path, asdict(saved))
         return path
 
     def load(self, server: str) -> SavedSession | None:

@@ -26,18 +26,12 @@ from rich.text import Text
 from hanabi.bots import choose_action_from_view, playing, view_table
 
 from .api import ApiError, Client, Unreachable
+from .codes import GAME_EVENTS, GameStatus
+from .follow import POLL_WAIT, RETRY_DELAYS, server_away
 from .narrate import Narrator, player_names
 from .render import game_over_line
 from .variants import VariantInfo, variant_info
 
-POLL_WAIT = 25  # seconds the server may hold a long-poll
-RETRY_DELAYS = (0.5, 1, 2, 2, 3)  # seconds between reconnection attempts (last repeats)
-# The rules engine's events; the server's log also holds the table's (join, leave,
-# remove, start, chat), which are no part of the game a bot replays.
-GAME_EVENTS = frozenset(
-    {"draw", "clue", "play", "misplay", "discard", "clue_token", "strike", "final_round"}
-    | {"game_over", "terminate"}
-)
 MAX_CONFUSED = 5  # decisions in a row that fail before the bot gives up
 
 
@@ -118,7 +112,7 @@ class BotPlayer:
                 else:
                     etag = polled.etag
             except ApiError as exc:
-                if not _away(exc):
+                if not server_away(exc):
                     raise self._fatal(exc) from None
                 # One failure may be a blip (a worker restarting): say so from the second.
                 if failures >= 1 and not announced:
@@ -143,7 +137,7 @@ class BotPlayer:
                 self.on_leave()
             raise BotError("The bot no longer holds a seat at this table.")
         status = view.get("status")
-        if status == "lobby":
+        if status == GameStatus.LOBBY:
             return self._in_lobby(view)
         if not self.announced_start:
             self.announced_start = True
@@ -165,7 +159,7 @@ class BotPlayer:
             try:
                 self.client.declare(self.game_id, me, self.strategy, token=self.token)
             except ApiError as exc:
-                if exc.code != "game_started" and not _away(exc):
+                if exc.code != "game_started" and not server_away(exc):
                     raise BotError(f"Could not say which strategy it plays: {exc.detail}") from None
             self.look_again = True
             return None
@@ -174,7 +168,7 @@ class BotPlayer:
             try:
                 self.client.start(self.game_id, token=self.token)
             except ApiError as exc:
-                if exc.code != "game_started" and not _away(exc):
+                if exc.code != "game_started" and not server_away(exc):
                     raise BotError(f"Could not start the game: {exc.detail}") from None
                 self.look_again = True
             return None
@@ -222,7 +216,7 @@ class BotPlayer:
         try:
             self._fetch_events()
         except ApiError as exc:
-            if _away(exc):
+            if server_away(exc):
                 self.look_again = True  # the poll loop waits for the server
                 return
             raise self._fatal(exc) from None
@@ -248,7 +242,7 @@ class BotPlayer:
             self.look_again = True
             return
         except ApiError as exc:
-            if _away(exc) or exc.code in ("stale_turn", "not_your_turn", "game_over"):
+            if server_away(exc) or exc.code in ("stale_turn", "not_your_turn", "game_over"):
                 self.look_again = True  # or the game moved on (a retried move went through)
                 return
             raise BotError(f"The server refused the bot's {action['type']}: {exc.detail}") from None
@@ -325,7 +319,11 @@ class BotPlayer:
 
     def _interrupted(self) -> int:
         view = self.view
-        if view is not None and view.get("status") == "lobby" and view.get("you") is not None:
+        if (
+            view is not None
+            and view.get("status") == GameStatus.LOBBY
+            and view.get("you") is not None
+        ):
             # Nobody waits for a bot that is gone: give the seat back.
             try:
                 self.client.leave(self.game_id, view["you"], token=self.token)
@@ -357,8 +355,3 @@ class BotPlayer:
     def _emit(self, data: Mapping[str, Any]) -> None:
         self.console.file.write(json.dumps(data, separators=(",", ":")) + "\n")
         self.console.file.flush()
-
-
-def _away(exc: ApiError) -> bool:
-    """A failure that says the server is gone for now, not that the request was wrong."""
-    return isinstance(exc, Unreachable) or (exc.status or 0) >= 500

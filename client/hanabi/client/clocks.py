@@ -13,6 +13,9 @@ from typing import Any
 
 from rich.text import Text
 
+from .codes import GameStatus, SeatKind
+from .words import seat_name
+
 #: Seconds left below which the running clock is shown in red.
 HURRY = 10.0
 
@@ -30,15 +33,18 @@ def seconds_left(view: Mapping[str, Any], elapsed: float) -> list[float] | None:
     """Each seat's seconds left, ``elapsed`` seconds after ``view`` arrived; None if the
     game is not timed or not in progress."""
     clocks = view.get("clocks")
-    if not isinstance(clocks, list) or view.get("result") or view.get("status") != "playing":
+    if (
+        not isinstance(clocks, list)
+        or view.get("result")
+        or view.get("status") != GameStatus.PLAYING
+    ):
         return None
     current = view.get("current_seat")
     players = view.get("players") or []
     out = []
     for seat, left in enumerate(clocks):
-        bot = (
-            seat < len(players) and isinstance(players[seat], Mapping) and players[seat].get("bot")
-        )
+        player = players[seat] if seat < len(players) else None
+        bot = isinstance(player, Mapping) and SeatKind.of(player) is SeatKind.BOT
         if seat == current and not bot:
             left = left - elapsed
         out.append(max(0.0, float(left)))
@@ -61,7 +67,7 @@ def clocks_line(view: Mapping[str, Any], names: Sequence[str], elapsed: float) -
     current = view.get("current_seat")
     line = Text("Clocks")
     for seat, seconds in enumerate(left):
-        name = names[seat] if seat < len(names) else f"seat {seat + 1}"
+        name = seat_name(names, seat)
         running = seat == current
         line.append("   ")
         style = "bold red" if running and seconds < HURRY else "bold" if running else ""

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
+from .codes import ActionKind, GameStatus
 from .narrate import player_names
 from .variants import VariantInfo
+from .words import seat_name
 
 HELP = """\
 Moves (on your turn; slots and players are numbered as the table shows them):
@@ -40,32 +43,52 @@ In the lobby:
 To end a game early (score 0): vote end; it ends once half of the people seated voted
 (both of two). vote keep takes your vote back."""
 
+
+class CommandKind(StrEnum):
+    """What a typed line asks for: a move, something said or voted at the table, a lobby
+    request (sent to the server), or something this terminal does by itself."""
+
+    PLAY = "play"
+    DISCARD = "discard"
+    CLUE = "clue"
+    CHAT = "chat"
+    VOTE = "vote"
+    START = "start"
+    BOT = "bot"
+    LEAVE = "leave"
+    HELP = "help"
+    HISTORY = "history"
+    REDRAW = "redraw"
+    QUIT = "quit"
+
+
+#: Every word a line may begin with, and what it asks for (``terminate now`` is a vote).
 ALIASES = {
-    "p": "play",
-    "play": "play",
-    "d": "discard",
-    "discard": "discard",
-    "c": "clue",
-    "clue": "clue",
-    "h": "help",
-    "?": "help",
-    "help": "help",
-    "history": "history",
-    "hist": "history",
-    "log": "history",
-    "chat": "chat",
-    "say": "chat",
-    "q": "quit",
-    "quit": "quit",
-    "exit": "quit",
-    "start": "start",
-    "leave": "leave",
-    "bot": "bot",
-    "terminate": "terminate",
-    "vote": "vote",
-    "": "redraw",
+    "p": CommandKind.PLAY,
+    "play": CommandKind.PLAY,
+    "d": CommandKind.DISCARD,
+    "discard": CommandKind.DISCARD,
+    "c": CommandKind.CLUE,
+    "clue": CommandKind.CLUE,
+    "h": CommandKind.HELP,
+    "?": CommandKind.HELP,
+    "help": CommandKind.HELP,
+    "history": CommandKind.HISTORY,
+    "hist": CommandKind.HISTORY,
+    "log": CommandKind.HISTORY,
+    "chat": CommandKind.CHAT,
+    "say": CommandKind.CHAT,
+    "q": CommandKind.QUIT,
+    "quit": CommandKind.QUIT,
+    "exit": CommandKind.QUIT,
+    "start": CommandKind.START,
+    "leave": CommandKind.LEAVE,
+    "bot": CommandKind.BOT,
+    "terminate": CommandKind.VOTE,
+    "vote": CommandKind.VOTE,
+    "": CommandKind.REDRAW,
 }
-MOVES = ("play", "discard", "clue")
+MOVES = (CommandKind.PLAY, CommandKind.DISCARD, CommandKind.CLUE)
 
 
 class InputError(ValueError):
@@ -77,7 +100,7 @@ class Command:
     """A parsed line: ``kind`` is a command name; moves carry the API ``action``, lobby
     commands (``start``, ``bot``) their request body."""
 
-    kind: str
+    kind: CommandKind
     action: dict[str, Any] = field(default_factory=dict)
     text: str = ""
     pace: float | None = None  # start watch [SECONDS]: seconds per move while watching
@@ -90,29 +113,29 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
     kind = ALIASES.get(head)
     if kind is None:
         raise InputError(f'Unknown command "{words[0]}". Type "help" for the commands.')
-    if kind == "chat":
+    if kind == CommandKind.CHAT:
         text = line.strip()[len(words[0]) :].strip()
         if not text:
             raise InputError("Say what? For example: chat good luck!")
-        return Command("chat", text=text)
-    if kind == "terminate":
+        return Command(kind, text=text)
+    if head == "terminate":
         if [w.lower() for w in words[1:]] != ["now"]:
             raise InputError('This votes to end the game with score 0: type "terminate now".')
-        return Command("vote", {"end": True})
-    if kind == "vote":
+        return Command(kind, {"end": True})
+    if kind == CommandKind.VOTE:
         choice = [w.lower() for w in words[1:]]
         if choice not in (["end"], ["keep"]):
             raise InputError(
                 'Type "vote end" to vote to end the game, "vote keep" to take it back.'
             )
-        return Command("vote", {"end": choice == ["end"]})
-    if kind in ("start", "bot"):
+        return Command(kind, {"end": choice == ["end"]})
+    if kind in (CommandKind.START, CommandKind.BOT):
         return _lobby(kind, line.strip())
     if kind not in MOVES:
         if len(words) > 1:
             raise InputError(f'"{kind}" takes no arguments.')
         return Command(kind)
-    if view is None or view.get("status") == "lobby":
+    if view is None or view.get("status") == GameStatus.LOBBY:
         raise InputError("The game has not started yet.")
     if view.get("result"):
         raise InputError("The game is over.")
@@ -120,24 +143,22 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
     if you is None:
         raise InputError("You are watching: spectators cannot move.")
     if view.get("current_seat") != you:
-        names = player_names(view)
-        current = view.get("current_seat")
-        whose = names[current] if isinstance(current, int) and current < len(names) else "someone"
+        whose = seat_name(player_names(view), view.get("current_seat"), "someone")
         raise InputError(f"It is not your turn: {whose} is to play.")
     info = info or VariantInfo.from_view(view)
-    if kind == "clue":
-        return Command("clue", _clue(words[1:], view, info))
+    if kind == CommandKind.CLUE:
+        return Command(kind, _clue(words[1:], view, info))
     return Command(kind, _play_or_discard(kind, words[1:], view, info))
 
 
-def _lobby(kind: str, line: str) -> Command:
+def _lobby(kind: CommandKind, line: str) -> Command:
     """``start``, ``start watch``; ``bot [STRATEGY] [NAME]`` (the name may have spaces).
 
     Who may, and when, and the strategies, are the server's to know: its refusal says
     (an unknown strategy's lists them).
     """
     words = line.split()
-    if kind == "start":
+    if kind == CommandKind.START:
         rest = [w.lower() for w in words[1:]]
         pace = None
         if len(rest) == 2 and rest[0] == "watch":
@@ -154,28 +175,28 @@ def _lobby(kind: str, line: str) -> Command:
             raise InputError(
                 'Type "start", or "start watch [SECONDS]" to give up your seat and watch.'
             )
-        return Command("start", {"watch": True} if rest else {}, pace=pace)
+        return Command(kind, {"watch": True} if rest else {}, pace=pace)
     body: dict[str, Any] = {}
     parts = line.split(None, 2)
     if len(parts) > 1:
         body["strategy"] = parts[1].lower()
     if len(parts) > 2:
         body["name"] = parts[2].strip()
-    return Command("bot", body)
+    return Command(kind, body)
 
 
 def _play_or_discard(
-    kind: str, args: list[str], view: Mapping[str, Any], info: VariantInfo
+    kind: CommandKind, args: list[str], view: Mapping[str, Any], info: VariantInfo
 ) -> dict[str, Any]:
     hand = (view.get("hands") or [])[view["you"]]
     if not args:
         raise InputError(f"Which slot? For example: {kind} 1 (slots 1-{len(hand)}).")
-    if len(args) > (2 if kind == "play" else 1):
+    if len(args) > (2 if kind == CommandKind.PLAY else 1):
         raise InputError(f"Too many words: {kind} takes one slot number.")
     slot = _number(args[0], f"slot, a number from 1 to {len(hand)}")
     if not 1 <= slot <= len(hand):
         raise InputError(f"There is no slot {slot}: your slots are 1-{len(hand)}.")
-    action: dict[str, Any] = {"type": kind, "card": hand[slot - 1]["order"]}
+    action: dict[str, Any] = {"type": ActionKind(kind), "card": hand[slot - 1]["order"]}
     if len(args) == 2:
         suits = [s for s in info.suits if s.id in (view.get("fireworks") or {})]
         firework = _pick_suit(args[1], suits, "firework")
@@ -199,14 +220,14 @@ def _clue(args: list[str], view: Mapping[str, Any], info: VariantInfo) -> dict[s
         if rank not in info.clue_ranks:
             ranks = ", ".join(map(str, info.clue_ranks))
             raise InputError(f"{rank} is not a rank you can clue ({ranks}).")
-        return {"type": "clue", "target": target, "rank": rank}
+        return {"type": ActionKind.CLUE, "target": target, "rank": rank}
     colors = [c for c in info.clue_colors]
     exact = [c for c in colors if c == value]
     by_letter = [c for c in colors if info.color_letter(c) == value]
     by_prefix = [c for c in colors if c.startswith(value)]
     for found in (exact, by_letter, by_prefix):
         if len(found) == 1:
-            return {"type": "clue", "target": target, "color": found[0]}
+            return {"type": ActionKind.CLUE, "target": target, "color": found[0]}
     choices = ", ".join(f"{c} ({info.color_letter(c)})" for c in colors)
     raise InputError(f'"{args[1]}" is not a clue colour or rank. Colours: {choices}; ranks 1-5.')
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .codes import EndReason, EventKind
 from .variants import VariantInfo
-from .words import end_reason, plural
+from .words import end_reason, plural, seat_name
 
 
 def player_names(view: Mapping[str, Any]) -> list[str]:
@@ -51,9 +52,7 @@ class Narrator:
         self.lines: list[tuple[str, bool]] = []
 
     def name(self, seat: Any) -> str:
-        if isinstance(seat, int) and 0 <= seat < len(self.names):
-            return self.names[seat]
-        return f"seat {seat + 1}" if isinstance(seat, int) else "someone"
+        return seat_name(self.names, seat)
 
     def _slot(self, seat: int, order: int) -> int | None:
         hand = self.hands.get(seat)
@@ -104,14 +103,14 @@ class Narrator:
     def _one(self, e: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
         kind = e.get("type")
         who = self.name(e.get("seat"))
-        if kind == "draw":
+        if kind == EventKind.DRAW:
             seat = e.get("seat")
             if isinstance(seat, int):
                 self.hands.setdefault(seat, []).insert(0, e.get("card"))
             if e.get("suit") is None:
                 return f"{who} drew a card", True, False
             return f"{who} drew {card_text(self.info, e.get('suit'), e.get('rank'))}", True, False
-        if kind == "clue":
+        if kind == EventKind.CLUE:
             target = e.get("target")
             what = e.get("color") if e.get("color") is not None else e.get("rank")
             touched = list(e.get("touched") or [])
@@ -119,36 +118,36 @@ class Narrator:
             known = [s for s in slots if s is not None]
             tail = f", {slots_text(sorted(known))}" if len(known) == len(touched) else ""
             return f"{who} clued {self.name(target)} {what}{tail}", False, False
-        if kind == "play":
+        if kind == EventKind.PLAY:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             where = self._take(e.get("seat"), e.get("card"))
             onto = ""
             if e.get("firework") and e.get("firework") != e.get("suit"):
                 onto = f" on the {self.info.suit(e['firework']).name.lower()} firework"
             return f"{who} played {card}{where}{onto}", False, False
-        if kind == "misplay":
+        if kind == EventKind.MISPLAY:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             return f"{who} misplayed {card}{self._take(e.get('seat'), e.get('card'))}", False, False
-        if kind == "strike":
+        if kind == EventKind.STRIKE:
             return f" (strike {e.get('strikes')} of 3)", False, True
-        if kind == "clue_token":
+        if kind == EventKind.CLUE_TOKEN:
             return " and got a clue back", False, True
-        if kind == "discard":
+        if kind == EventKind.DISCARD:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             return f"{who} discarded {card}{self._take(e.get('seat'), e.get('card'))}", False, False
-        if kind == "final_round":
+        if kind == EventKind.FINAL_ROUND:
             left = plural(int(e.get("turns_left") or 0), "turn")
             return f"The deck is empty: final round, {left} left", False, False
-        if kind == "terminate":
+        if kind == EventKind.TERMINATE:
             return self._terminate(e, who), False, False
-        if kind == "vote":
+        if kind == EventKind.VOTE:
             votes = f"{e.get('votes')} of {e.get('needed')} needed"
             if e.get("end"):
                 return f"Someone voted to end the game ({votes})", False, False
             return f"A vote to end the game was taken back ({votes})", False, False
-        if kind == "game_over":
+        if kind == EventKind.GAME_OVER:
             return f"Game over ({end_reason(e.get('reason'))}): score {e.get('score')}", True, False
-        if kind == "chat":
+        if kind == EventKind.CHAT:
             speaker = e.get("name") or who
             return f"<{speaker}> {e.get('text', '')}", False, False
         return self._lobby(kind, e)
@@ -156,9 +155,9 @@ class Narrator:
     @staticmethod
     def _terminate(e: Mapping[str, Any], who: str) -> str:
         reason = e.get("reason")
-        if reason == "timeout":
+        if reason == EndReason.TIMEOUT:
             return f"{who} ran out of time"
-        if reason == "idle":
+        if reason == EndReason.IDLE:
             return "Nobody moved for too long: the server ended the game"
         if e.get("seat") is None:
             return "The players voted to end the game"
@@ -166,18 +165,17 @@ class Narrator:
 
     def _lobby(self, kind: Any, e: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
         name = e.get("name") or self.name(e.get("seat"))
-        kind = str(kind or "")
-        if "join" in kind:
+        if kind == EventKind.JOIN:
             # The seat is the one taken then: a leave moves later seats up, so it need not
             # be the seat played at the deal. ``names`` (the table as it sits) stay as given.
             plays = e.get("plays")
             return f"{name} joined" + (f" (a {plays} program)" if plays else ""), False, False
-        if kind == "plays":
+        if kind == EventKind.PLAYS:
             plays = e.get("plays")
             text = f"{name} plays {plays} (a program)" if plays else f"{name} plays in person"
             return text, False, False
-        if "leave" in kind or "left" in kind or "remove" in kind:
+        if kind in (EventKind.LEAVE, EventKind.REMOVE):
             return f"{name} left", False, False
-        if "start" in kind:
+        if kind == EventKind.START:
             return "The game started", False, False
         return None

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .codes import GameStatus
 from .narrate import Narrator
 
 DEFAULT_PACE = 1.0  # seconds per move when watching (0: every view as it arrives)
@@ -113,14 +114,14 @@ class Pacer:
         if latest.get("result"):
             self.pending.clear()
             turn, last = view_turn(self.shown), view_turn(latest)
-            if self.shown.get("status") != "lobby" and turn + 1 < last:
+            if self.shown.get("status") != GameStatus.LOBBY and turn + 1 < last:
                 return self.replay(turn + 1)
             return latest
         while self.pending and _stage(self.pending[0]) <= _stage(self.shown):
             self.pending.popleft()  # chat, or a move already shown
         if not self.pending:
             return None
-        in_game = "lobby" not in (self.pending[0].get("status"), self.shown.get("status"))
+        in_game = GameStatus.LOBBY not in (self.pending[0].get("status"), self.shown.get("status"))
         if in_game and view_turn(self.pending[0]) > view_turn(self.shown) + 1:
             if self.gap_since is None:
                 self.gap_since = now
@@ -132,7 +133,7 @@ class Pacer:
         """The line under the frame: where we are and the keys."""
         if self.shown is None:
             return ""
-        if self.shown.get("status") == "lobby":  # no turns yet
+        if self.shown.get("status") == GameStatus.LOBBY:  # no turns yet
             if self.paused:
                 return "Paused in the lobby: space plays on once the game is dealt, q quits."
             return "Watching the lobby: the game shows here once it is dealt; q quits."
@@ -164,7 +165,7 @@ def narrate_upto(
 
 def _stage(view: Mapping[str, Any]) -> tuple[int, int]:
     """How far a view is: a lobby by its version (seats change), a game by its turn."""
-    if view.get("status") == "lobby":
+    if view.get("status") == GameStatus.LOBBY:
         return (0, _version(view))
     return (1, view_turn(view))
 

@@ -13,9 +13,10 @@ from typing import Any
 from rich.text import Text
 
 from .clocks import clocks_line
+from .codes import GameStatus, SeatKind, game_status
 from .narrate import player_names
 from .variants import VariantInfo
-from .words import end_reason, plural
+from .words import end_reason, plural, seat_name
 
 MAX_CLUES = 8
 MAX_STRIKES = 3
@@ -25,12 +26,16 @@ DIM = "dim"
 CUSTOM_DEAL = "The host chose this deal (a seed or a deck), so they may know every card."
 
 
+def possible(card: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What the card's holder knows it may be: suit -> ranks (deduced, else as clued)."""
+    knowledge = card.get("knowledge") or {}
+    return knowledge.get("deduced") or knowledge.get("possible") or {}
+
+
 def knows(card: Mapping[str, Any]) -> tuple[str | None, int | None]:
     """(suit, rank) as far as the card's holder can tell: each None unless certain."""
-    knowledge = card.get("knowledge") or {}
-    possible = knowledge.get("deduced") or knowledge.get("possible") or {}
-    suits = list(possible)
-    ranks = sorted({r for rs in possible.values() for r in rs})
+    suits = list(possible(card))
+    ranks = sorted({r for rs in possible(card).values() for r in rs})
     return (suits[0] if len(suits) == 1 else None, ranks[0] if len(ranks) == 1 else None)
 
 
@@ -42,12 +47,10 @@ def seat_kind(player: Mapping[str, Any]) -> str | None:
     """What plays a seat, in words: "hat bot" (a server bot), "hat program" (an API bot
     that said what it plays), None (a person); with ", plays conventions here" when the
     table makes it play another strategy (hat next to anyone who does not play hat)."""
-    if player.get("bot"):
-        kind = f"{player['bot']} bot"
-    elif player.get("plays"):
-        kind = f"{player['plays']} program"
-    else:
+    seat = SeatKind.of(player)
+    if seat is SeatKind.PERSON:
         return None
+    kind = f"{player['bot']} bot" if seat is SeatKind.BOT else f"{player['plays']} program"
     declared = player.get("bot") or player.get("plays")
     really = player.get("playing")
     return f"{kind}, plays {really} here" if really and really != declared else kind
@@ -85,21 +88,18 @@ class TableRenderer:
         return row
 
     def possible_suits(self, card: Mapping[str, Any]) -> Text:
-        knowledge = card.get("knowledge") or {}
-        possible = knowledge.get("deduced") or knowledge.get("possible") or {}
+        suits = possible(card)
         out = Text()
         for s in self.info.suits:
-            if s.id in possible:
+            if s.id in suits:
                 out.append(s.letter, style=s.style)
-        for s in possible:  # suits the variant info does not know
+        for s in suits:  # suits the variant info does not know
             if all(s != known.id for known in self.info.suits):
                 out.append(self.info.letter(s))
         return out if out.plain else Text("-")
 
     def possible_ranks(self, card: Mapping[str, Any]) -> str:
-        knowledge = card.get("knowledge") or {}
-        possible = knowledge.get("deduced") or knowledge.get("possible") or {}
-        ranks = sorted({r for rs in possible.values() for r in rs})
+        ranks = sorted({r for rs in possible(card).values() for r in rs})
         return "".join(map(str, ranks)) or "-"
 
     # -- blocks ---------------------------------------------------------------------
@@ -112,8 +112,7 @@ class TableRenderer:
         if gid:
             title.append(f" · game {gid}")
         title.append(f" · {self.info.name}")
-        status = view.get("status") or ("finished" if view.get("result") else "playing")
-        if status == "lobby":
+        if game_status(view) == GameStatus.LOBBY:
             title.append(" · lobby")
             return [title]
         title.append(f" · turn {int(view.get('turn') or 0) + 1}")
@@ -217,7 +216,7 @@ class TableRenderer:
         changes = (view.get("result") or {}).get("rating_changes") or {}
         names = player_names(view)
         for seat, change in sorted(changes.items(), key=lambda item: int(item[0])):
-            name = names[int(seat)] if int(seat) < len(names) else f"seat {int(seat) + 1}"
+            name = seat_name(names, int(seat))
             delta = change["after"] - change["before"]
             text.append(
                 f"\n  {name}: rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
@@ -233,8 +232,7 @@ class TableRenderer:
             return Text("")
         if view.get("you") == current:
             return Text("Your turn.", style="bold")
-        name = names[current] if current < len(names) else f"seat {current + 1}"
-        return Text(f"{name}'s turn.")
+        return Text(f"{seat_name(names, current)}'s turn.")
 
     # -- the whole table ------------------------------------------------------------
 
@@ -250,8 +248,8 @@ class TableRenderer:
         """The whole table as one Text; ``recent`` are the last moves, in words;
         ``elapsed``: seconds since the view arrived (the running clock counts down)."""
         lines = self.header(view, game_id, elapsed)
-        status = view.get("status") or ("finished" if view.get("result") else "playing")
-        if status == "lobby":
+        lobby = game_status(view) == GameStatus.LOBBY
+        if lobby:
             lines += self.players(view)
             if view.get("custom_deal"):
                 lines.append(Text(CUSTOM_DEAL, style="bold"))
@@ -274,7 +272,7 @@ class TableRenderer:
             lines.append(Text("Last moves:", style="bold"))
             lines += [Text(f"  {r}") for r in recent]
         lines.append(Text(""))
-        lines.append(self.turn_line(view) if status != "lobby" else self.lobby_line(view))
+        lines.append(self.lobby_line(view) if lobby else self.turn_line(view))
         out = Text("\n").join(lines)
         return out
 

@@ -1,6 +1,7 @@
 """Server-sent events as the client library reads them: the message type, a parser for a
-stream's lines (the HTML standard's rules, for the fields this API sends), and the socket
-timeout a stream needs once its first message has arrived."""
+stream's lines (the HTML standard's rules, for the fields this API sends), the socket
+timeout a stream needs once its first message has arrived, and a game's stream read and
+resumed over its connections."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+
+from .errors import StreamUnavailable, Unreachable, _is_problem, _problem, _reason
+from .transport import Transport
+
+STREAM_QUIET = 40  # seconds of silence after which a stream is taken as dead (keep-alive: 15)
+STREAM_FIRST = 5  # seconds for a new stream's first message (the server sends it at once)
 
 
 @dataclass
@@ -66,3 +73,78 @@ def timed_out(exc: BaseException) -> bool:
     """A read that timed out (requests reports one inside a streamed body as a
     ConnectionError around urllib3's ReadTimeoutError)."""
     return isinstance(exc, requests.ReadTimeout) or "Read timed out" in str(exc)
+
+
+def read_stream(
+    transport: Transport,
+    game_id: str,
+    *,
+    after: int | None,
+    token: str | None,
+    resume: bool,
+    quiet: float = STREAM_QUIET,
+    first: float = STREAM_FIRST,
+) -> Iterator[StreamEvent]:
+    """A game's event stream, resumed where it stopped (``Last-Event-ID``) when a
+    connection drops and ``resume``, until the server ends it (see
+    :meth:`hanabi.client.games.GameCalls.stream`)."""
+    last = after
+    failures = 0
+    while True:
+        received = False
+        try:
+            for item in _connect(transport, game_id, last, token, first, quiet):
+                received = True
+                failures = 0
+                if item.seq is not None:
+                    last = item.seq
+                yield item
+                if item.type == "end":
+                    return
+        except (requests.RequestException, StreamBroken) as exc:
+            if not received and timed_out(exc):
+                raise StreamUnavailable(
+                    f"No event arrived within {first:g} s: the stream is buffered."
+                ) from exc
+            if not resume or failures >= transport.retries:
+                reason = _reason(exc) if isinstance(exc, requests.RequestException) else ""
+                raise Unreachable(
+                    f"The event stream from {transport.server} broke: {reason or exc}",
+                    reason=reason,
+                ) from exc
+        if not resume:
+            return
+        transport._sleep(failures)
+        failures += 1
+
+
+def _connect(
+    transport: Transport,
+    game_id: str,
+    after: int | None,
+    token: str | None,
+    first: float,
+    quiet: float,
+) -> Iterator[StreamEvent]:
+    """One connection of :func:`read_stream`; ends when the server closes it."""
+    headers = {"Accept": "text/event-stream", **transport._auth_header(token)}
+    if after is not None:
+        headers["Last-Event-ID"] = str(after)
+    response = transport.session.get(
+        transport.url(f"/games/{game_id}/stream"),
+        headers=headers,
+        stream=True,
+        timeout=(min(5.0, transport.timeout), first),
+    )
+    with response:
+        if response.status_code in (404, 405, 406) and not _is_problem(response):
+            raise StreamUnavailable(f"This server has no event stream ({response.status_code}).")
+        if response.status_code >= 400:
+            raise _problem(response)
+        if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
+            raise StreamUnavailable("The server answered something other than a stream.")
+        lines = response.iter_lines(chunk_size=None, decode_unicode=False)
+        for number, item in enumerate(parse_sse(lines)):
+            if number == 0:
+                read_timeout(response, quiet)  # it flows: now allow for keep-alives
+            yield item

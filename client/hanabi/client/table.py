@@ -1,22 +1,20 @@
 """A :class:`Table`: the client bound to one game and one seat's token, so that calls
-need not repeat them."""
+need not repeat them (``Client.table(game_id, token)`` makes one)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .games import GameCalls
 from .results import ActResult, BotSeat, Event, EventPage, Poll, View
 from .sse import StreamEvent
-
-if TYPE_CHECKING:
-    from .api import Client
 
 
 class Table:
     """One seat's (or a spectator's) handle on one game: the client, game id and token."""
 
-    def __init__(self, client: Client, game_id: str, token: str | None = None) -> None:
+    def __init__(self, client: GameCalls, game_id: str, token: str | None = None) -> None:
         self.client = client
         self.game_id = game_id
         self.token = token

@@ -17,6 +17,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 APP_DIR = "hanabi-client"
 
@@ -61,11 +62,7 @@ class TokenStore:
         directory = self._game_dir(seat.server, seat.game_id)
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = directory / _file_name(seat.token)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(asdict(seat), fh)
-        os.replace(tmp, path)
+        write_private(path, asdict(seat))
         return path
 
     def seats(self, server: str, game_id: str) -> list[SavedSeat]:
@@ -90,6 +87,16 @@ class TokenStore:
     def forget(self, seat: SavedSeat) -> None:
         path = self._game_dir(seat.server, seat.game_id) / _file_name(seat.token)
         path.unlink(missing_ok=True)
+
+
+def write_private(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON readable by the user only (mode 0600), whole or not at all:
+    into a file of its own first, then moved over ``path``."""
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    os.replace(tmp, path)
 
 
 def _file_name(token: str) -> str:

@@ -7,34 +7,40 @@
 7
 """
 
+from . import catalogue
 from .actions import Action
-from .engine import (
+from .ending import (
+    ALL_OR_NOTHING_FAILED,
+    ALL_OR_NOTHING_STUCK,
     DECK_OUT,
     END_REASONS,
-    EVENT_TYPES,
-    HAND_SIZES,
     IDLE,
-    MAX_CLUE_TOKENS,
-    MAX_PLAYERS,
-    MAX_STRIKES,
-    MIN_PLAYERS,
+    MAX_POSSIBLE,
     PERFECT,
     STRIKEOUT,
     TERMINATED,
     TIMEOUT,
-    Game,
-    Options,
-    Setup,
-    replay,
-    shuffled_deck,
 )
 from .errors import HanabiError, IllegalAction, ImportFormatError, SetupError
+from .game import EVENT_TYPES, Game, replay
 from .hanablive import export_game, import_game, import_setup
 from .kinds import ActionKind, EndReason
-from .variants import VARIANTS, Suit, Variant, get_variant
+from .setup import (
+    HAND_SIZES,
+    MAX_CLUE_TOKENS,
+    MAX_PLAYERS,
+    MAX_STRIKES,
+    MIN_PLAYERS,
+    Options,
+    Setup,
+    shuffled_deck,
+)
+from .variants import START_RANK, VARIANTS, Rules, Suit, Variant, get_variant
 from .views import full_view, spectator_view, view
 
 __all__ = [
+    "ALL_OR_NOTHING_FAILED",
+    "ALL_OR_NOTHING_STUCK",
     "DECK_OUT",
     "END_REASONS",
     "EVENT_TYPES",
@@ -42,9 +48,11 @@ __all__ = [
     "IDLE",
     "MAX_CLUE_TOKENS",
     "MAX_PLAYERS",
+    "MAX_POSSIBLE",
     "MAX_STRIKES",
     "MIN_PLAYERS",
     "PERFECT",
+    "START_RANK",
     "STRIKEOUT",
     "TERMINATED",
     "TIMEOUT",
@@ -57,10 +65,12 @@ __all__ = [
     "IllegalAction",
     "ImportFormatError",
     "Options",
+    "Rules",
     "Setup",
     "SetupError",
     "Suit",
     "Variant",
+    "catalogue",
     "export_game",
     "full_view",
     "get_variant",

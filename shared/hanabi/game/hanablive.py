@@ -1,30 +1,78 @@
 """hanab.live interchange: its JSON game format (version 3), both ways.
 
-A hanab.live game is ``players``, a ``deck`` of ``{suitIndex, rank}`` top first, and
-``actions`` of ``{type, target, value}``: 0 play (target = card order), 1 discard,
-2 colour clue (target = seat, value = index in the variant's clue colours), 3 rank clue
-(value = rank), 4 game over (target = seat, value = end condition). Positions, not names,
-carry the meaning, so our suits map to hanab.live's by index.
+A hanab.live game is ``players``, a ``deck`` of ``{suitIndex, rank}`` top first (rank 7 is
+a START card), ``actions`` of ``{type, target, value}``: 0 play (target = card order), 1
+discard, 2 colour clue (target = seat, value = index in the variant's clue colours), 3 rank
+clue (value = rank), 4 game over (target = seat, value = end condition), 5 ended by vote;
+and ``options`` (``variant`` by its hanab.live name, and the table options
+``emptyClues``, ``cardCycle``, ``deckPlays``, ``oneExtraCard``, ``oneLessCard``,
+``allOrNothing``). Positions, not names, carry the meaning, so suits map by index.
 
-Two extensions make the round trip exact for what hanab.live has no field for: a wild
-play stores its firework's suit index in ``value``, and ``options.strikeoutKeepsScore``.
-Variants without a hanab.live name are exported under our own id.
+hanab.live records what a play or discard *did*: playing an Orange (inverted) card
+discards it and is stored as a discard. Export writes that, import turns it back into the
+action the player chose.
+
+hanab.live always ends a game once nothing more can be scored; a hanab.live import sets
+``end_at_max_possible``. Three extensions make the round trip exact for what hanab.live has
+no field for: ``options.endAtMaxPossible: false`` for a game that played on past that
+point, ``options.strikeoutKeepsScore``, and a wild play's firework suit index in
+``value``. Variants without a hanab.live name are exported under our own id.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import catalogue
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
-from .engine import IDLE, TERMINATED, TIMEOUT, Game, Options, Setup
+from .ending import (
+    ALL_OR_NOTHING_FAILED,
+    ALL_OR_NOTHING_STUCK,
+    DECK_OUT,
+    IDLE,
+    MAX_POSSIBLE,
+    PERFECT,
+    STRIKEOUT,
+    TERMINATED,
+    TIMEOUT,
+)
 from .errors import HanabiError, ImportFormatError
+from .game import Game
+from .setup import Options, Setup
 from .variants import VARIANTS, Variant
 
-PLAY_TYPE, DISCARD_TYPE, COLOR_CLUE, RANK_CLUE, GAME_OVER = range(5)
+PLAY_TYPE, DISCARD_TYPE, COLOR_CLUE, RANK_CLUE, GAME_OVER, VOTED_END = range(6)
 #: hanab.live's end conditions for the reasons a terminate action gives (its TIMEOUT,
 #: TERMINATED and IDLE_TIMEOUT); any other value imports as terminated.
 END_CONDITIONS = {TIMEOUT: 3, TERMINATED: 4, IDLE: 6}
 REASONS = {value: reason for reason, value in END_CONDITIONS.items()}
+#: hanab.live's end condition for each way our rules end a game (1 is its "normal").
+RULE_END_CONDITIONS = {
+    PERFECT: 1,
+    DECK_OUT: 1,
+    MAX_POSSIBLE: 1,
+    STRIKEOUT: 2,
+    ALL_OR_NOTHING_FAILED: 8,
+    ALL_OR_NOTHING_STUCK: 9,
+}
+#: Our table options and hanab.live's option keys.
+OPTION_KEYS = {
+    "empty_clues": "emptyClues",
+    "card_cycle": "cardCycle",
+    "deck_plays": "deckPlays",
+    "one_extra_card": "oneExtraCard",
+    "one_less_card": "oneLessCard",
+    "all_or_nothing": "allOrNothing",
+    "strikeout_keeps_score": "strikeoutKeepsScore",  # ours: hanab.live always scores 0
+}
+
+
+def end_condition(game: Game) -> int | None:
+    """hanab.live's end condition for a finished game (None while it is on)."""
+    if game.result is None:
+        return None
+    reason = game.result["reason"]
+    return RULE_END_CONDITIONS.get(reason) or END_CONDITIONS.get(reason, 4)
 
 
 def export_game(game: Game) -> dict[str, Any]:
@@ -32,7 +80,10 @@ def export_game(game: Game) -> dict[str, Any]:
     variant = game.variant
     actions = []
     for action in game.actions:
-        if action.type == PLAY:
+        if action.type in (PLAY, DISCARD) and _inverted(game, action.card):
+            swapped = DISCARD_TYPE if action.type == PLAY else PLAY_TYPE
+            actions.append({"type": swapped, "target": action.card})
+        elif action.type == PLAY:
             entry = {"type": PLAY_TYPE, "target": action.card}
             if action.firework is not None:
                 entry["value"] = variant.suit_index(action.firework)
@@ -50,32 +101,50 @@ def export_game(game: Game) -> dict[str, Any]:
             seat = 0 if action.seat is None else action.seat
             actions.append({"type": GAME_OVER, "target": seat, "value": value})
     options: dict[str, Any] = {"variant": variant.hanablive_name or variant.id}
-    if game.setup.options.empty_clues:
-        options["emptyClues"] = True
-    if game.setup.options.strikeout_keeps_score:
-        options["strikeoutKeepsScore"] = True
+    for ours, theirs in OPTION_KEYS.items():
+        if getattr(game.setup.options, ours):
+            options[theirs] = True
+    if not game.setup.options.end_at_max_possible:
+        options["endAtMaxPossible"] = False
     return {
         "players": list(game.setup.players),
-        "deck": [{"suitIndex": c // 5, "rank": c % 5 + 1} for c in game.deck],
+        "deck": [{"suitIndex": variant.suit_of[c], "rank": variant.rank_of[c]} for c in game.deck],
         "actions": actions,
         "options": options,
         "seed": game.setup.seed,
     }
 
 
-def find_variant(name: str) -> Variant:
-    """Our variant for a hanab.live variant name (or one of our ids or names)."""
-    for variant in VARIANTS.values():
-        if name in (variant.hanablive_name, variant.id, variant.name):
-            return variant
-    known = ", ".join(sorted(v.hanablive_name for v in VARIANTS.values() if v.hanablive_name))
-    raise ImportFormatError(
-        "unsupported_variant", f"Variant {name!r} is not one we play (we have: {known})."
+def _inverted(game: Game, order: Any) -> bool:
+    return (
+        type(order) is int
+        and 0 <= order < len(game.deck)
+        and bool(game.variant.inverted_mask >> game.deck[order] & 1)
     )
 
 
-def import_setup(data: Any) -> tuple[Setup, list[Action]]:
-    """The setup and action log of a hanab.live JSON document (not yet replayed)."""
+def find_variant(name: str, catalogue_names: bool = False) -> Variant:
+    """Our variant for a hanab.live variant name or numeric id (or one of our ids or
+    names). The five hanab.live variants this service had before the catalogue keep their
+    old form (suits red to white, see :data:`hanabi.game.VARIANTS`) so that their imports
+    replay as before, unless ``catalogue_names`` asks for hanab.live's own form."""
+    if not catalogue_names or name in VARIANTS:
+        for variant in VARIANTS.values():
+            if name in (variant.hanablive_name, variant.id, variant.name):
+                return variant
+    found = catalogue.lookup(name)
+    if found is None:
+        raise ImportFormatError(
+            "unsupported_variant",
+            f"Variant {name!r} is not one we play: hanab.live's variant names "
+            f"(such as 'Rainbow (6 Suits)') and {', '.join(sorted(VARIANTS))} are.",
+        )
+    return found
+
+
+def import_setup(data: Any, catalogue_names: bool = False) -> tuple[Setup, list[Action]]:
+    """The setup and action log of a hanab.live JSON document (not yet replayed);
+    ``catalogue_names`` as in :func:`find_variant`."""
     if not isinstance(data, dict):
         raise ImportFormatError("invalid_import", "A hanab.live game is a JSON object.")
     players = data.get("players")
@@ -92,7 +161,7 @@ def import_setup(data: Any) -> tuple[Setup, list[Action]]:
         raise ImportFormatError(
             "invalid_import", "Only games where the first player starts can be imported."
         )
-    variant = find_variant(str(options.get("variant", "No Variant")))
+    variant = find_variant(str(options.get("variant", "No Variant")), catalogue_names)
     cards = []
     for i, card in enumerate(deck):
         try:
@@ -104,26 +173,36 @@ def import_setup(data: Any) -> tuple[Setup, list[Action]]:
             raise ImportFormatError(
                 "invalid_import", f"Deck card {i} is not a {{suitIndex, rank}} of {variant.name}."
             ) from None
+    flags = {ours: bool(options.get(theirs, False)) for ours, theirs in OPTION_KEYS.items()}
+    flags["end_at_max_possible"] = bool(options.get("endAtMaxPossible", True))
     setup = Setup(
         variant.id,
         tuple(players),
-        Options(
-            empty_clues=bool(options.get("emptyClues", False)),
-            strikeout_keeps_score=bool(options.get("strikeoutKeepsScore", False)),
-        ),
+        Options(**flags),
         str(data.get("seed", "hanablive")),
         tuple(cards),
     )
-    return setup, [_action(variant, i, a) for i, a in enumerate(actions)]
+    deck_ids = []
+    for suit, rank in cards:
+        try:
+            deck_ids.append(variant.card_of(suit, rank))
+        except (KeyError, ValueError, TypeError):
+            deck_ids.append(None)  # Game() refuses the deck with the card's position
+    return setup, [_action(variant, deck_ids, i, a) for i, a in enumerate(actions)]
 
 
-def _action(variant: Variant, index: int, entry: Any) -> Action:
+def _action(variant: Variant, deck: list[int | None], index: int, entry: Any) -> Action:
     try:
         kind, target, value = entry["type"], entry["target"], entry.get("value")
     except (KeyError, TypeError, AttributeError):
         raise ImportFormatError(
             "invalid_import", f"Action {index} is not a {{type, target, value}} object."
         ) from None
+    if kind in (PLAY_TYPE, DISCARD_TYPE) and type(target) is int and 0 <= target < len(deck):
+        card = deck[target]
+        if card is not None and variant.inverted_mask >> card & 1:
+            # hanab.live stored what happened: the player chose the opposite
+            return Action(DISCARD if kind == PLAY_TYPE else PLAY, card=target)
     if kind == PLAY_TYPE:
         firework = None
         if value is not None and variant.wild_mask:  # our extension: the firework's suit
@@ -139,15 +218,17 @@ def _action(variant: Variant, index: int, entry: Any) -> Action:
         return Action(CLUE, target=target, color=variant.clue_colors[value])
     if kind == RANK_CLUE:
         return Action(CLUE, target=target, rank=value)
+    if kind == VOTED_END:
+        return Action(TERMINATE)
     if kind == GAME_OVER:
         reason = REASONS.get(value) if type(value) is int else None
         return Action(TERMINATE, seat=target, reason=None if reason == TERMINATED else reason)
     raise ImportFormatError("invalid_import", f"Action {index} has unknown type {kind!r}.")
 
 
-def import_game(data: Any) -> Game:
+def import_game(data: Any, catalogue_names: bool = False) -> Game:
     """Replay a hanab.live JSON document; refuses a deck or action the rules refuse."""
-    setup, actions = import_setup(data)
+    setup, actions = import_setup(data, catalogue_names)
     try:
         game = Game(setup)
     except HanabiError as exc:
@@ -164,4 +245,4 @@ def import_game(data: Any) -> Game:
     return game
 
 
-__all__ = ["export_game", "find_variant", "import_game", "import_setup"]
+__all__ = ["end_condition", "export_game", "find_variant", "import_game", "import_setup"]

@@ -26,6 +26,9 @@ class EndReason(StrEnum):
     PERFECT = "perfect"  # every firework complete
     DECK_OUT = "deck_out"  # the last round after the deck ran out was played
     STRIKEOUT = "strikeout"  # the last strike
+    MAX_POSSIBLE = "max_possible"  # end_at_max_possible: nothing more can be scored
+    ALL_OR_NOTHING_FAILED = "all_or_nothing_failed"  # a perfect score became impossible
+    ALL_OR_NOTHING_STUCK = "all_or_nothing_stuck"  # the mover can neither act nor clue
     TERMINATED = "terminated"  # ended early: a vote, or a seat that left for good
     TIMEOUT = "timeout"  # a seat's clock ran out (the server keeps the clocks)
     IDLE = "idle"  # nobody moved for too long (the server decides how long)

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .engine import Game
+from .game import Game
 
 
-def visible_counts(game: Game, hidden_seats: Iterable[int]) -> list[int]:
-    """Copies of each card id visible to someone who cannot see ``hidden_seats``' hands."""
+def visible_counts(game: Game, hidden_seats: Iterable[int], reveal: bool = False) -> list[int]:
+    """Copies of each card id visible to someone who cannot see ``hidden_seats``' hands.
+
+    In Throw It in a Hole the played and misplayed cards lie face down until the game is
+    over (``reveal``): they are not counted.
+    """
     deck = game.deck
     counts = [0] * len(game.variant.copies)
-    for stack in game.stacks:
-        for order in stack:
-            counts[deck[order]] += 1
+    hole = game.variant.rules.throw_it_in_a_hole and not reveal
+    if not hole:
+        for stack in game.stacks:
+            for order in stack:
+                counts[deck[order]] += 1
     for order in game.discards:
-        counts[deck[order]] += 1
+        if not (hole and order in game.misplays):
+            counts[deck[order]] += 1
     hidden = set(hidden_seats)
     for seat, hand in enumerate(game.hands):
         if seat not in hidden:

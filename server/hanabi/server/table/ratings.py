@@ -37,6 +37,13 @@ UNRATED_CARD_COUNT = 55
 NON_STANDARD_OPTIONS = {
     "empty_clues": "which clues are legal (a clue touching no card)",
     "strikeout_keeps_score": "the score of a strikeout (the fireworks' instead of 0)",
+    # hanab.live's table options (the engine has them; hanab.live rates none of them either)
+    "one_extra_card": "the hand size (one card more)",
+    "one_less_card": "the hand size (one card fewer)",
+    "deck_plays": "which plays are legal (the deck's last card played from the deck)",
+    "all_or_nothing": "the score (anything short of perfect scores 0)",
+    "card_cycle": "the hands (a discarded card's neighbours move)",
+    "end_at_max_possible": "when the game ends (once the highest score still possible is reached)",
 }
 #: The other options of a table, allowed at a rated one: they change neither the score nor
 #: what is legal. ``idle_limit`` and ``timer`` only end a game early, with score 0 (a loss).

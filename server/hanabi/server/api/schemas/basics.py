@@ -17,7 +17,20 @@ EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
     "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "plays",
 )  # fmt: skip
-END_REASONS = tuple(reason.value for reason in EndReason)
+#: Why a game of this service ends: the rules' reasons for its variants and options, and
+#: the table's (a vote, a clock, an idle game). Not hanab.live's all-or-nothing or
+#: max-possible endings: no variant or option of the service ends a game that way.
+END_REASONS = tuple(
+    reason.value
+    for reason in (
+        EndReason.PERFECT,
+        EndReason.DECK_OUT,
+        EndReason.STRIKEOUT,
+        EndReason.TERMINATED,
+        EndReason.TIMEOUT,
+        EndReason.IDLE,
+    )
+)
 MAX_WAIT = 30
 CHAT_MAX = 300
 

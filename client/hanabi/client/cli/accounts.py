@@ -3,15 +3,15 @@ profile, history; and which credential the game commands use (the logged-in sess
 unless ``--guest``).
 
 Passwords are read from the terminal without echo, or from ``$HANABI_PASSWORD`` (for
-scripts; ``password`` reads the new one from ``$HANABI_NEW_PASSWORD``). ``login`` saves the session token in the config directory, readable by the user
-only (:class:`hanabi.client.accounts.SessionStore`).
+scripts; ``password`` reads the new one from ``$HANABI_NEW_PASSWORD``). ``login`` saves
+the session token in the config directory, readable by the user only
+(:class:`hanabi.client.accounts.SessionStore`).
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import json
 import os
 import sys
 from typing import Any
@@ -19,16 +19,13 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from .accounts import SavedSession, SessionStore
-from .api import ApiError, Client
-from .words import end_reason, plural
+from ..accounts import SavedSession, SessionStore
+from ..api import ApiError, Client
+from ..words import end_reason, plural
+from .common import Fail, print_json
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history")
-
-
-class AccountFail(Exception):
-    """A one-line reason for the user (the CLI prints it and exits 1)."""
 
 
 def use_account(args: argparse.Namespace, client: Client) -> str | None:
@@ -59,18 +56,14 @@ def password(
         return from_env
     first = getpass.getpass(prompt)
     if confirm and sys.stdin.isatty() and getpass.getpass("Again: ") != first:
-        raise AccountFail("The passwords differ.")
+        raise Fail("The passwords differ.")
     return first
-
-
-def emit(args: argparse.Namespace, data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
 def cmd_register(args: argparse.Namespace, client: Client, console: Console) -> int:
     account = client.register(args.username, password(confirm=True), bot=args.bot)
     if args.json:
-        emit(args, account)
+        print_json(account)
         return 0
     kind = "bot account" if account["bot"] else "account"
     console.print(Text(f"Created the {kind} {account['username']}.", style="bold"))
@@ -84,7 +77,7 @@ def cmd_login(args: argparse.Namespace, client: Client, console: Console) -> int
     saved = SavedSession(client.server, username, session["token"], session["expires"])
     SessionStore().save(saved)
     if args.json:
-        emit(args, {"username": username, "expires": session["expires"]})
+        print_json({"username": username, "expires": session["expires"]})
         return 0
     console.print(Text(f"Logged in as {username}.", style="bold"))
     console.print("create and join now seat you under your account (--guest: without).")
@@ -94,7 +87,7 @@ def cmd_login(args: argparse.Namespace, client: Client, console: Console) -> int
 def cmd_logout(args: argparse.Namespace, client: Client, console: Console) -> int:
     store = SessionStore()
     if store.load(client.server) is None:
-        raise AccountFail("You are not logged in.")
+        raise Fail("You are not logged in.")
     try:
         if args.all:
             client.logout_everywhere()
@@ -105,7 +98,7 @@ def cmd_logout(args: argparse.Namespace, client: Client, console: Console) -> in
             raise
     store.forget(client.server)
     if args.json:
-        emit(args, {"logged_out": True, "everywhere": args.all})
+        print_json({"logged_out": True, "everywhere": args.all})
     else:
         console.print("Logged out everywhere." if args.all else "Logged out.")
     return 0
@@ -117,7 +110,7 @@ def cmd_password(args: argparse.Namespace, client: Client, console: Console) -> 
     new = password("New password: ", confirm=True, env="HANABI_NEW_PASSWORD")
     client.change_password(old, new, keep_api_keys=args.keep_api_keys)
     if args.json:
-        emit(args, {"changed": True, "api_keys_kept": args.keep_api_keys})
+        print_json({"changed": True, "api_keys_kept": args.keep_api_keys})
         return 0
     console.print(Text("Password changed.", style="bold"))
     keys = "kept" if args.keep_api_keys else "revoked (--keep-api-keys keeps them)"
@@ -127,14 +120,14 @@ def cmd_password(args: argparse.Namespace, client: Client, console: Console) -> 
 
 def logged_in(client: Client) -> None:
     if not client.token:
-        raise AccountFail("You are not logged in: hanabi-client login USERNAME")
+        raise Fail("You are not logged in: hanabi-client login USERNAME")
 
 
 def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> int:
     logged_in(client)
     me = client.me()
     if args.json:
-        emit(args, me)
+        print_json(me)
         return 0
     bot = " (bot account)" if me["bot"] else ""
     rated = plural(me["rated_games"], "rated game")
@@ -145,14 +138,14 @@ def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> in
 def who(args: argparse.Namespace, username: str | None) -> str:
     name = args.name or username
     if not name:
-        raise AccountFail("Whose? Give a NAME, or log in.")
+        raise Fail("Whose? Give a NAME, or log in.")
     return name
 
 
 def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> int:
     body = client.profile(who(args, args.me))
     if args.json:
-        emit(args, body)
+        print_json(body)
         return 0
     console.print(
         Text(
@@ -178,7 +171,7 @@ def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> i
     name = who(args, args.me)
     page = client.history(name, limit=args.limit)
     if args.json:
-        emit(args, page)
+        print_json(page)
         return 0
     if not page["games"]:
         console.print(f"{name} has no finished games yet.")
@@ -195,7 +188,7 @@ def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> i
     return 0
 
 
-def add_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("register", parents=[common], help="create an account")
     p.add_argument("username")
     p.add_argument("--bot", action="store_true", help="an account a program plays (never rated)")

@@ -10,13 +10,13 @@ every other command stays a thin HTTP client.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+
+from .common import print_json
 
 INSTALL_BOTS = "pip install './client[bot]' ./shared"
 WIDTH = 78  # the strategy list's lines in --help (argparse's own lines fit a terminal)
@@ -80,7 +80,7 @@ def cmd_strategies(args: argparse.Namespace, client: Any, console: Console) -> i
     """The strategies the server's bots play, and whom each plays well with."""
     strategies = client.strategies()
     if args.json:
-        sys.stdout.write(json.dumps({"strategies": strategies}, indent=2) + "\n")
+        print_json({"strategies": strategies})
         return 0
     console.print("\n".join(strategy_lines(strategies)))
     console.print(
@@ -90,7 +90,7 @@ def cmd_strategies(args: argparse.Namespace, client: Any, console: Console) -> i
     return 0
 
 
-def add_command(sub: Any, common: argparse.ArgumentParser) -> None:
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "strategies", parents=[common], help="the bot strategies the server plays, in words"
     )

@@ -1,0 +1,223 @@
+"""``hanabi-client create``: open a new table (a variant, its options, a deal of the host's
+choosing, bots the server plays) and sit at it as host."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..api import ApiError, Client
+from ..clocks import parse_timer
+from ..codes import SeatKind
+from ..render import seat_kind
+from ..tokens import SavedSeat, TokenStore
+from . import strategies
+from .common import Fail, default_name, print_json, server_flag
+from .seat import join_hint, sit
+
+#: Seats at a new table when neither --players nor the deck file says: as the web client's
+#: form (two), or one more than --bots (a seat for each bot and the host).
+DEFAULT_PLAYERS = 2
+
+
+def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
+    if args.bots is not None and args.bots < 0:  # before the table opens: none is left behind
+        raise Fail("--bots needs a number of bots, 1 or more.")
+    deck = variant = players = None
+    if args.deck:
+        deck, variant, players = read_deck(args.deck, client)
+    options: dict[str, Any] | None = None
+    if args.empty_clues or args.strikeout_keeps_score or args.rated:
+        options = {
+            "empty_clues": args.empty_clues,
+            "strikeout_keeps_score": args.strikeout_keeps_score,
+        }
+    if args.rated:
+        if not args.me:
+            raise Fail("A rated game needs an account: hanabi-client login USERNAME")
+        options["rated"] = True
+    if args.timer is not None:
+        options = {**(options or {}), "timer": args.timer}
+    if args.idle is not None:
+        options = {**(options or {}), "idle_limit": args.idle}
+    name = args.me or args.name or default_name()
+    seat = client.create_game(
+        name,
+        variant=args.variant or variant,
+        max_players=args.players or players or max(DEFAULT_PLAYERS, (args.bots or 0) + 1),
+        options=options,
+        seed=args.seed,
+        deck=deck,
+    )
+    saved = SavedSeat(client.server, seat.game_id, seat.seat, name, seat.token)
+    TokenStore().save(saved)
+    game = seat_bots(client, args, seat.game_id, seat.token, saved) or seat.game
+    join = join_hint(client, seat.game_id)
+    bots = [p for p in game.get("players") or [] if SeatKind.of(p) is SeatKind.BOT]
+    if args.json:
+        seats = [p["seat"] for p in bots]
+        print_json(
+            {"id": seat.game_id, "seat": seat.seat, "join": join, "bots": seats, "game": game}
+        )
+        return 0
+    console.print(
+        Text(
+            f"Created game {seat.game_id} ({game.get('variant')}, up to "
+            f"{game.get('max_players', '?')} players). You are {name}, the host.",
+            style="bold",
+        )
+    )
+    if bots:
+        names = ", ".join(f"{p['name']} ({seat_kind(p)})" for p in bots)
+        console.print(f"Bots the server plays: {names}.")
+    console.print(f"Friends join with:\n  {join}")
+    if args.detach:
+        console.print(
+            f"Take your seat with:\n  hanabi-client join {seat.game_id}{server_flag(client)}"
+        )
+        return 0
+    return sit(client, console, args, seat.game_id, seat.token, store_seat=None)
+
+
+def seat_bots(
+    client: Client, args: argparse.Namespace, game_id: str, token: str, saved: SavedSeat
+) -> dict[str, Any] | None:
+    """``--bots N``: seat N server bots at the new table; the host's view after, or None.
+
+    If the server refuses one (an unknown strategy, a table too small), the new table is
+    given up (the host leaving a lobby of bots deletes it) and the command fails.
+    """
+    if not args.bots:
+        return None
+    game = None
+    try:
+        for _ in range(args.bots):
+            game = client.add_bot(game_id, args.bot_strategy, token=token).game
+    except ApiError as exc:
+        try:
+            client.leave(game_id, saved.seat, token=token)
+            TokenStore().forget(saved)
+            gone = " The new table is gone."
+        except ApiError:
+            gone = f" The table {game_id} is still open."
+        raise Fail(f"Cannot seat the bots: {exc.detail.rstrip('.')}.{gone}") from None
+    return game
+
+
+def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | None, int | None]:
+    """A deck file: a list of {"suit", "rank"} (or [suit, rank]), or a hanab.live game.
+
+    Returns (deck, variant id named by the file or None, player count named or None).
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise Fail(f"Cannot read the deck file {path}: {exc.strerror}.") from None
+    except ValueError as exc:
+        raise Fail(f"The deck file {path} is not JSON: {exc}.") from None
+    cards = data.get("deck") if isinstance(data, dict) else data
+    if not isinstance(cards, list) or not cards:
+        raise Fail(f"The deck file {path} holds no list of cards.")
+    variant_id = None
+    players = len(data["players"]) if isinstance(data, dict) and data.get("players") else None
+    if all(isinstance(c, dict) and "suitIndex" in c for c in cards):
+        # hanab.live: suits by index into the variant's suit list.
+        name = (data.get("options") or {}).get("variant", "No Variant")
+        variants = client.variants()
+        match = [v for v in variants if name in (v.get("hanablive_name"), v.get("name"), v["id"])]
+        if not match:
+            raise Fail(
+                f'The deck file names the variant "{name}", which this server does not have.'
+            )
+        suits = [s["id"] for s in match[0]["suits"]]
+        variant_id = match[0]["id"]
+        try:
+            return (
+                [{"suit": suits[c["suitIndex"]], "rank": c["rank"]} for c in cards],
+                variant_id,
+                players,
+            )
+        except (IndexError, TypeError):
+            raise Fail(f"The deck file {path} has a card of a suit {name} lacks.") from None
+    out = []
+    for c in cards:
+        if isinstance(c, dict) and "suit" in c and "rank" in c:
+            out.append({"suit": c["suit"], "rank": c["rank"]})
+        elif isinstance(c, list | tuple) and len(c) == 2:
+            out.append({"suit": c[0], "rank": c[1]})
+        else:
+            raise Fail(f"The deck file {path} has a card that is not a suit and a rank: {c!r}.")
+    return out, variant_id, players
+
+
+def timer_arg(text: str) -> dict[str, int]:
+    try:
+        return parse_timer(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "create",
+        parents=[common],
+        help="open a new table and sit at it as host",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.explain = strategies.create_epilog
+    p.add_argument("--variant", help="variant id (see: hanabi-client variants)")
+    p.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help=f"seats at the table, 2-6 (default {DEFAULT_PLAYERS}, or enough for you and --bots)",
+    )
+    p.add_argument("--name", help="your name (default: $HANABI_NAME, else your login)")
+    p.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
+    p.add_argument(
+        "--strikeout-keeps-score",
+        action="store_true",
+        help="a third strike ends the game with its score (not 0)",
+    )
+    p.add_argument(
+        "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
+    )
+    p.add_argument("--seed", help="shuffle seed (same seed, same deal)")
+    p.add_argument(
+        "--timer",
+        type=timer_arg,
+        metavar="BASE+INC",
+        help="a timed game: BASE seconds on each clock, +INC after each move (e.g. 120+20); "
+        "running out ends the game with score 0",
+    )
+    p.add_argument(
+        "--idle",
+        type=int,
+        metavar="SECS",
+        help="end the game if nobody moves for SECS seconds (default: the server's, 1800)",
+    )
+    p.add_argument(
+        "--bots",
+        type=int,
+        metavar="N",
+        help="seat N bots that the server plays (then: start, or start watch for bots only)",
+    )
+    p.add_argument(
+        "--bot-strategy",
+        metavar="S",
+        help="the bots' strategy (default: conventions; see below)",
+    )
+    p.add_argument(
+        "--detach", action="store_true", help="only create; take your seat later with join"
+    )
+    p.add_argument("--rated", action="store_true", help="a rated game (log in first)")
+    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
+    p.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+    )
+    p.set_defaults(run=cmd_create)

@@ -1,0 +1,59 @@
+"""``hanabi-client join``: take a seat at a table in its lobby, or come back to yours."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..api import ApiError, Client
+from ..tokens import SavedSeat, TokenStore
+from .common import Fail, default_name, server_flag
+from .seat import sit, still_seated
+
+
+def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
+    store = TokenStore()
+    game_id = args.id
+    saved = store.find(client.server, game_id, args.name)
+    if saved is None and args.name is None:
+        mine = store.seats(client.server, game_id)
+        if len(mine) > 1:
+            names = ", ".join(s.name for s in mine)
+            raise Fail(f"You hold several seats at {game_id} ({names}): choose with --name.")
+    saved = still_seated(client, store, saved)
+    if saved is not None:
+        if not args.json:
+            console.print(
+                Text(f"Welcome back, {saved.name}: resuming your seat at {game_id}.", style="bold")
+            )
+        return sit(client, console, args, game_id, saved.token, store_seat=saved)
+    name = args.me or args.name or default_name()
+    try:
+        seat = client.join(game_id, name)
+    except ApiError as exc:
+        if exc.status == 409 and "start" in exc.code:
+            raise Fail(
+                f"{exc.detail} Watch it with: hanabi-client watch {game_id}{server_flag(client)}"
+            ) from None
+        raise
+    saved = SavedSeat(client.server, game_id, seat.seat, name, seat.token)
+    store.save(saved)
+    if not args.json:
+        console.print(Text(f"You joined game {game_id} as {name}.", style="bold"))
+    return sit(client, console, args, game_id, seat.token, store_seat=saved)
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p.add_argument(
+        "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
+    )
+    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
+    p.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+    )
+    p.set_defaults(run=cmd_join)

@@ -1,0 +1,82 @@
+"""``hanabi-client list``: the tables on the server (in their lobby by default), once or
+live (``--watch``: the server answers each request once the listing changes)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..api import Client, GamePage
+from ..codes import GameStatus
+from ..narrate import player_names
+from ..render import CUSTOM_DEAL
+from .common import print_json, server_flag
+
+#: ``--status``: a game status, or every game.
+STATUSES = (*GameStatus, "all")
+
+
+def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
+    status = None if args.status == "all" else args.status
+    if not args.watch:
+        show_games(args, client, console, status, client.list_games(status, limit=args.limit))
+        return 0
+    # --watch: the server holds each request until the listing changes (a live lobby).
+    clear = console.is_terminal and not console.is_dumb_terminal and not args.json
+    for page in client.watch_games(status, limit=args.limit):
+        if clear:
+            console.clear()
+        show_games(args, client, console, status, page)
+        if not args.json:
+            console.print(f"\n[dim]Live: updated {time.strftime('%H:%M:%S')}; Ctrl-C to stop.[/]")
+    return 0
+
+
+def show_games(
+    args: argparse.Namespace, client: Client, console: Console, status: str | None, page: GamePage
+) -> None:
+    if args.json:
+        print_json({"games": page.games, "next_cursor": page.cursor})
+        return
+    if not page.games:
+        console.print(
+            f"No {'' if status is None else status + ' '}games. Start one with: hanabi-client create"
+        )
+        return
+    console.print(Text(games_table(page.games)))
+    if any(g.get("status") == GameStatus.LOBBY for g in page.games):
+        console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
+
+
+def games_table(games: list[dict[str, Any]]) -> str:
+    """Game summaries as aligned rows, a deal the host chose marked and explained."""
+    rows = [("ID", "STATUS", "VARIANT", "SEATS", "PLAYERS", "SCORE")]
+    for g in games:
+        names = ", ".join(player_names(g))
+        seated = len(g.get("players") or [])
+        # Once dealt, the table has as many seats as players (a host who deals and
+        # watches gives theirs up): only a lobby has seats to fill.
+        lobby = g.get("status") == GameStatus.LOBBY
+        seats = f"{seated}/{g.get('max_players', '?') if lobby else seated}"
+        score = "" if lobby else str(g.get("score", ""))
+        variant = str(g.get("variant", "")) + ("*" if g.get("custom_deal") else "")
+        rows.append((g["id"], g.get("status", ""), variant, seats, names, score))
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if any(g.get("custom_deal") for g in games):
+        lines.append(f"\n* {CUSTOM_DEAL[:1].lower()}{CUSTOM_DEAL[1:]}")
+    return "\n".join(lines)
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("list", parents=[common], help="list open tables")
+    p.add_argument("--status", choices=STATUSES, default=GameStatus.LOBBY, help="default: lobby")
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument(
+        "--watch", action="store_true", help="stay and show the list again whenever it changes"
+    )
+    p.set_defaults(run=cmd_list)

@@ -1,0 +1,52 @@
+"""``hanabi-client watch``: follow a game as a spectator, one move at a time."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..api import Client
+from ..pacing import DEFAULT_PACE
+from .seat import sit
+
+
+def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
+    client.game(args.id)  # fail early and plainly on an unknown game
+    if not args.json:
+        if args.pace > 0:
+            how = f", one move every {args.pace:g} s: space pauses, n steps, q quits."
+        else:
+            how = ". Ctrl-C or quit to stop."
+        console.print(Text(f"Watching game {args.id}{how}", style="bold"))
+    return sit(client, console, args, args.id, None, store_seat=None)
+
+
+def pace_seconds(text: str) -> float:
+    """``--pace``: seconds per move, 0 to 60."""
+    try:
+        pace = float(text)
+    except ValueError:
+        pace = -1.0
+    if not 0 <= pace <= 60:
+        raise argparse.ArgumentTypeError("seconds per move, 0 to 60 (0: as they come)")
+    return pace
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
+    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p.add_argument(
+        "--pace",
+        type=pace_seconds,
+        default=DEFAULT_PACE,
+        metavar="SECONDS",
+        help=f"seconds per move (default {DEFAULT_PACE:g}; 0: as they come); "
+        "keys: space pauses, n steps, q quits",
+    )
+    p.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+    )
+    p.set_defaults(run=cmd_watch)

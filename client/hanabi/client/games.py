@@ -1,0 +1,402 @@
+"""The client library's calls about games: what the server offers, tables in their
+lobby, a game's view, its moves and its events (see :mod:`.api` for the whole client).
+
+Every call returns plain JSON data (views and events are dicts, exactly as the server
+sends them) or a small dataclass of :mod:`.results` around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .codes import ActionKind, GameStatus
+from .results import ActResult, BotSeat, Event, EventPage, GamePage, Poll, Seat, View, _seat
+from .sse import STREAM_FIRST, STREAM_QUIET, StreamEvent, read_stream
+from .transport import Transport
+
+
+class GameCalls(Transport):
+    """Games: the service's lists, the lobby, play, events and the event stream."""
+
+    # -- service --------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """``{"status": "ok"}`` when the server and its Redis answer."""
+        return self._request("GET", "/health").json()
+
+    def ready(self) -> bool:
+        """Whether this server takes new clients now: its Redis answers and it is not
+        shutting down (``GET /ready``; a 503 ``draining`` or ``storage_unavailable`` is
+        False, asked once: a readiness answer is about this moment)."""
+        response = self._request("GET", "/ready", idempotent=False, allow=(503,))
+        return response.status_code == 200
+
+    def variants(self) -> list[dict[str, Any]]:
+        """Every variant the server offers (suits, clue colours, clue ranks, max score)."""
+        data = self._request("GET", "/variants").json()
+        return data["variants"] if isinstance(data, dict) and "variants" in data else data
+
+    def strategies(self) -> list[dict[str, Any]]:
+        """The bot strategies a host may seat: ``name``, ``description`` (whom to seat it
+        with), ``default`` and ``fallback`` (what it plays unless every other seat plays it)."""
+        return self._request("GET", "/strategies").json()["strategies"]
+
+    # -- lobby ----------------------------------------------------------------------
+
+    def create_game(
+        self,
+        name: str,
+        *,
+        variant: str | None = None,
+        max_players: int | None = None,
+        options: Mapping[str, bool] | None = None,
+        seed: str | None = None,
+        deck: list[Mapping[str, Any]] | None = None,
+    ) -> Seat:
+        """Open a new table with ``name`` as its host at seat 0."""
+        body: dict[str, Any] = {"name": name}
+        for key, value in (
+            ("variant", variant),
+            ("max_players", max_players),
+            ("options", dict(options) if options is not None else None),
+            ("seed", seed),
+            ("deck", [dict(c) for c in deck] if deck is not None else None),
+        ):
+            if value is not None:
+                body[key] = value
+        data = self._request("POST", "/games", json=body, idempotent=False).json()
+        return _seat(data)
+
+    def list_games(
+        self, status: str | None = None, *, limit: int | None = None, cursor: str | None = None
+    ) -> GamePage:
+        """One page of game summaries, newest first, optionally filtered by status."""
+        page = self._games_page(status, limit, cursor)
+        assert page is not None  # without an ETag the server never answers 304
+        return page
+
+    def poll_games(
+        self,
+        status: str | None = None,
+        etag: str | None = None,
+        *,
+        limit: int | None = None,
+        wait: float | None = None,
+    ) -> GamePage | None:
+        """The first page if it changed since ``etag`` (else None); with ``wait`` (seconds,
+        at most 30; needs ``etag``) the server holds the request until the listing changes
+        (a table opens, a seat is taken or freed, a game starts or ends) or the time is up."""
+        return self._games_page(status, limit, None, etag, wait)
+
+    def watch_games(
+        self, status: str | None = None, *, limit: int | None = None, wait: float = 25
+    ) -> Iterator[GamePage]:
+        """Yield the first page now and again every time it changes (a live lobby)."""
+        etag = None
+        while True:
+            page = self.poll_games(status, etag, limit=limit, wait=wait)
+            if page is not None:
+                etag = page.etag
+                yield page
+
+    def _games_page(
+        self,
+        status: str | None,
+        limit: int | None,
+        cursor: str | None,
+        etag: str | None = None,
+        wait: float | None = None,
+    ) -> GamePage | None:
+        params: dict[str, Any] = {"status": status, "limit": limit, "cursor": cursor}
+        headers = {"If-None-Match": etag} if etag else {}
+        timeout = self._long_poll(params, wait, etag)
+        response = self._request(
+            "GET", "/games", params=params, headers=headers, timeout=timeout, allow=(304,)
+        )
+        if response.status_code == 304:
+            return None
+        data = response.json()
+        tag = response.headers.get("ETag")
+        if isinstance(data, list):
+            return GamePage(data, None, {"games": data}, tag)
+        cursor = data.get("next_cursor", data.get("cursor", data.get("next")))
+        return GamePage(list(data.get("games", data.get("items", []))), cursor, data, tag)
+
+    def iter_games(self, status: str | None = None, *, limit: int | None = None) -> Iterator[dict]:
+        """Every game summary, following the cursor from page to page."""
+        cursor = None
+        while True:
+            page = self.list_games(status, limit=limit, cursor=cursor)
+            yield from page.games
+            if not page.cursor or not page.games:
+                return
+            cursor = page.cursor
+
+    def join(self, game_id: str, name: str, *, plays: str | None = None) -> Seat:
+        """Take the next free seat at a table in its lobby. ``plays``: the bot strategy of
+        the program that takes it (see :meth:`declare`), said with the join."""
+        body: dict[str, Any] = {"name": name}
+        if plays is not None:
+            body["plays"] = plays
+        data = self._request(
+            "POST", f"/games/{game_id}/players", json=body, idempotent=False
+        ).json()
+        return _seat({"id": game_id, **data})
+
+    def leave(self, game_id: str, seat: int, *, token: str | None = None) -> None:
+        """Leave a table before it starts (or, as its host, remove a seat)."""
+        self._request("DELETE", f"/games/{game_id}/players/{seat}", token=token)
+
+    def declare(
+        self, game_id: str, seat: int, plays: str | None, *, token: str | None = None
+    ) -> View:
+        """Say which bot strategy the program in your seat plays (None: a person), in the
+        lobby. The table shows it as ``players[].plays`` and its bots read it like a
+        server bot's strategy (two API hat bots then play hat together). Saying it again
+        changes nothing, so it is retried like a read. Your view of the table."""
+        return self._request(
+            "PATCH", f"/games/{game_id}/players/{seat}", json={"plays": plays}, token=token
+        ).json()
+
+    def add_bot(
+        self,
+        game_id: str,
+        strategy: str | None = None,
+        name: str | None = None,
+        *,
+        token: str | None = None,
+    ) -> BotSeat:
+        """Seat a bot that the server plays at the next free seat (host only, in the lobby).
+
+        ``strategy`` defaults to the server's (``conventions``; an unknown one is refused
+        with 400, the detail listing them), ``name`` to ``<strategy>-bot-<seat>``. Like a
+        join, a re-sent request would seat a second bot, so it is retried only when the
+        connection was never made.
+        """
+        body: dict[str, Any] = {}
+        if strategy is not None:
+            body["strategy"] = strategy
+        if name is not None:
+            body["name"] = name
+        data = self._request(
+            "POST", f"/games/{game_id}/bots", json=body, token=token, idempotent=False
+        ).json()
+        return BotSeat(game_id, int(data["seat"]), dict(data.get("game") or {}))
+
+    def start(self, game_id: str, *, watch: bool = False, token: str | None = None) -> View:
+        """Deal the cards (host only, at least two seated).
+
+        ``watch``: the host gives up their seat at the deal and follows the game as a
+        spectator (at least two other seats taken, e.g. by bots); the answer is then a
+        spectator's view, and the token holds no seat any more.
+        """
+        body = {"watch": True} if watch else None
+        return self._request("POST", f"/games/{game_id}/start", json=body, token=token).json()
+
+    # -- the game -------------------------------------------------------------------
+
+    def game(self, game_id: str, *, token: str | None = None) -> View:
+        """The view for the token's seat (the spectator view without one)."""
+        return self.poll(game_id, token=token).game  # type: ignore[return-value]
+
+    def poll(
+        self,
+        game_id: str,
+        etag: str | None = None,
+        *,
+        wait: float | None = None,
+        token: str | None = None,
+    ) -> Poll:
+        """The view if it changed since ``etag``; with ``wait``, hold until it does.
+
+        ``wait`` (seconds, at most 30; needs ``etag``) makes the server answer as soon as the game
+        changes, or with 304 once the time is up.
+        """
+        headers = {"If-None-Match": etag} if etag else {}
+        params: dict[str, Any] = {}
+        timeout = self._long_poll(params, wait, etag)
+        response = self._request(
+            "GET",
+            f"/games/{game_id}",
+            token=token,
+            headers=headers,
+            params=params,
+            timeout=timeout,
+            allow=(304,),
+        )
+        new_etag = response.headers.get("ETag", etag)
+        if response.status_code == 304:
+            return Poll(None, new_etag)
+        return Poll(response.json(), new_etag)
+
+    def watch(self, game_id: str, *, wait: float = 25, token: str | None = None) -> Iterator[View]:
+        """Yield the view now and then every time it changes, until the game is over."""
+        etag = None
+        while True:
+            polled = self.poll(game_id, etag, wait=wait, token=token)
+            etag = polled.etag
+            if polled.game is not None:
+                yield polled.game
+                if polled.game.get("status") == GameStatus.FINISHED:
+                    return
+
+    def stream(
+        self,
+        game_id: str,
+        *,
+        after: int | None = None,
+        token: str | None = None,
+        resume: bool = True,
+        quiet: float = STREAM_QUIET,
+        first: float = STREAM_FIRST,
+    ) -> Iterator[StreamEvent]:
+        """The game's server-sent event stream, as :class:`StreamEvent` objects: every event
+        the viewer may see (after ``after``, when given), and a ``view`` after each change,
+        until the server ends it (``end``: the game finished, or is gone).
+
+        A connection that drops is resumed where it stopped (``Last-Event-ID``) when
+        ``resume``; each reconnection counts against ``retries`` until a message arrives.
+        The server sends its first message at once and a keep-alive every 15 s: a connection
+        silent for ``first`` seconds after it opens, or ``quiet`` seconds later on, is dead.
+        Raises :class:`StreamUnavailable` when the server has no stream or something in
+        between buffers it (nothing arrives on a new connection), so the caller can
+        long-poll instead; :class:`ApiError` for a refusal.
+        """
+        return read_stream(
+            self, game_id, after=after, token=token, resume=resume, quiet=quiet, first=first
+        )
+
+    def stream_ticket(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """A one-time ticket (``{"ticket", "expires"}``) that opens the token's event stream
+        as ``GET /games/{id}/stream?ticket=``: for clients that cannot send headers (a
+        browser's EventSource)."""
+        return self._request("POST", f"/games/{game_id}/tickets", token=token).json()
+
+    def act(
+        self, game_id: str, turn: int, action: Mapping[str, Any], *, token: str | None = None
+    ) -> ActResult:
+        """Take an action (``{"type": "play", "card": 12}``, ...) as the move of ``turn``.
+
+        Safe to retry: a different ``turn`` than the game's is refused with
+        ``stale_turn``, and the same action re-sent for a turn already taken returns the
+        original result (``repeated=True``).
+        """
+        body = {**action, "turn": turn}
+        response = self._request("POST", f"/games/{game_id}/actions", json=body, token=token)
+        data = response.json()
+        return ActResult(list(data.get("events", [])), data["game"], response.status_code == 200)
+
+    def play(
+        self,
+        game_id: str,
+        turn: int,
+        card: int,
+        *,
+        firework: str | None = None,
+        token: str | None = None,
+    ) -> ActResult:
+        """Play the card with deck order ``card``."""
+        action: dict[str, Any] = {"type": ActionKind.PLAY, "card": card}
+        if firework is not None:
+            action["firework"] = firework
+        return self.act(game_id, turn, action, token=token)
+
+    def discard(self, game_id: str, turn: int, card: int, *, token: str | None = None) -> ActResult:
+        """Discard the card with deck order ``card``."""
+        return self.act(game_id, turn, {"type": ActionKind.DISCARD, "card": card}, token=token)
+
+    def clue(
+        self,
+        game_id: str,
+        turn: int,
+        target: int,
+        *,
+        color: str | None = None,
+        rank: int | None = None,
+        token: str | None = None,
+    ) -> ActResult:
+        """Clue seat ``target`` with a colour or a rank."""
+        action: dict[str, Any] = {"type": ActionKind.CLUE, "target": target}
+        if color is not None:
+            action["color"] = color
+        if rank is not None:
+            action["rank"] = rank
+        return self.act(game_id, turn, action, token=token)
+
+    def events(
+        self, game_id: str, after: int | None = None, *, token: str | None = None
+    ) -> list[Event]:
+        """The event log as the token's seat may see it: every event with ``seq`` >
+        ``after``, all pages (see :meth:`all_events`)."""
+        return self.all_events(game_id, after, token=token)
+
+    def event_page(
+        self,
+        game_id: str,
+        after: int | None = None,
+        *,
+        token: str | None = None,
+        limit: int | None = None,
+    ) -> EventPage:
+        """One page of events with ``seq`` > ``after`` (at most ``limit``; default: the
+        server's page size), with the server's ``last_seq`` and the next page's ``after``."""
+        params: dict[str, int] = {"after": after} if after is not None else {}
+        if limit is not None:
+            params["limit"] = limit
+        data = self._request("GET", f"/games/{game_id}/events", params=params, token=token).json()
+        if isinstance(data, list):
+            return EventPage(list(data))
+        last, after_next = data.get("last_seq"), data.get("next")
+        return EventPage(
+            list(data["events"]),
+            last if isinstance(last, int) else None,
+            after_next if isinstance(after_next, int) else None,
+        )
+
+    def all_events(
+        self, game_id: str, after: int | None = None, *, token: str | None = None
+    ) -> list[Event]:
+        """Every event with ``seq`` > ``after``, following the pages' ``next`` (or, from a
+        server that sends none, up to its ``last_seq``) to the end of the log."""
+        out: list[Event] = []
+        seen = after or 0
+        while True:
+            page = self.event_page(game_id, seen, token=token)
+            new = [e for e in page.events if int(e.get("seq", 0)) > seen]
+            out.extend(new)
+            if new:
+                seen = max(int(e.get("seq", 0)) for e in new)
+            if page.next is not None and new:
+                continue
+            if not new or page.last_seq is None or seen >= page.last_seq:
+                return out
+
+    def chat(self, game_id: str, text: str, *, token: str | None = None) -> dict[str, Any]:
+        """Say something to the table (it appears in the event log)."""
+        response = self._request(
+            "POST", f"/games/{game_id}/chat", json={"text": text}, token=token, idempotent=False
+        )
+        return response.json() if response.content else {}
+
+    def vote(self, game_id: str, end: bool = True, *, token: str | None = None) -> View:
+        """Vote to end the game (``end``), or take the vote back; the game ends (reason
+        ``terminated``, score 0) once half of the seated people voted. The view after it."""
+        data = self._request(
+            "POST", f"/games/{game_id}/votes", json={"end": end}, token=token
+        ).json()
+        return data.get("game", data) if isinstance(data, dict) else data
+
+    def terminate(self, game_id: str, *, token: str | None = None) -> View:
+        """A vote to end the game (the server's ``POST /terminate``); the view after it."""
+        data = self._request("POST", f"/games/{game_id}/terminate", token=token).json()
+        return data.get("game", data) if isinstance(data, dict) else data
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """A finished game as hanab.live JSON."""
+        return self._request("GET", f"/games/{game_id}/export").json()
+
+    def replay(self, game_id: str, turn: int | None = None) -> View:
+        """The full view of a finished game at ``turn`` (the end when None)."""
+        params = {"turn": turn} if turn is not None else {}
+        return self._request("GET", f"/games/{game_id}/replay", params=params).json()

@@ -1,0 +1,184 @@
+"""What a line typed at the table does: looking (help, history, a redraw, quit) stays on
+this terminal; a move, a chat line or a vote is sent to the server, and so are the lobby's
+requests (start, start watch, bot, leave). The words themselves are read in
+:mod:`.commands`; the answers are drawn on the :class:`~.screen.TableScreen`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+
+from .api import ApiError, Client, Unreachable
+from .codes import GameStatus
+from .commands import HELP, Command, CommandKind, InputError, parse
+from .narrate import player_names
+from .screen import TableScreen
+from .words import seat_name
+
+#: What was sent, in words ("Your clue was not sent"; play, discard and vote say themselves).
+SENT = {
+    CommandKind.CHAT: "chat line",
+    CommandKind.START: "request to deal",
+    CommandKind.BOT: "request for a bot",
+    CommandKind.LEAVE: "request to leave",
+}
+
+
+class TableCommands:
+    """Runs the lines typed at one table. ``on_leave`` forgets the saved seat (it is given
+    up); ``watch(view)`` follows the game as a spectator from ``view`` on, after a
+    ``start watch``, and says whether the session is over (its exit status)."""
+
+    def __init__(
+        self,
+        client: Client,
+        screen: TableScreen,
+        *,
+        on_leave: Callable[[], None] | None,
+        watch: Callable[[dict[str, Any]], int | None],
+    ) -> None:
+        self.client = client
+        self.screen = screen
+        self.game_id = screen.game_id
+        self.on_leave = on_leave
+        self.watch = watch
+        self.requests: dict[CommandKind, Callable[[Command], int | None]] = {
+            CommandKind.CHAT: self._chat,
+            CommandKind.VOTE: self._vote,
+            CommandKind.START: self._start,
+            CommandKind.BOT: self._seat_bot,
+            CommandKind.LEAVE: self._leave,
+        }
+
+    def run(self, line: str) -> int | None:
+        """Do what ``line`` says; the session's exit status when it ends the session."""
+        screen = self.screen
+        try:
+            command = parse(line, screen.view, screen.info)
+        except InputError as exc:
+            screen.refuse(str(exc), code="bad_input")
+            return None
+        kind = command.kind
+        if kind == CommandKind.QUIT:
+            screen.say(f"Left the table. {screen.resume_hint()}", code="quit")
+            return 0
+        if kind == CommandKind.HELP:
+            screen.say(HELP, code="help")
+            screen.prompt()
+            return None
+        if kind == CommandKind.REDRAW:
+            if screen.view is not None:
+                screen.show(screen.view, force=True)
+            return None
+        if kind == CommandKind.HISTORY:
+            lines = screen.narrator.history() if screen.narrator else []
+            screen.say("\n".join(lines) or "Nothing has happened yet.", code="history")
+            screen.prompt()
+            return None
+        if screen.token is None:
+            screen.refuse("You are watching: spectators can only look.", code="spectator")
+            return None
+        try:
+            return self.requests.get(kind, self._move)(command)
+        except Unreachable as exc:
+            sent = SENT.get(kind, kind)
+            if exc.maybe_sent:
+                what = f"Your {sent} may or may not have reached it"
+            else:
+                what = f"Your {sent} was not sent"
+            screen.refuse(
+                f"{exc.detail}. {what}; the table will refresh when the server is back.",
+                code="unreachable",
+            )
+        except ApiError as exc:
+            self._refused(exc)
+        return None
+
+    # -- at play --------------------------------------------------------------------
+
+    def _move(self, command: Command) -> int | None:
+        """Play, discard or clue, as the move of the turn on screen."""
+        screen = self.screen
+        assert screen.view is not None
+        result = self.client.act(
+            self.game_id, screen.view["turn"], command.action, token=screen.token
+        )
+        if result.repeated:
+            screen.notice = Text(
+                "(The server had already made that move: its first answer was lost on the way.)",
+                style="dim",
+            )
+        screen.show(result.game, force=result.repeated)
+        return screen.over()
+
+    def _chat(self, command: Command) -> int | None:
+        self.client.chat(self.game_id, command.text, token=self.screen.token)
+        self.screen.refresh()
+        return None
+
+    def _vote(self, command: Command) -> int | None:
+        end = command.action["end"]
+        self.screen.show(self.client.vote(self.game_id, end, token=self.screen.token))
+        return self.screen.over()
+
+    def _refused(self, exc: ApiError) -> None:
+        screen = self.screen
+        if exc.code == "stale_turn":
+            screen.notice = Text(
+                "The game had moved on before your move arrived, so it was not made "
+                "(an earlier move of yours may have gone through after all): "
+                "here is the table as it is now.",
+                style="bold red",
+            )
+            screen.refresh()
+            return
+        screen.refuse(f"The server refused: {exc.detail}", code=exc.code)
+
+    # -- in the lobby ---------------------------------------------------------------
+
+    def _start(self, command: Command) -> int | None:
+        if command.action.get("watch"):
+            if command.pace is not None:
+                self.screen.pace = command.pace
+            return self._start_and_watch()
+        self.screen.show(self.client.start(self.game_id, token=self.screen.token))
+        return None
+
+    def _start_and_watch(self) -> int | None:
+        """Deal without us: the seat goes at the deal and this terminal becomes a
+        spectator's. The follower follows the screen's token, so it is dropped before the
+        request (a poll that the deal wakes with the old token is not an error)."""
+        screen = self.screen
+        token, screen.token = screen.token, None
+        try:
+            view = self.client.start(self.game_id, watch=True, token=token)
+        except BaseException:
+            screen.token = token
+            raise
+        if self.on_leave:
+            self.on_leave()  # the saved token holds no seat any more
+        screen.notice = Text("You gave up your seat: watching the game.", style="bold")
+        return self.watch(view)
+
+    def _seat_bot(self, command: Command) -> int | None:
+        strategy, name = command.action.get("strategy"), command.action.get("name")
+        seated = self.client.add_bot(self.game_id, strategy, name, token=self.screen.token)
+        who = seat_name(player_names(seated.game), seated.seat, "A bot")
+        self.screen.notice = Text(f"{who} (a bot the server plays) took seat {seated.seat + 1}.")
+        self.screen.show(seated.game, force=True)
+        return None
+
+    def _leave(self, command: Command) -> int | None:
+        screen = self.screen
+        view = screen.view
+        you = view.get("you") if view else None
+        if you is None or not view or view.get("status") != GameStatus.LOBBY:
+            screen.refuse("You can only leave a table before the game starts.", code="bad_input")
+            return None
+        self.client.leave(self.game_id, you, token=screen.token)
+        if self.on_leave:
+            self.on_leave()
+        screen.say("You left the table.", code="left")
+        return 0

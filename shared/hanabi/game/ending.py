@@ -1,0 +1,108 @@
+"""The end of the game: when it ends, why, and with what score.
+
+The standard rules end a game on the third strike, a perfect score, or one round after the
+deck ran out. Two table options add hanab.live's own ends: ``end_at_max_possible`` (the
+score reached the best still possible, or no firework can grow any more) and
+``all_or_nothing`` (no final round; score 0 once a perfect score is impossible or the
+player to move has neither a card nor a clue token).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .fireworks import max_score, max_score_with_wilds
+from .setup import MAX_STRIKES
+
+if TYPE_CHECKING:
+    from .game import Game
+
+PERFECT = "perfect"
+DECK_OUT = "deck_out"
+STRIKEOUT = "strikeout"
+MAX_POSSIBLE = "max_possible"  # end_at_max_possible: nothing more can be scored
+ALL_OR_NOTHING_FAILED = "all_or_nothing_failed"  # a perfect score became impossible
+ALL_OR_NOTHING_STUCK = "all_or_nothing_stuck"  # the player to move can neither act nor clue
+TERMINATED = "terminated"
+TIMEOUT = "timeout"  # a seat's clock ran out (the server keeps the clocks)
+IDLE = "idle"  # nobody moved for too long (the server decides how long)
+END_REASONS = (TERMINATED, TIMEOUT, IDLE)  # the reasons a terminate action may give
+RULE_REASONS = (PERFECT, DECK_OUT, STRIKEOUT, MAX_POSSIBLE, ALL_OR_NOTHING_FAILED,
+                ALL_OR_NOTHING_STUCK)  # fmt: skip
+
+
+def max_score_now(game: Game) -> int:
+    """The best score reachable from the cards not yet discarded (hanab.live's count)."""
+    variant = game.variant
+    left = [c - d for c, d in zip(variant.copies, game.discarded, strict=True)]
+    if variant.wild_mask:
+        return max_score_with_wilds(variant, game.fireworks, left, game.stacks, game.deck)
+    return max_score(variant, left, game.fireworks, game.directions, game.starts)
+
+
+def any_playable(game: Game) -> bool:
+    """Whether some firework's next card is still somewhere it can be played from: the
+    deck, or the hand of a player with a turn left (hanab.live's "all dead" check)."""
+    variant = game.variant
+    stride = variant.stride
+    live = game.live
+    for s in variant.firework_suits:
+        for rank in game.next_ranks(s):
+            if live[s * stride + (5 if rank == 7 else rank - 1)]:
+                return True
+    return False
+
+
+def _wild_playable(game: Game) -> bool:
+    """Legacy wild variants: the max-score count already knows what can still be played."""
+    return game.max_possible > game.score
+
+
+def end_turn(
+    game: Game, events: list[dict[str, Any]], turn: int, actor: int, final_round: bool
+) -> None:
+    """After a clue, play or discard: mark the end of the actor's last turn, decide whether
+    the game is over, start the final round, and pass the turn."""
+    options = game.setup.options
+    variant = game.variant
+    if final_round and not game.done[actor]:
+        # hanab.live: once a player has taken their last turn, their cards cannot be played
+        game.done[actor] = True
+        for order in game.hands[actor]:
+            game.live[game.deck[order]] -= 1
+    next_seat = (game.current + 1) % game.num_players
+    if game.strikes >= MAX_STRIKES:
+        finish(game, events, turn, STRIKEOUT, game.score if options.strikeout_keeps_score else 0)
+    elif options.all_or_nothing and game.max_possible < variant.max_score:
+        finish(game, events, turn, ALL_OR_NOTHING_FAILED, 0)
+    elif game.score == variant.max_score:
+        finish(game, events, turn, PERFECT, game.score)
+    else:
+        if game.turns_left is not None:
+            game.turns_left -= 1
+            if game.turns_left == 0:
+                finish(game, events, turn, DECK_OUT, game.score)
+        elif (
+            game.next_draw == len(game.deck)
+            and not options.all_or_nothing
+            and any(e["type"] == "draw" for e in events)
+        ):
+            game.turns_left = game.num_players
+            events.append({"type": "final_round", "turn": turn, "turns_left": game.turns_left})
+        if game.result is None and (options.end_at_max_possible or options.all_or_nothing):
+            playable = _wild_playable(game) if variant.wild_mask else any_playable(game)
+            if game.score >= game.max_possible or not playable:
+                finish(game, events, turn, MAX_POSSIBLE, game.score)
+        if (
+            game.result is None
+            and options.all_or_nothing
+            and not game.hands[next_seat]
+            and game.clue_tokens < variant.clue_unit
+        ):
+            finish(game, events, turn, ALL_OR_NOTHING_STUCK, 0)
+    game.current = next_seat
+
+
+def finish(game: Game, events: list[dict[str, Any]], turn: int, reason: str, score: int) -> None:
+    game.result = {"reason": reason, "score": score}
+    events.append({"type": "game_over", "turn": turn, "reason": reason, "score": score})

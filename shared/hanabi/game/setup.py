@@ -1,0 +1,166 @@
+"""Setting a game up: table sizes, the options, the setup record and the deck.
+
+A :class:`Setup` (variant, players, options, seed or explicit deck) plus the action log
+is the whole game. Everything here is deterministic and does no I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .errors import SetupError
+from .variants import Variant
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+MAX_CLUE_TOKENS = 8
+MAX_STRIKES = 3
+HAND_SIZES = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}
+
+# The options every view and stored setup has always listed; the others appear only when on,
+# so that a game that uses none of them reads exactly as before they existed.
+LEGACY_OPTIONS = ("empty_clues", "strikeout_keeps_score")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Game options where the rule books disagree (see docs/rules.md, "Options"), and
+    hanab.live's table options that change the rules (see docs/variants.md).
+
+    ``one_extra_card``/``one_less_card`` change the hand size by one; ``deck_plays`` lets
+    the player holding the turn play the last card of the deck blind; ``all_or_nothing``
+    plays on after the deck runs out and scores 0 unless perfect; ``card_cycle`` moves a
+    clue giver's oldest unclued card to their newest slot; ``end_at_max_possible`` ends the
+    game once the score reaches the highest still possible, or no firework can grow, as
+    hanab.live always does.
+    """
+
+    empty_clues: bool = False
+    strikeout_keeps_score: bool = False
+    one_extra_card: bool = False
+    one_less_card: bool = False
+    deck_plays: bool = False
+    all_or_nothing: bool = False
+    card_cycle: bool = False
+    end_at_max_possible: bool = False
+
+    def to_dict(self) -> dict[str, bool]:
+        out = {name: getattr(self, name) for name in LEGACY_OPTIONS}
+        for f in fields(self):
+            if f.name not in LEGACY_OPTIONS and getattr(self, f.name):
+                out[f.name] = True
+        return out
+
+
+def hand_size(num_players: int, options: Options) -> int:
+    """Cards per hand: by table size, one more or one less as the options say."""
+    return HAND_SIZES[num_players] + options.one_extra_card - options.one_less_card
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything needed to deal a game: with the action log, the whole game.
+
+    ``variant`` is one of this service's ids or a hanab.live variant name. ``deck`` is an
+    explicit deal as (suit id, rank) pairs, top card first; without it the deck is the
+    variant's cards shuffled by ``seed``.
+    """
+
+    variant: str = "no_variant"
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    options: Options = field(default_factory=Options)
+    seed: str = "0"
+    deck: tuple[tuple[str, int], ...] | None = None
+
+    @classmethod
+    def create(
+        cls,
+        variant: str = "no_variant",
+        players: int | Sequence[str] = 2,
+        options: Options | dict[str, bool] | None = None,
+        seed: str | int = "0",
+        deck: Iterable[Any] | None = None,
+    ) -> Setup:
+        """Build a setup from loose input: a player count or names, an options dict, and a
+        deck of (suit, rank) pairs or {"suit", "rank"} dicts."""
+        if isinstance(players, int):
+            players = tuple(f"Player {i + 1}" for i in range(players))
+        if isinstance(options, dict):
+            unknown = set(options) - set(Options.__dataclass_fields__)
+            if unknown:
+                names = ", ".join(sorted(unknown))
+                label = "option" if len(unknown) == 1 else "options"
+                raise SetupError("unknown_option", f"Unknown game {label}: {names}.")
+            options = Options(**{k: bool(v) for k, v in options.items()})
+        if deck is not None:
+            deck = tuple(_card_pair(c) for c in deck)
+        return cls(variant, tuple(players), options or Options(), str(seed), deck)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "players": list(self.players),
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "deck": None if self.deck is None else [list(c) for c in self.deck],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Setup:
+        return cls.create(
+            data["variant"], data["players"], data.get("options"), data["seed"], data.get("deck")
+        )
+
+
+def _card_pair(card: Any) -> tuple[Any, Any]:
+    """(suit, rank) of a loosely written card; a malformed one is kept for the deck check
+    to refuse with its position, rather than failing here with a bare KeyError."""
+    if isinstance(card, dict):
+        return card.get("suit"), card.get("rank")
+    if isinstance(card, (list, tuple)) and len(card) == 2:
+        return card[0], card[1]
+    return card, None
+
+
+def shuffled_deck(variant: Variant, seed: str) -> list[int]:
+    """The variant's cards in the order that ``seed`` deals them (top first)."""
+    cards = variant.deck()
+    random.Random(f"{variant.id}:{seed}").shuffle(cards)
+    return cards
+
+
+def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int]:
+    """Card ids of an explicit deck; refuses a deck that is not exactly the variant's cards."""
+    cards = []
+    for position, (suit, rank) in enumerate(deck):
+        try:
+            cards.append(variant.card_of(suit, rank))
+        except (KeyError, ValueError, TypeError):
+            raise SetupError(
+                "invalid_deck",
+                f"Card {position} of the deck ({suit} {rank}) is not a card of {variant.name}.",
+            ) from None
+    counts = [0] * len(variant.copies)
+    for c in cards:
+        counts[c] += 1
+    problems = []
+    for c, (have, want) in enumerate(zip(counts, variant.copies, strict=True)):
+        if have != want:
+            suit, rank = variant.card(c)
+            problems.append(f"{have} × {suit} {rank} instead of {want}")
+    if problems:
+        raise SetupError(
+            "invalid_deck",
+            f"The deck is not the {variant.card_count} cards of {variant.name}: it has "
+            + ", ".join(problems[:5])
+            + (f" and {_more(len(problems) - 5)}." if len(problems) > 5 else "."),
+        )
+    return cards
+
+
+def _more(count: int) -> str:
+    """The tail of a list cut short, in words: "1 more difference", "3 more differences"."""
+    return f"{count} more difference{'' if count == 1 else 's'}"
