@@ -71,7 +71,7 @@ run: $(STAMP)
 	$(PY) -m hanabi.server $(strip $(RUN_ARGS))
 
 openapi: $(STAMP)
-	$(PY) -m hanabi.server.spec openapi.yaml
+	$(PY) -m hanabi.server.api.spec openapi.yaml
 
 # The README's pictures of the web client (docs/img/lobby.png, docs/img/table.png).
 screenshots: $(STAMP) browser

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from hanabi.game import Action, Game, Setup
-from hanabi.server.redis_process import RedisProcess, free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import RedisProcess, free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 API = "/api/v1"
 VARIANT = "rainbow"  # 60 cards: two players' games run past turn 80

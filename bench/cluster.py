@@ -34,8 +34,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api import API, Conn, new_game, run_threads, send_move, wait_healthy
-from hanabi.server.redis_process import RedisClusterProcess, RedisProcess, free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import RedisClusterProcess, RedisProcess, free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 
 def start_nodes(redis_url: str, count: int = 2) -> tuple[list[subprocess.Popen[bytes]], list[int]]:

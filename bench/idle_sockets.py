@@ -30,8 +30,8 @@ import subprocess
 import time
 from datetime import UTC, datetime
 
-from hanabi.server.redis_process import RedisProcess, free_port
-from hanabi.server.serving import gunicorn_command, raise_open_files
+from hanabi.server.ops.redis_process import RedisProcess, free_port
+from hanabi.server.ops.serving import gunicorn_command, raise_open_files
 
 REQUEST = b"GET /api/v1/health HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
 

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from hanabi.server import create_app
-from hanabi.server.redis_process import RedisProcess
+from hanabi.server.ops.redis_process import RedisProcess
 
 PASSWORD = "correct horse battery"
 

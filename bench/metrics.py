@@ -28,8 +28,8 @@ from api import (
     wait_healthy,
     worker_pids,
 )
-from hanabi.server.redis_process import RedisProcess, free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import RedisProcess, free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 HERE = Path(__file__).resolve().parent
 

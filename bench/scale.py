@@ -42,7 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api import API, Conn, new_game, run_threads, send_move, wait_healthy
-from hanabi.server.redis_process import free_port
+from hanabi.server.ops.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,7 +1,7 @@
-"""The test suite's Redis Cluster (see :class:`hanabi.server.redis_process.RedisClusterProcess`)."""
+"""The test suite's Redis Cluster (see :class:`hanabi.server.ops.redis_process.RedisClusterProcess`)."""
 
 from __future__ import annotations
 
-from hanabi.server.redis_process import RedisClusterProcess
+from hanabi.server.ops.redis_process import RedisClusterProcess
 
 __all__ = ["RedisClusterProcess"]

@@ -38,7 +38,7 @@ def redis_url() -> Iterator[str]:
             yield cluster.url
             _quiet_background()
         return
-    from hanabi.server.redis_process import RedisProcess
+    from hanabi.server.ops.redis_process import RedisProcess
 
     with RedisProcess() as proc:
         yield proc.url
@@ -59,7 +59,7 @@ def _quiet_background() -> None:
     """The session is over: the apps its tests made still run their bot workers and settle
     sweeps (daemon threads) on the Redis about to stop. Stop the workers, and keep the
     sweeps' "Redis unavailable" warnings out of the run's output."""
-    bots = sys.modules.get("hanabi.server.bots")  # not imported: no app, no worker here
+    bots = sys.modules.get("hanabi.server.table.bots")  # not imported: no app, no worker here
     for worker in bots._WORKERS if bots else ():
         worker.stop(timeout=0)  # the threads see it at their next wait; no joining here
     logging.getLogger("hanabi").setLevel(logging.CRITICAL)

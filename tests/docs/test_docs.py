@@ -97,7 +97,7 @@ def test_one_python_version_is_named_everywhere():
 
 
 def test_every_setting_is_documented_with_the_deploy_settings():
-    from hanabi.server.config import SETTINGS
+    from hanabi.server.ops.config import SETTINGS
 
     deploy = (ROOT / "docs" / "deploy.md").read_text("utf-8")
     assert [name for name in SETTINGS if f"`{name}`" not in deploy] == []
@@ -105,7 +105,7 @@ def test_every_setting_is_documented_with_the_deploy_settings():
 
 def test_the_security_page_names_every_limit():
     """docs/security.md states every limit with its default: each limit's setting is there."""
-    from hanabi.server.config import SETTINGS
+    from hanabi.server.ops.config import SETTINGS
 
     security = (ROOT / "docs" / "security.md").read_text("utf-8")
     limits = [

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from hanabi.client.api import ApiError, Client
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 E2E_DB = 7  # a Redis database of its own, so no other suite's cleanup touches these games
 

@@ -11,7 +11,7 @@ import time
 from e2e_support import SUITS, Terminal, client_command, client_env, full_deck, write_deck
 
 from hanabi.client.api import Client
-from hanabi.server.redis_process import free_port
+from hanabi.server.ops.redis_process import free_port
 
 FIRSTS = [(s, r) for r in range(1, 6) for s in SUITS]
 

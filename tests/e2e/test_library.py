@@ -13,7 +13,7 @@ import pytest
 from e2e_support import FaultProxy, full_deck, pass_everything
 
 from hanabi.client.api import ActResult, ApiError, Client, Poll, Seat, Unreachable
-from hanabi.server.redis_process import free_port
+from hanabi.server.ops.redis_process import free_port
 
 HEAD = [("red", 1), ("yellow", 1), ("green", 1), ("blue", 1), ("white", 1),
         ("red", 2), ("yellow", 2), ("green", 2), ("blue", 2), ("white", 2)]  # fmt: skip

@@ -98,3 +98,10 @@ def make_table(client: FlaskClient, players: int = 2, start: bool = True, **crea
     if start:
         table.start()
     return table
+
+
+def bot_parts(app: Any) -> tuple[Any, Any, Any, Any]:
+    """What a bot worker is built from, as the app's composition made it (store, reads,
+    play, deadlines): for a test's own worker."""
+    services = app.extensions["hanabi"]
+    return services.store, services.reads, services.play, services.deadlines

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.serving import gunicorn_command
 
 API = "/api/v1"
 

@@ -17,8 +17,8 @@ from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hanabi.server import account_schemas as a
 from hanabi.server import create_app
+from hanabi.server.api.schemas import accounts as a
 
 
 def test_register_and_me(aclient: FlaskClient) -> None:
@@ -86,8 +86,8 @@ def test_a_username_is_stored_nfkc_and_lower_case(aclient: FlaskClient) -> None:
 
 def test_the_password_is_stored_as_argon2id(accounts_app: Flask, aclient: FlaskClient) -> None:
     name = register(aclient)
-    registry = accounts_app.extensions["hanabi_accounts"]
-    stored = registry.get(registry.by_name(name))["pw"]
+    registry = accounts_app.extensions["hanabi"].accounts
+    stored = registry.store.fields(registry.by_name(name))["pw"]
     assert stored.startswith("$argon2id$") and PASSWORD not in stored
 
 
@@ -101,7 +101,7 @@ def test_wrong_password_and_unknown_user_answer_alike(
     body_unknown = assert_problem(unknown, 401, "invalid_credentials")
     assert body_wrong["detail"] == body_unknown["detail"]
     # The same time: an unknown name is verified against a dummy hash of the same cost.
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     assert registry.hasher.check_needs_rehash(registry.dummy) is False
 
 
@@ -112,16 +112,16 @@ def test_session_tokens_are_random_and_stored_hashed(
     assert token.startswith("hs.") and len(token) >= 3 + 32  # 192 random bits
     redis = accounts_app.extensions["hanabi"].store.redis
     assert not any(token.encode() in k for k in redis.keys("hanabi:session:*"))
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     held = redis.hgetall("{acct:" + registry.by_name(name) + "}:s")
     assert len(held) == 1 and token.encode() not in next(iter(held))
 
 
 def test_sessions_slide_and_expire(accounts_app: Flask, aclient: FlaskClient) -> None:
     name, token = session(aclient)
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     aid = registry.by_name(name)
-    redis = registry.redis
+    redis = registry.store.redis
     key = "{acct:" + aid + "}:s"
     hashed = next(iter(redis.hkeys(key)))
     # Pretend the session is 2 days into its life: a use moves it to a full 30 days.
@@ -242,7 +242,7 @@ def test_deleting_an_account(accounts_app: Flask, aclient: FlaskClient) -> None:
     assert_problem(aclient.get(f"{API}/players/{name}"), 404, "player_not_found")
     assert login(aclient, name).status_code == 401
     redis = accounts_app.extensions["hanabi"].store.redis
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     assert registry.by_name(name) is None
     # The finished game keeps the seat's name as it was played.
     players = aclient.get(table.url).get_json()["players"]
@@ -314,5 +314,5 @@ def test_guests_still_need_a_name(aclient: FlaskClient) -> None:
 
 def test_default_argon2_parameters(redis_url: str) -> None:
     app = create_app({"REDIS_URL": redis_url, "HANABI_SETTLE_SWEEP": 0})
-    hasher = app.extensions["hanabi_accounts"].hasher
+    hasher = app.extensions["hanabi"].accounts.hasher
     assert (hasher.time_cost, hasher.memory_cost, hasher.parallelism) == (3, 65536, 4)

@@ -12,17 +12,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_table
+from api_helpers import API, Table, assert_problem, assert_valid, bearer, bot_parts, make_table
 from flask import Flask
 from flask.testing import FlaskClient
 from process_helpers import Http, _stop, gunicorn
 
 from hanabi.bots import STRATEGIES
 from hanabi.server import create_app
-from hanabi.server import schemas as s
-from hanabi.server.bots import BotWorker
-from hanabi.server.games import new_game_id
-from hanabi.server.redis_process import free_port
+from hanabi.server.api.schemas.events import EventPageSchema
+from hanabi.server.api.schemas.requests import BotSeatResultSchema
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.storage.slots import new_game_id
+from hanabi.server.table.bots import BotWorker
 
 
 def add_bot(table: Table, seat: int | None = 0, **body: Any) -> Any:
@@ -53,7 +54,7 @@ def test_host_seats_bots_with_defaults_names_and_strategies(client: FlaskClient)
     added = add_bot(table)
     assert added.status_code == 201, added.get_json()
     body = added.get_json()
-    assert_valid(s.BotSeatResultSchema, body)
+    assert_valid(BotSeatResultSchema, body)
     assert body["seat"] == 2 and body["game"]["you"] == 0
     assert body["game"]["players"][2] == {
         "seat": 2,
@@ -106,7 +107,7 @@ def test_lobby_events_are_in_the_public_log(client: FlaskClient) -> None:
     table.tokens = [table.tokens[0]]
     table.start()
     page = client.get(f"{table.url}/events").get_json()
-    assert_valid(s.EventPageSchema, page)
+    assert_valid(EventPageSchema, page)
     lobby = [{k: v for k, v in e.items() if k != "seq"} for e in page["events"][:6]]
     assert lobby == [
         {"type": "join", "turn": 0, "seat": 0, "name": "p0", "bot": None},
@@ -240,7 +241,7 @@ def test_a_due_bot_turn_waits_for_a_worker_then_plays(quiet_app: Flask) -> None:
     time.sleep(0.5)
     assert table.view(None)["turn"] == 1  # nobody plays it...
     assert store.is_bot_due(table.id)  # ...but it is due
-    worker = BotWorker(quiet_app.extensions["hanabi"], 1, lease=1.0).start()
+    worker = BotWorker(*bot_parts(quiet_app), 1, lease=1.0).start()
     try:
         assert _wait_turn(table, 2, 5) < 1.0
     finally:
@@ -254,7 +255,7 @@ def test_a_claim_whose_worker_died_is_taken_again_after_its_lease(quiet_app: Fla
     table = _due_bot_game(client)
     store = quiet_app.extensions["hanabi"].store
     assert store.claim_bot_turn(lease_ms=800) == table.id  # a worker claims, then dies
-    worker = BotWorker(quiet_app.extensions["hanabi"], 1, lease=1.0).start()
+    worker = BotWorker(*bot_parts(quiet_app), 1, lease=1.0).start()
     try:
         assert store.claim_bot_turn(lease_ms=800) is None  # nobody else takes a live claim
         waited = _wait_turn(table, 2, 5)

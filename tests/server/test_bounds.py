@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from redis.cluster import RedisCluster
 
 from hanabi.server import create_app
-from hanabi.server.config import load_config
+from hanabi.server.ops.config import load_config
 
 
 @pytest.fixture

@@ -18,9 +18,9 @@ import redis
 from process_helpers import Http, _stop, gunicorn
 from redis.cluster import RedisCluster
 
-from hanabi.server.redis_process import free_port
-from hanabi.server.slots import bucket_slots, slot_of
-from hanabi.server.store import channel
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.storage.keys import channel
+from hanabi.server.storage.slots import bucket_slots, slot_of
 
 API = "/api/v1"
 

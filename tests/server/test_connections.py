@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from process_helpers import API, Http, _stop, gunicorn
 
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import raise_open_files
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import raise_open_files
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

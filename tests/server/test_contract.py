@@ -18,9 +18,9 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from hanabi.server import create_app
-from hanabi.server.problems import ApiError
-from hanabi.server.seats import check_name
-from hanabi.server.spec import spec_yaml
+from hanabi.server.api.spec import spec_yaml
+from hanabi.server.table.refusals import Refused
+from hanabi.server.table.seats import check_name
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_FILE = ROOT / "openapi.yaml"
@@ -90,7 +90,7 @@ def _name_beyond_schema(name: object) -> bool:
         return False
     try:
         check_name(name)
-    except ApiError:
+    except Refused:
         return True
     return False
 

@@ -17,8 +17,8 @@ import yaml
 from playwright.sync_api import sync_playwright
 from process_helpers import _stop, gunicorn
 
-from hanabi.server.redis_process import free_port
-from hanabi.server.spec import TITLE, spec_yaml
+from hanabi.server.api.spec import TITLE, spec_yaml
+from hanabi.server.ops.redis_process import free_port
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

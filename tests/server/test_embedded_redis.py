@@ -23,8 +23,8 @@ from process_helpers import Http, _stop, _wait_healthy, launcher
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from hanabi.server.data_dir import LOCK_NAME, PASSWORD_NAME
-from hanabi.server.redis_process import free_port
+from hanabi.server.ops.data_dir import LOCK_NAME, PASSWORD_NAME
+from hanabi.server.ops.redis_process import free_port
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

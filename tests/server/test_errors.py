@@ -11,7 +11,7 @@ from api_helpers import API, Table, assert_problem, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.server import create_app
-from hanabi.server.redis_process import RedisClusterProcess, RedisProcess, free_port
+from hanabi.server.ops.redis_process import RedisClusterProcess, RedisProcess, free_port
 
 
 def test_unknown_routes_are_404_problems(client: FlaskClient) -> None:

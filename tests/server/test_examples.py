@@ -20,8 +20,8 @@ from referencing.jsonschema import DRAFT202012
 
 from hanabi.game import VARIANTS
 from hanabi.server import create_app
-from hanabi.server.redis_process import RedisProcess
-from hanabi.server.spec import spec_yaml
+from hanabi.server.api.spec import spec_yaml
+from hanabi.server.ops.redis_process import RedisProcess
 
 DOC_URI = "urn:hanabi:openapi"
 #: Keys whose values map names to objects (so a key there named "example" is a name).

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask, Response
 
 from hanabi.server import create_app
-from hanabi.server.headers import DOCUMENTS, STRICT
+from hanabi.server.api.headers import DOCUMENTS, STRICT
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

@@ -13,8 +13,8 @@ from process_helpers import _stop, gunicorn
 
 from hanabi.bots import STRATEGIES
 from hanabi.game import VARIANTS
-from hanabi.server.redis_process import free_port
-from hanabi.server.spec import spec_yaml
+from hanabi.server.api.spec import spec_yaml
+from hanabi.server.ops.redis_process import free_port
 
 
 @pytest.mark.parametrize(

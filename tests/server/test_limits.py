@@ -16,7 +16,7 @@ from api_helpers import API, assert_problem, bearer
 from flask import Flask
 
 from hanabi.server import create_app
-from hanabi.server.config import SETTINGS
+from hanabi.server.ops.config import SETTINGS
 
 
 def _app(redis_url: str, **settings: Any) -> Flask:

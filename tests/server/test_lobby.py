@@ -7,14 +7,16 @@ from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.game import VARIANTS, Game, Setup
-from hanabi.server import schemas as s
+from hanabi.server.api.schemas.requests import SeatGrantSchema
+from hanabi.server.api.schemas.system import VariantListSchema
+from hanabi.server.api.schemas.views import GamePageSchema, GameSummarySchema, GameViewSchema
 
 
 def test_health_and_variants(client: FlaskClient) -> None:
     health = client.get(f"{API}/health")
     assert health.status_code == 200 and health.get_json() == {"status": "ok"}
     body = client.get(f"{API}/variants").get_json()
-    assert_valid(s.VariantListSchema, body)
+    assert_valid(VariantListSchema, body)
     assert {v["id"] for v in body["variants"]} == set(VARIANTS)
     rainbow = next(v for v in body["variants"] if v["id"] == "rainbow")
     assert rainbow["card_count"] == 60 and rainbow["max_score"] == 30
@@ -34,7 +36,7 @@ def test_create_returns_seat_token_view_and_location(client: FlaskClient) -> Non
     )
     assert response.status_code == 201
     body = response.get_json()
-    assert_valid(s.SeatGrantSchema, body)
+    assert_valid(SeatGrantSchema, body)
     assert response.headers["Location"] == f"{API}/games/{body['id']}"
     assert body["seat"] == 0 and len(body["token"]) >= 22
     game = body["game"]
@@ -129,7 +131,7 @@ def test_a_program_says_which_strategy_it_plays(client: FlaskClient) -> None:
     declared = client.patch(url, json={"plays": "search"}, headers=bearer(table.tokens[1]))
     assert declared.status_code == 200
     view = declared.get_json()
-    assert_valid(s.GameViewSchema, view)
+    assert_valid(GameViewSchema, view)
     assert [(p["bot"], p["plays"]) for p in view["players"]] == [
         (None, None), (None, "search"), (None, "hat"), ("conventions", "conventions"),
     ]  # fmt: skip
@@ -175,7 +177,7 @@ def test_the_table_shows_what_each_bot_really_plays(client: FlaskClient) -> None
 
     def seats() -> list[tuple[str | None, str | None]]:
         view = table.get().get_json()
-        assert_valid(s.GameViewSchema, view)
+        assert_valid(GameViewSchema, view)
         return [(p["plays"], p["playing"]) for p in view["players"]]
 
     assert seats() == [(None, None), ("hat", "conventions")]
@@ -227,7 +229,7 @@ def test_start_rules(client: FlaskClient) -> None:
     response = client.post(f"{table.url}/start", headers=bearer(other.tokens[0]))
     assert_problem(response, 403, "not_a_player")
     view = table.start()
-    assert_valid(s.GameViewSchema, view)
+    assert_valid(GameViewSchema, view)
     assert view["status"] == "playing" and view["current_seat"] == 0 and view["you"] == 0
     assert view["legal_actions"] and all(c["suit"] is None for c in view["hands"][0])
     assert all(c["suit"] is not None for c in view["hands"][1])
@@ -243,7 +245,7 @@ def test_list_games_by_status_with_cursor(client: FlaskClient) -> None:
     for _ in range(50):
         query = "?status=lobby&limit=2" + (f"&cursor={cursor}" if cursor else "")
         page = client.get(f"{API}/games{query}").get_json()
-        assert_valid(s.GamePageSchema, page)
+        assert_valid(GamePageSchema, page)
         assert len(page["games"]) <= 2
         assert all(g["status"] == "lobby" for g in page["games"])
         seen += [g["id"] for g in page["games"]]
@@ -323,10 +325,10 @@ def test_a_deal_the_creator_chose_is_marked_everywhere(client: FlaskClient) -> N
         for seat in (0, 1, None):
             view = table.view(seat)
             assert view["custom_deal"] is custom
-            assert_valid(s.GameViewSchema, view)
+            assert_valid(GameViewSchema, view)
         assert table.end()["game"]["status"] == "finished"
         replay = client.get(f"{table.url}/replay").get_json()
         assert replay["custom_deal"] is custom
     created = client.post(f"{API}/games", json={"name": "x", "seed": "s"}).get_json()
     assert created["game"]["custom_deal"] is True
-    assert_valid(s.GameSummarySchema, listed[fair.id])
+    assert_valid(GameSummarySchema, listed[fair.id])

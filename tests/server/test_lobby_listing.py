@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.server import create_app
-from hanabi.server.redis_process import RedisProcess
+from hanabi.server.ops.redis_process import RedisProcess
 
 WINDOW = 3  # seconds: HANABI_LOBBY_LISTED_S of these tests
 LOBBIES = f"{API}/games?status=lobby&limit=100"

@@ -25,8 +25,8 @@ from api_helpers import API
 from process_helpers import Http, _stop, _wait_healthy
 from test_operate_processes import _json_lines
 
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

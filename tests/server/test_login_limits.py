@@ -25,9 +25,9 @@ from flask import Flask
 from process_helpers import Http, _stop, _wait_healthy
 
 from hanabi.server import create_app
-from hanabi.server.login_limits import counted_address
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
+from hanabi.server.table.login_limits import counted_address
 
 
 def _address() -> str:
@@ -126,8 +126,8 @@ def test_the_account_cap_holds_over_many_addresses(redis_url: str) -> None:
     assert "for this account" in body["detail"] and "address" not in body["detail"]
     assert 1 <= int(refused.headers["Retry-After"]) <= 86_400
     # Refused attempts are not counted: the counter is still at its limit, not past it.
-    registry = app.extensions["hanabi_accounts"]
-    assert int(registry.redis.get(f"hanabi:login:user:{name}")) == 4
+    registry = app.extensions["hanabi"].accounts
+    assert int(registry.store.redis.get(f"hanabi:login:user:{name}")) == 4
 
 
 def test_a_right_password_gives_its_attempt_back(redis_url: str) -> None:
@@ -142,7 +142,7 @@ def test_a_right_password_gives_its_attempt_back(redis_url: str) -> None:
     # The owner logs in from there: the pair's failures are forgotten, the account's and
     # the address's keep the wrong ones only.
     assert login(client, name, environ_base=env).status_code == 201
-    redis = app.extensions["hanabi_accounts"].redis
+    redis = app.extensions["hanabi"].accounts.store.redis
     assert redis.get(f"hanabi:login:pair:{name}|{env['REMOTE_ADDR']}") is None
     assert int(redis.get(f"hanabi:login:user:{name}")) == 2
     for _ in range(3):

@@ -15,10 +15,11 @@ from api_helpers import API, assert_problem, bearer, make_table
 from flask import Flask
 from prometheus_client import REGISTRY
 
-from hanabi.server import create_app, metrics
-from hanabi.server.drain import Connections
-from hanabi.server.logs import JsonFormatter
-from hanabi.server.redis_process import free_port
+from hanabi.server import create_app
+from hanabi.server.ops import metrics
+from hanabi.server.ops.drain import Connections
+from hanabi.server.ops.logs import JsonFormatter
+from hanabi.server.ops.redis_process import free_port
 
 HEX_ID = re.compile(r"[0-9a-f]{32}")
 

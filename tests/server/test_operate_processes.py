@@ -22,10 +22,11 @@ from api_helpers import API
 from process_helpers import Http, _stop, _wait_healthy
 
 from hanabi.client.api import Client
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
-from hanabi.server.slots import BUCKETS
-from hanabi.server.store import connect, due_key
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
+from hanabi.server.storage.connect import connect
+from hanabi.server.storage.keys import due_key
+from hanabi.server.storage.slots import BUCKETS
 
 
 class Server:

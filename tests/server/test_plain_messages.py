@@ -4,7 +4,9 @@ characters."), not marshmallow's programmer's messages ("Length must be between 
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from typing import Any
 
 import marshmallow
@@ -14,7 +16,8 @@ from flask.testing import FlaskClient
 from marshmallow import fields, validate
 
 from hanabi.game import VARIANTS
-from hanabi.server import account_schemas, plain_messages, schemas
+from hanabi.server.api import schemas
+from hanabi.server.api.schemas import plain as plain_messages
 
 GAMES = f"{API}/games"
 
@@ -122,7 +125,8 @@ def test_a_bad_query_string_is_refused_in_plain_words(client: FlaskClient) -> No
 
 def _service_schemas() -> list[type[marshmallow.Schema]]:
     found = []
-    for module in (schemas, account_schemas):
+    for info in pkgutil.iter_modules(schemas.__path__, schemas.__name__ + "."):
+        module = importlib.import_module(info.name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, marshmallow.Schema) and cls.__module__ == module.__name__:
                 found.append(cls)

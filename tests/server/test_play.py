@@ -11,8 +11,9 @@ from api_helpers import Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.game import Game, Setup
-from hanabi.server import schemas as s
-from hanabi.server.problems import ApiError
+from hanabi.server.api.schemas.events import ActionResultSchema, ChatResultSchema, EventPageSchema
+from hanabi.server.api.schemas.views import GameViewSchema, HanabLiveGameSchema
+from hanabi.server.table.refusals import Refused
 
 
 def _clue_for(view: dict[str, Any], target: int) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def test_action_applies_once_and_retry_returns_original(table: Table) -> None:
     first = table.act(0, 0, **clue)
     assert first.status_code == 201
     body = first.get_json()
-    assert_valid(s.ActionResultSchema, body)
+    assert_valid(ActionResultSchema, body)
     assert body["events"][0]["type"] == "clue" and body["events"][0]["seq"] > 0
     assert body["game"]["turn"] == 1 and body["game"]["clue_tokens"] == 7
     again = table.act(0, 0, **clue)
@@ -162,14 +163,14 @@ def test_chat_and_events(table: Table, client: FlaskClient) -> None:
     said = table.post("/chat", 1, {"text": " hello table "})
     assert said.status_code == 201
     event = said.get_json()["event"]
-    assert_valid(s.ChatResultSchema, said.get_json())
+    assert_valid(ChatResultSchema, said.get_json())
     assert event["type"] == "chat" and event["text"] == "hello table" and event["name"] == "p1"
     assert_problem(table.post("/chat", None, {"text": "hi"}), 401, "auth_required")
     long = table.post("/chat", 0, {"text": "x" * 1000})
     assert "text" in assert_problem(long, 400, "validation_error")["errors"]
     table.act(0, 0, **_clue_for(table.view(0), 2))
     page = client.get(f"{table.url}/events", headers=bearer(table.tokens[0])).get_json()
-    assert_valid(s.EventPageSchema, page)
+    assert_valid(EventPageSchema, page)
     types = [e["type"] for e in page["events"]]
     assert types.count("draw") == 15 and "chat" in types and types[-1] == "clue"
     assert [e["seq"] for e in page["events"]] == list(range(1, page["last_seq"] + 1))
@@ -208,11 +209,11 @@ def test_finished_game_export_replay_and_retry(client: FlaskClient) -> None:
     export = client.get(f"{table.url}/export")
     assert export.status_code == 200
     doc = export.get_json()
-    assert_valid(s.HanabLiveGameSchema, doc)
+    assert_valid(HanabLiveGameSchema, doc)
     assert doc["players"] == ["p0", "p1"] and doc["seed"] == "end"
     assert len(doc["actions"]) == final["turn"]
     replayed = client.get(f"{table.url}/replay", query_string={"turn": 3}).get_json()
-    assert_valid(s.GameViewSchema, replayed)
+    assert_valid(GameViewSchema, replayed)
     assert replayed["turn"] == 3 and all(c["suit"] for h in replayed["hands"] for c in h)
     assert client.get(f"{table.url}/replay").get_json()["turn"] == final["turn"]
     bad = client.get(f"{table.url}/replay", query_string={"turn": final["turn"] + 1})
@@ -243,7 +244,7 @@ def test_terminate(table: Table, client: FlaskClient) -> None:
     response = table.post("/terminate", 2)
     assert response.status_code == 200
     body = response.get_json()
-    assert_valid(s.ActionResultSchema, body)
+    assert_valid(ActionResultSchema, body)
     assert body["game"]["status"] == "finished"
     assert body["game"]["result"] == {"reason": "terminated", "score": 0}
     assert [e["type"] for e in body["events"]] == ["vote", "terminate", "game_over"]
@@ -351,9 +352,9 @@ def test_service_can_act_for_a_seat_without_a_token(app: Any, table: Table) -> N
     service = app.extensions["hanabi"]
     view = table.view(0)
     clue = _clue_for(view, 1)
-    outcome = service.act(table.id, None, {"turn": 0, **clue}, as_seat=0)
+    outcome = service.play.act(table.id, None, {"turn": 0, **clue}, as_seat=0)
     assert outcome.seat == 0 and outcome.events[0]["type"] == "clue"
     assert table.view(1)["turn"] == 1
-    with pytest.raises(ApiError) as refused:  # the rules still apply
-        service.act(table.id, None, {"turn": 1, **clue}, as_seat=0)
+    with pytest.raises(Refused) as refused:  # the rules still apply
+        service.play.act(table.id, None, {"turn": 1, **clue}, as_seat=0)
     assert refused.value.code == "not_your_turn"

@@ -15,7 +15,7 @@ from test_limits import _address, _app, _client
 
 from hanabi.game import VARIANTS, Setup, SetupError
 from hanabi.server import create_app
-from hanabi.server.problems import plural
+from hanabi.server.table.refusals import plural
 
 
 def counted(detail: str) -> list[tuple[int, str]]:

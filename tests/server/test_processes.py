@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from process_helpers import Http, _stop, _wait_healthy, launcher
 
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 
 @pytest.fixture(scope="module")

@@ -17,11 +17,11 @@ from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_t
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hanabi.server import account_schemas as a
-from hanabi.server import ratings
-from hanabi.server.accounts import akey
-from hanabi.server.games import Hooks
-from hanabi.server.settle import PENDING
+from hanabi.server.api.schemas import accounts as a
+from hanabi.server.storage.accounts import akey
+from hanabi.server.storage.settling import PENDING
+from hanabi.server.table import ratings
+from hanabi.server.table.writes import Hooks
 
 LOSS = ratings.change(1500, 25, 0)  # -8.935194: a terminated game scores 0
 
@@ -211,15 +211,15 @@ def unsettled(accounts_app: Flask) -> Any:
     """Games finish without the finishing process settling them (as if it died right
     after its commit): what is left to the settlers under test."""
     svc = accounts_app.extensions["hanabi"]
-    hooks = svc.hooks
+    hooks = svc.writes.hooks
 
     class StartOnly(Hooks):
         def starting(self, record: Any) -> None:
             hooks.starting(record)
 
-    svc.hooks = StartOnly()
-    yield accounts_app.extensions["hanabi_settler"]
-    svc.hooks = hooks
+    svc.writes.hooks = StartOnly()
+    yield accounts_app.extensions["hanabi"].settler
+    svc.writes.hooks = hooks
 
 
 def finished_unsettled(client: FlaskClient, players: int = 3) -> tuple[Table, list[str]]:
@@ -260,16 +260,18 @@ def test_concurrent_settlers_apply_once(aclient: FlaskClient, unsettled: Any) ->
         thread.join()
     assert not errors
     assert_applied_once(aclient, table, names)
-    assert unsettled.redis.zscore(PENDING, table.id) is None
+    assert unsettled.settling.redis.zscore(PENDING, table.id) is None
 
 
 SETTLE_SCRIPT = """
 import sys
-from hanabi.server.settle import Settler
-from hanabi.server.store import Store
+from hanabi.server.storage.accounts import AccountStore
+from hanabi.server.storage.settling import SettlingStore
+from hanabi.server.storage.store import Store
+from hanabi.server.table.settle import Settler
 
 store = Store(sys.argv[1], {"lobby": 60, "playing": 60, "finished": 600})
-settler = Settler(store, 20.0, 600)
+settler = Settler(store, SettlingStore(store.redis, 600), AccountStore(store.redis), 20.0)
 if sys.argv[3] == "die":
     import os
     apply = settler._apply_member
@@ -318,9 +320,9 @@ def test_the_sweeper_completes_what_a_killed_process_left(
     moved = [profile(aclient, n)["rated_games"] for n in names]
     assert sorted(moved) == [0, 0, 1, 1]
     assert "rating_changes" not in table.view(None)["result"]
-    assert unsettled.redis.zscore(PENDING, table.id) is not None
+    assert unsettled.settling.redis.zscore(PENDING, table.id) is not None
     # The sweeper takes the game up when it is due, and completes it.
-    unsettled.redis.zadd(PENDING, {table.id: 0})
+    unsettled.settling.redis.zadd(PENDING, {table.id: 0})
     assert unsettled.sweep() >= 1
     assert_applied_once(aclient, table, names)
     # Sweeping again, or a late settler, changes nothing.
@@ -333,13 +335,13 @@ def test_the_sweeper_leaves_games_still_on(aclient: FlaskClient, unsettled: Any)
     _, ann = session(aclient)
     _, bob = session(aclient)
     table = account_table(aclient, [ann, bob], rated=True)
-    unsettled.redis.zadd(PENDING, {table.id: 0})
+    unsettled.settling.redis.zadd(PENDING, {table.id: 0})
     unsettled.sweep()
-    assert unsettled.redis.zscore(PENDING, table.id) > 0  # looked at again later
+    assert unsettled.settling.redis.zscore(PENDING, table.id) > 0  # looked at again later
     table.end(0)
-    unsettled.redis.zadd(PENDING, {table.id: 0})
+    unsettled.settling.redis.zadd(PENDING, {table.id: 0})
     unsettled.sweep()
-    assert unsettled.redis.zscore(PENDING, table.id) is None
+    assert unsettled.settling.redis.zscore(PENDING, table.id) is None
     assert set(table.view(None)["result"]["rating_changes"]) == {"0", "1"}
 
 
@@ -379,7 +381,7 @@ def test_unknown_names_are_checked_against_a_hash_too(
     accounts_app: Flask, aclient: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A wrong password and an unknown user cost the same: one argon2 check each."""
-    registry = accounts_app.extensions["hanabi_accounts"]
+    registry = accounts_app.extensions["hanabi"].accounts
     checked: list[str] = []
     real = registry._check
 
@@ -399,14 +401,14 @@ def test_unknown_names_are_checked_against_a_hash_too(
 
 
 def test_the_sweeper_thread_settles_on_its_own(aclient: FlaskClient, unsettled: Any) -> None:
-    from hanabi.server.settle import Sweeper
+    from hanabi.server.table.settle import Sweeper
 
     table, names = finished_unsettled(aclient, 2)
-    unsettled.redis.zadd(PENDING, {table.id: 0})
+    unsettled.settling.redis.zadd(PENDING, {table.id: 0})
     sweeper = Sweeper(unsettled, 0.05).start()
     try:
         deadline = time.monotonic() + 10
-        while unsettled.redis.zscore(PENDING, table.id) is not None:
+        while unsettled.settling.redis.zscore(PENDING, table.id) is not None:
             assert time.monotonic() < deadline, "the sweeper did not settle the game"
             time.sleep(0.05)
     finally:

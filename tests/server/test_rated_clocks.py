@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from account_helpers import FAST, account_table, profile, session
-from api_helpers import API
+from api_helpers import API, bot_parts
 from flask import Flask
 
-from hanabi.server import create_app, ratings
-from hanabi.server.bots import BotWorker
+from hanabi.server import create_app
+from hanabi.server.table import ratings
+from hanabi.server.table.bots import BotWorker
 
 LOSS = ratings.change(1500, 25, 0)  # a game that ends by a clock scores 0
 
@@ -27,7 +28,7 @@ def clock_app(redis_url: str) -> Iterator[Flask]:
     app = create_app({"REDIS_URL": url, "HANABI_BOT_WORKER": 0, "HANABI_TIMER_MIN_BASE": 1, **FAST})
     app.testing = True
     app.extensions["hanabi"].store.redis.flushdb()
-    worker = BotWorker(app.extensions["hanabi"], 1, lease=1.0).start()
+    worker = BotWorker(*bot_parts(app), 1, lease=1.0).start()
     yield app
     worker.stop()
 
@@ -76,5 +77,5 @@ def test_a_rated_game_ended_by_a_clock_is_settled_once(
         assert [game["id"] for game in history] == [table.id]
         assert history[0]["rating_change"]["after"] == pytest.approx(1500 + LOSS)
     # A later read (another settler, the sweeper) changes nothing.
-    clock_app.extensions["hanabi_settler"].sweep()
+    clock_app.extensions["hanabi"].settler.sweep()
     assert profile(client, ann)["rated_games"] == 1

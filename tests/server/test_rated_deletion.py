@@ -14,10 +14,10 @@ from api_helpers import API, Table, assert_problem, bearer
 from flask import Flask
 from flask.testing import FlaskClient
 
-from hanabi.server import ratings
-from hanabi.server.accounts import akey
-from hanabi.server.games import Hooks
-from hanabi.server.settle import PENDING, rated_games_key
+from hanabi.server.storage.accounts import akey
+from hanabi.server.storage.settling import PENDING, rated_games_key
+from hanabi.server.table import ratings
+from hanabi.server.table.writes import Hooks
 
 LOSS = ratings.change(1500, 25, 0)  # what a game ended early (by vote, a clock) costs a 1500
 
@@ -73,7 +73,7 @@ def test_a_retried_or_raced_deletion_settles_once(
     def end() -> None:
         try:
             barrier.wait()
-            svc.end_rated_games(gone)
+            svc.leaving.end_rated_games(gone)
         except BaseException as exc:
             errors.append(exc)
 
@@ -103,18 +103,18 @@ def test_a_game_ended_but_not_yet_settled_is_settled_before_the_account_goes(
     """The process that ended the game died before settling it: the deletion settles it,
     the deleted seat with it."""
     svc = accounts_app.extensions["hanabi"]
-    hooks = svc.hooks
+    hooks = svc.writes.hooks
 
     class StartOnly(Hooks):
         def starting(self, record: Any) -> None:
             hooks.starting(record)
 
-    svc.hooks = StartOnly()
+    svc.writes.hooks = StartOnly()
     try:
         table, names = rated_game(aclient, 2)
         assert "rating_changes" not in table.end(0)["game"]["result"]
     finally:
-        svc.hooks = hooks
+        svc.writes.hooks = hooks
     assert delete_account(aclient, table.tokens[0]).status_code == 204
     changes = table.view(None)["result"]["rating_changes"]
     assert set(changes) == {"0", "1"}

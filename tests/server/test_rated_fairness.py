@@ -12,12 +12,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.game import Options
-from hanabi.server import create_app, rated, ratings, schemas, stats
-from hanabi.server.accounts import akey
-from hanabi.server.config import SETTINGS
-from hanabi.server.problems import ApiError
-from hanabi.server.settle import is_rated
-from hanabi.server.store import Player, Record, now_ms
+from hanabi.server import create_app
+from hanabi.server.api.refusals import status_of
+from hanabi.server.api.schemas.requests import OptionsSchema
+from hanabi.server.ops.config import SETTINGS
+from hanabi.server.storage.accounts import AccountStore, akey
+from hanabi.server.storage.record import Player, Record
+from hanabi.server.storage.store import now_ms
+from hanabi.server.table import rated, ratings
+from hanabi.server.table.refusals import Refused
+from hanabi.server.table.settle import is_rated
 
 HOUR_MS = 3600 * 1000
 
@@ -42,7 +46,7 @@ def test_a_rated_table_refuses_options_that_change_the_rules(
 
 def test_every_option_is_classified_for_rated_games() -> None:
     """A new option must be put on one side: it changes the rules, or it does not."""
-    fields = set(schemas.OptionsSchema().fields)
+    fields = set(OptionsSchema().fields)
     engine = set(Options.__dataclass_fields__)
     classified = set(ratings.NON_STANDARD_OPTIONS) | set(ratings.STANDARD_OPTIONS)
     assert classified == fields | engine  # the API's options and the engine's, no more
@@ -59,9 +63,9 @@ def lobby_record(options: dict[str, bool], status: str = "lobby") -> Record:
 
 def test_a_table_stored_with_such_an_option_neither_starts_nor_counts() -> None:
     options = {"empty_clues": False, "strikeout_keeps_score": True}
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(Refused) as refused:
         rated.check_options(lobby_record(options).options)
-    assert refused.value.code == "option_not_rated" and refused.value.status == 409
+    assert refused.value.code == "option_not_rated" and status_of(refused.value) == 409
     finished = lobby_record(options, "finished")
     assert not is_rated(finished)
     finished.options = {"empty_clues": False, "strikeout_keeps_score": False}
@@ -174,7 +178,7 @@ def test_the_start_checks_every_seat_again() -> None:
     twice is not dealt."""
     record = lobby_record({"empty_clues": False, "strikeout_keeps_score": False})
     record.players[1].account = record.players[0].account
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(Refused) as refused:
         rated.check_distinct(record)
     assert refused.value.code == "already_seated"
 
@@ -188,11 +192,11 @@ def test_finished_unrated_games_are_counted_in_one_field(
     aid = account_id(aclient, ann)
     play_unrated(aclient, [ann, bob], 2)
     account_table(aclient, [ann, bob], rated=True).end(0)  # a rated game: not counted
-    assert stats.unrated_games(redis, aid) == 2
+    assert AccountStore(redis).unrated_games(aid) == 2
     assert redis.hget(akey(aid, "a"), "unrated_games") == b"2"
     # An account from before the counter: counted from its statistics, then kept.
     redis.hdel(akey(aid, "a"), "unrated_games")
-    assert stats.unrated_games(redis, aid) == 2
+    assert AccountStore(redis).unrated_games(aid) == 2
     play_unrated(aclient, [ann, bob], 1)
     assert redis.hget(akey(aid, "a"), "unrated_games") == b"3"
-    assert stats.unrated_games(redis, aid) == 3
+    assert AccountStore(redis).unrated_games(aid) == 3

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hanabi.game import VARIANTS, get_variant
-from hanabi.server import ratings
+from hanabi.server.table import ratings
 
 
 def test_thresholds_follow_the_maximum() -> None:

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from hanabi.server import create_app
-from hanabi.server.redis_process import RedisProcess
+from hanabi.server.ops.redis_process import RedisProcess
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

@@ -15,8 +15,8 @@ import pytest
 import redis
 
 from hanabi.server import create_app
-from hanabi.server.data_dir import PASSWORD_NAME, DataDirBusy, DataDirLock
-from hanabi.server.redis_process import Listen, RedisProcess, find_redis_server, ping
+from hanabi.server.ops.data_dir import PASSWORD_NAME, DataDirBusy, DataDirLock
+from hanabi.server.ops.redis_process import Listen, RedisProcess, find_redis_server, ping
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
 pytestmark = pytest.mark.once

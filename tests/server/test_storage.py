@@ -9,6 +9,7 @@ from flask.testing import FlaskClient
 from redis.cluster import RedisCluster
 
 from hanabi.server import create_app
+from hanabi.server.storage.record import ActionEntry, GameStatus, Record, SeatKind
 
 
 def _keys(r: redis.Redis, gid: str) -> list[str]:
@@ -115,3 +116,33 @@ def test_two_app_instances_never_act_on_stale_state(app: Flask, redis_url: str) 
     assert other.post(url, json={"turn": 1, **back}, headers=auth0).status_code == 409
     view = other.get(f"{API}/games/{table.id}", headers=auth0).get_json()
     assert view["turn"] == 2 and view["clue_tokens"] == 6 and len(view["clues"]) == 2
+
+
+# -- the stored shape: the Python names changed, the stored ones did not ------------------
+
+#: A game in play as versions before the renames stored it (the keys live games hold).
+EARLIER_BLOB = (
+    b'J{"status":"playing","variant":"no_variant","options":{"empty_clues":false},'
+    b'"max_players":2,"seed":"s","deck":null,"host":0,"created":1,"updated":2,"turn":1,'
+    b'"events":9,"score":0,"result":null,"snap":{"x":1},"acts":["0:d3"],"chat":null,'
+    b'"chats":2,"chat_bytes":7,"custom_deal":false,"rated":false,"votes":[],"timing":null}'
+)
+
+
+def test_a_game_stored_before_the_renames_reads_under_the_new_names() -> None:
+    record = Record.load("g", b"4", b'[["ann",null,"h0"],["bob","hat",null]]', EARLIER_BLOB)
+    assert record.status is GameStatus.PLAYING and record.event_count == 9
+    assert record.snapshot == {"x": 1} and record.compact_log == ["0:d3"]
+    assert record.chat_lines == 2 and record.table_events is None
+    assert [p.kind for p in record.players] == [SeatKind.PERSON, SeatKind.BOT]
+    assert record.players[0].token_hash == "h0"
+
+
+def test_a_game_is_stored_under_the_earlier_names() -> None:
+    """What this version writes, an earlier process in a rolling deploy reads: the same
+    keys and bytes."""
+    record = Record.load("g", b"4", b'[["ann",null,"h0"],["bob","hat",null]]', EARLIER_BLOB)
+    assert record.blob() == EARLIER_BLOB
+    entry = ActionEntry(1, {"type": "discard", "card": 3}, 8, 2)
+    assert entry.dump() == b'{"s":1,"a":{"type":"discard","card":3},"e":[8,2]}'
+    assert ActionEntry.load(entry.dump()) == entry

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from process_helpers import Http, _stop, _wait_healthy, gunicorn, launcher
 
-from hanabi.server.__main__ import main
-from hanabi.server.redis_process import RedisProcess, RedisSupervisor, free_port
+from hanabi.server.ops.launcher import main
+from hanabi.server.ops.redis_process import RedisProcess, RedisSupervisor, free_port
 
 
 def _children(pid: int) -> dict[int, tuple[str, str]]:

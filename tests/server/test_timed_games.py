@@ -10,13 +10,13 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from api_helpers import Table, assert_problem, assert_valid, make_table
+from api_helpers import Table, assert_problem, assert_valid, bot_parts, make_table
 from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.server import create_app
-from hanabi.server import schemas as s
-from hanabi.server.bots import BotWorker
+from hanabi.server.api.schemas.views import GameViewSchema
+from hanabi.server.table.bots import BotWorker
 
 
 def seconds(stamp: str) -> float:
@@ -56,7 +56,7 @@ def timed_app(redis_url: str) -> Iterator[Flask]:
 
 @pytest.fixture
 def worker(timed_app: Flask) -> Iterator[BotWorker]:
-    started = BotWorker(timed_app.extensions["hanabi"], 1, lease=1.0).start()
+    started = BotWorker(*bot_parts(timed_app), 1, lease=1.0).start()
     yield started
     started.stop()
 
@@ -66,7 +66,7 @@ def test_timing_options_and_their_limits(client: FlaskClient) -> None:
         client, 2, options={"idle_limit": 600, "timer": {"base": 120, "per_turn": 20}}
     )
     view = table.view(0)
-    assert_valid(s.GameViewSchema, view)
+    assert_valid(GameViewSchema, view)
     assert view["options"]["idle_limit"] == 600
     assert view["options"]["timer"] == {"base": 120, "per_turn": 20}
     assert view["clocks"] == [pytest.approx(120, abs=1)] * 2
@@ -181,7 +181,7 @@ def test_a_deadline_missed_while_every_process_was_down(timed_app: Flask) -> Non
     time.sleep(1.5)
     assert table.view(0)["status"] == "playing"  # nobody enforced it yet
     began = time.monotonic()
-    restarted = BotWorker(timed_app.extensions["hanabi"], 1, lease=1.0).start()
+    restarted = BotWorker(*bot_parts(timed_app), 1, lease=1.0).start()
     try:
         view, _ = wait_finished(table, 3)
     finally:
@@ -194,16 +194,16 @@ def test_a_deadline_missed_while_every_process_was_down(timed_app: Flask) -> Non
 def test_a_move_in_time_wins_over_its_expiry(timed_app: Flask) -> None:
     service = timed_app.extensions["hanabi"]
     table = make_table(timed_app.test_client(), 2, options={"timer": {"base": 1, "per_turn": 0}})
-    assert service.expire(table.id) is False  # not due: nothing changes
+    assert service.deadlines.expire(table.id) is False  # not due: nothing changes
     assert move(table, 0).status_code == 201
     time.sleep(0.5)  # seat 0's old deadline passes; seat 1's (1 s from the move) not yet
-    assert service.expire(table.id) is False
+    assert service.deadlines.expire(table.id) is False
     assert table.view(0)["current_seat"] == 1
     time.sleep(0.6)
-    assert service.expire(table.id) is True  # seat 1's own clock ran out
+    assert service.deadlines.expire(table.id) is True  # seat 1's own clock ran out
     events = timed_app.test_client().get(f"{table.url}/events").get_json()["events"]
     assert events[-2]["seat"] == 1 and table.view(0)["result"]["reason"] == "timeout"
-    assert service.expire(table.id) is False  # once
+    assert service.deadlines.expire(table.id) is False  # once
 
 
 @pytest.mark.single_redis
@@ -213,7 +213,7 @@ def test_a_move_after_the_deadline_loses(timed_app: Flask) -> None:
     time.sleep(1.1)
     assert_problem(move(table, 0), 409, "deadline_passed")
     assert table.view(0)["status"] == "playing"  # not yet enforced...
-    assert service.expire(table.id) is True  # ...then ended, by timeout
+    assert service.deadlines.expire(table.id) is True  # ...then ended, by timeout
     assert table.view(0)["result"]["reason"] == "timeout"
 
 
@@ -232,7 +232,7 @@ def test_a_move_racing_its_deadline_either_wins_never_both(timed_app: Flask, att
 
     def expirer() -> None:
         while "ended" not in outcomes and time.time() < seconds(view["deadline"]) + 1:
-            if service.expire(table.id):
+            if service.deadlines.expire(table.id):
                 outcomes["ended"] = True
             time.sleep(0.001)
 

@@ -7,7 +7,7 @@ import pytest
 from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
-from hanabi.server import schemas as s
+from hanabi.server.api.schemas.events import ActionResultSchema
 
 #: people at the table -> votes that end the game
 NEEDED = {2: 2, 3: 2, 4: 2, 5: 3}
@@ -23,7 +23,7 @@ def test_half_of_the_people_end_the_game(client: FlaskClient, people: int) -> No
     needed = NEEDED[people]
     for seat in range(needed - 1):
         body = table.vote(seat).get_json()
-        assert_valid(s.ActionResultSchema, body)
+        assert_valid(ActionResultSchema, body)
         assert body["game"]["status"] == "playing"
         assert body["events"] == [
             {"type": "vote", "turn": 0, "end": True, "votes": seat + 1, "needed": needed,
@@ -36,7 +36,7 @@ def test_half_of_the_people_end_the_game(client: FlaskClient, people: int) -> No
     last = table.vote(people - 1)
     assert last.status_code == 200
     body = last.get_json()
-    assert_valid(s.ActionResultSchema, body)
+    assert_valid(ActionResultSchema, body)
     assert body["game"]["status"] == "finished"
     assert body["game"]["result"] == {"reason": "terminated", "score": 0}
     assert [e["type"] for e in body["events"]] == ["vote", "terminate", "game_over"]

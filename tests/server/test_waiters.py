@@ -20,7 +20,7 @@ from api_helpers import API, assert_problem, make_table
 from process_helpers import Http, _stop, gunicorn
 
 from hanabi.server import create_app
-from hanabi.server.redis_process import free_port
+from hanabi.server.ops.redis_process import free_port
 
 WAITERS = 300
 GAMES = 10

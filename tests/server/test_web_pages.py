@@ -10,8 +10,8 @@ from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
-from hanabi.server import schemas as s
-from hanabi.server.web_pages import WEB
+from hanabi.server.api.schemas.system import StrategyListSchema
+from hanabi.server.api.web_pages import WEB
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,7 +65,7 @@ def test_every_file_the_page_loads_ships_in_the_package() -> None:
 
 def test_strategies_say_whom_to_seat_each_with(client: FlaskClient) -> None:
     body = client.get(f"{API}/strategies").get_json()
-    assert_valid(s.StrategyListSchema, body)
+    assert_valid(StrategyListSchema, body)
     names = [entry["name"] for entry in body["strategies"]]
     assert names == list(STRATEGIES)
     by_name = {entry["name"]: entry for entry in body["strategies"]}

@@ -20,8 +20,8 @@ from playwright.sync_api import Browser, sync_playwright
 from web_support import Browsing, WebServer, chromium_path
 
 from hanabi.client.api import ApiError, Client
-from hanabi.server.redis_process import free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 WEB_DB = 8  # a Redis database of its own: no other suite's cleanup touches these games
 

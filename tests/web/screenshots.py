@@ -14,8 +14,8 @@ from web_support import chromium_path, counter_value, create_game
 
 from hanabi.bots import choose_action_from_view
 from hanabi.client.api import ApiError, Client
-from hanabi.server.redis_process import RedisProcess, free_port
-from hanabi.server.serving import gunicorn_command
+from hanabi.server.ops.redis_process import RedisProcess, free_port
+from hanabi.server.ops.serving import gunicorn_command
 
 
 def main(out: Path) -> None:

@@ -1,49 +1,53 @@
-"""The application factory."""
+"""The composition: the storage, then the table's services on it, then the API over them,
+each part built once and given what it needs, explicitly (as lila wires its modules in an
+``Env``). ``create_app(config)`` returns the WSGI app.
+
+The order of the layers is the order of the imports: :mod:`~hanabi.server.api` uses
+:mod:`~hanabi.server.table`, which uses :mod:`~hanabi.server.storage`; anyone may use
+:mod:`~hanabi.server.ops`, which uses none of them. Only this module knows them all.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response
-from flask_cors import CORS
-from flask_restx import Api
+from flask import Flask
 
-from . import (
-    docs_ui,
-    drain,
-    gunicorn_errors,
-    headers,
-    observe,
-    problems,
-    ratelimits,
-    redis_memory,
-    scrape,
-    web_pages,
-)
-from .account_setup import init_accounts
-from .api import PREFIX
-from .bots import start_worker
-from .config import enabled, load_config
-from .games import Service
-from .http import refuse_non_json
-from .namespaces import NAMESPACES
-from .spec import TITLE
-from .store import Store
-
-#: The interactive docs (Swagger UI).
-DOCS = docs_ui.DOCS
-
-
-class ProblemApi(Api):
-    """flask-restx with its error formatting replaced: every error is a problem+json."""
-
-    def handle_error(self, e: Exception) -> Response:  # type: ignore[override]
-        return problems.to_response(e)
+from .api import install as api_install
+from .api import metrics as metrics_route
+from .api import ratelimits
+from .ops import drain, observe
+from .ops.config import enabled, load_config
+from .storage import redis_memory
+from .storage.accounts import AccountStore
+from .storage.changes import ChangeHub
+from .storage.login_counters import LoginCounters
+from .storage.rate_counters import RateCounters
+from .storage.record import GameStatus
+from .storage.server_time import ServerTime
+from .storage.settling import SettlingStore
+from .storage.store import Store
+from .storage.tickets import TicketStore
+from .table.accounts import Accounts
+from .table.bots import BotWorker, start_worker
+from .table.deadlines import Deadlines
+from .table.leaving import Leaving
+from .table.listing import Listing
+from .table.lobby import Lobby
+from .table.play import Play
+from .table.rated import RatedTables
+from .table.reads import Reads
+from .table.services import Services
+from .table.settle import SettleHooks, Settler, Sweeper
+from .table.stats import Profiles
+from .table.tickets import StreamTickets
+from .table.votes import Votes
+from .table.writes import WriteLoop
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """A WSGI app; ``config`` overrides the environment (see :mod:`hanabi.server.config`)."""
+    """A WSGI app; ``config`` overrides the environment (see :mod:`hanabi.server.ops.config`)."""
     settings = load_config(config)
     app = Flask("hanabi.server", static_folder=None)
     # "/games//bots" is a missing game id, not a redirect to "/games/bots" (a redirect
@@ -57,64 +61,82 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PROPAGATE_EXCEPTIONS=False,
         JSON_SORT_KEYS=False,
     )
+    services = build_services(settings)
+    app.extensions["hanabi"] = services
+    counters = RateCounters(settings["REDIS_URL"], services.store.redis, services.store.cluster)
+    app.extensions["hanabi_limits"] = ratelimits.from_config(settings, counters)
+    bots = start_background(app, services, settings)
+    # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
+    counted = metrics_route.install(app, services.store.gauges)
+    observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
+    drain.attach(app, services.changes, bots)
+    api_install.install(app, settings)
+    return app
+
+
+def build_services(settings: dict[str, Any]) -> Services:
+    """The storage, then every part of the table on it."""
+    # -- storage: the games in Redis, this process's change hub, Redis's clock
     ttls = {
-        "lobby": settings["HANABI_LOBBY_TTL"],
-        "playing": settings["HANABI_PLAYING_TTL"],
-        "finished": settings["HANABI_FINISHED_TTL"],
+        GameStatus.LOBBY: settings["HANABI_LOBBY_TTL"],
+        GameStatus.PLAYING: settings["HANABI_PLAYING_TTL"],
+        GameStatus.FINISHED: settings["HANABI_FINISHED_TTL"],
     }
     store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
-    service = Service(store, settings)
-    redis_memory.warn_if_evicting(service.store.redis)  # games must never be evicted
-    app.extensions["hanabi"] = service
-    app.extensions["hanabi_limits"] = ratelimits.from_config(
-        settings, service.store.redis, service.store.cluster
+    redis_memory.warn_if_evicting(store.redis)  # games must never be evicted
+    changes = ChangeHub(
+        store.redis,
+        store.version,
+        settings["HANABI_MAX_WAITERS"],
+        sharded=store.sharded,
+        cluster=store.cluster,
     )
-    init_accounts(app, service)  # accounts, and settling finished games (a sweeper thread)
-    # Bot turns are played by threads in every process (see hanabi.server.bots).
-    app.extensions["hanabi_bots"] = bots = start_worker(
-        service, settings["HANABI_BOT_WORKER"], settings["HANABI_BOT_LEASE"]
+    server_time = ServerTime(store.redis)
+    account_store = AccountStore(store.redis)
+    settling = SettlingStore(store.redis, settings["HANABI_FINISHED_TTL"])
+    # -- the table: reads, the write loop (settling games as they end), the operations
+    settler = Settler(store, settling, account_store, settings["HANABI_RATING_K"])
+    reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
+    writes = WriteLoop(store, reads, SettleHooks(settler))
+    leaving = Leaving(store, settling, writes, reads)
+    accounts = Accounts(
+        account_store,
+        LoginCounters(store.redis),
+        dict(settings),
+        leaving=leaving.end_rated_games,
     )
-    # Operations: request ids, the JSON request log, GET /metrics, the drain on SIGTERM.
-    counted = scrape.install(app, service.store)
-    observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
-    drain.attach(app, service, bots)
-
-    api = ProblemApi(prefix=PREFIX, doc=False, title=TITLE, version="1.0", catch_all_404s=True)
-    api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json
-    for namespace in NAMESPACES:
-        api.add_namespace(namespace)
-
-    origins = [o.strip() for o in settings["HANABI_CORS_ORIGINS"].split(",") if o.strip()]
-    CORS(
-        app,
-        resources={PREFIX + "/*": {"origins": origins or []}},
-        expose_headers=["ETag", "Location", "X-Request-ID"],
-        allow_headers=[
-            "Authorization",
-            "Content-Type",
-            "If-None-Match",
-            "Last-Event-ID",
-            "X-Request-ID",
-        ],
-        methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-        max_age=600,
+    return Services(
+        config=settings,
+        store=store,
+        changes=changes,
+        reads=reads,
+        listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
+        writes=writes,
+        lobby=Lobby(writes, RatedTables(account_store, settings), settings),
+        play=Play(store, writes, reads, settings),
+        votes=Votes(writes, reads),
+        deadlines=Deadlines(store, writes, reads),
+        leaving=leaving,
+        accounts=accounts,
+        profiles=Profiles(accounts, account_store),
+        settler=settler,
+        tickets=StreamTickets(TicketStore(store.redis), accounts),
     )
-    problems.install(app)
-    app.before_request(refuse_non_json)
-    gunicorn_errors.install()
 
-    @app.get(PREFIX + "/openapi.yaml")
-    def openapi_yaml() -> Response:
-        from .spec import spec_yaml
 
-        return Response(spec_yaml(), mimetype="application/yaml")
-
-    # Swagger UI 5 (it renders OpenAPI 3.1; flask-restx bundles 4.x, which cannot), its
-    # assets served from the package: no CDN. No online validator badge either.
-    app.register_blueprint(docs_ui.blueprint)
-    # The browser client: "/", "/games/<id>", "/players/<name>" and its files at /web/.
-    app.register_blueprint(web_pages.blueprint)
-    # nosniff on every response, and a policy on every page (headers.py).
-    headers.install(app)
-
-    return app
+def start_background(app: Flask, services: Services, settings: dict[str, Any]) -> BotWorker:
+    """The threads of every process: the settle sweeper, and the bot workers (which also
+    end the games whose deadline passed)."""
+    if settings["HANABI_SETTLE_SWEEP"] > 0:
+        sweeper = Sweeper(services.settler, settings["HANABI_SETTLE_SWEEP"])
+        app.extensions["hanabi_sweeper"] = sweeper.start()
+    worker = BotWorker(
+        services.store,
+        services.reads,
+        services.play,
+        services.deadlines,
+        settings["HANABI_BOT_WORKER"],
+        settings["HANABI_BOT_LEASE"],
+    )
+    app.extensions["hanabi_bots"] = start_worker(worker)
+    return worker

@@ -24,6 +24,7 @@ from .ending import (
 from .errors import HanabiError, IllegalAction, ImportFormatError, SetupError
 from .game import EVENT_TYPES, Game, replay
 from .hanablive import export_game, import_game, import_setup
+from .kinds import ActionKind, EndReason
 from .setup import (
     HAND_SIZES,
     MAX_CLUE_TOKENS,
@@ -57,6 +58,8 @@ __all__ = [
     "TIMEOUT",
     "VARIANTS",
     "Action",
+    "ActionKind",
+    "EndReason",
     "Game",
     "HanabiError",
     "IllegalAction",

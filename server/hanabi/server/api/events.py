@@ -1,0 +1,141 @@
+"""The event routes: the event log a page at a time, the server-sent event stream of a game
+(:mod:`.stream`), and the one-time tickets that open a stream from a browser."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from flask import Response, current_app, request
+from flask_restx import Resource
+
+from ..table.refusals import Invalid, Refused, Unauthorized
+from ..table.seats import hash_token, require_seat, seat_by_hash, seat_of
+from ..table.tickets import TTL as TICKET_TTL
+from .context import hit_per_address, limits, services
+from .credentials import bearer_token, current_credential
+from .http import json_response, load_query
+from .operations import operation, schema
+from .ratelimits import LAPSE
+from .schemas.events import EventPageSchema, ServerSentEventSchema, TicketSchema
+from .schemas.queries import EventsQuery, StreamQuery
+from .stream import GameStream
+
+
+class Events(Resource):
+    @operation(
+        id="listEvents",
+        summary="The public event log (the bearer's own draws hidden while the game is on)",
+        description=(
+            "A page at a time, oldest first: at most ?limit= events (default 200; the "
+            "server caps it, 1000 unless configured) with a seq above ?after=. Pass `next` "
+            "back as ?after= for the next page; it is null at the end of the log."
+        ),
+        query=EventsQuery,
+        auth="optional",
+        responses={200: (EventPageSchema, "Events after ?after=")},
+        errors=(400, 401, 403, 404),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        q = load_query(schema(EventsQuery))
+        token = bearer_token()
+        record = svc.reads.load(game_id)
+        seat = seat_of(record.players, token)
+        config = current_app.config
+        limit = min(
+            q.get("limit") or config["HANABI_EVENTS_PAGE"], config["HANABI_EVENTS_PAGE_MAX"]
+        )
+        return json_response(svc.reads.event_page(record, seat, q["after"], limit))
+
+
+class Stream(Resource):
+    @operation(
+        id="streamGame",
+        summary="Server-sent events: the game's events and the viewer's view after each change",
+        description=(
+            "A `text/event-stream` that stays open. First `retry:`; then, with "
+            "`Last-Event-ID` or `?after=N`, every event after N (`id:` its seq, `event:` its "
+            "type, `data:` the same JSON as GET /games/{game_id}/events); then `event: view` "
+            "with the viewer's whole view (the same JSON as GET /games/{game_id}; its `id:` is "
+            "the last seq it includes). After every change: its events, then one `view`. A "
+            "comment line every 15 s of quiet keeps proxies from closing it. `event: end` "
+            '(data `{"reason": "finished" | "gone" | "not_a_player" | "revoked"}`) comes '
+            "before the server closes it for good (`revoked`: the account session or API key "
+            "it was opened with ended); any other close is to be resumed with "
+            "`Last-Event-ID`. Auth: `Authorization: Bearer`, or `?ticket=` (one-time, from "
+            "POST /games/{game_id}/tickets) for a browser's EventSource; neither: a "
+            "spectator. 503 `too_many_waiters` when the server holds too many waiting "
+            "requests."
+        ),
+        query=StreamQuery,
+        auth="optional",
+        responses={200: (ServerSentEventSchema, "The stream: one object per message")},
+        media={200: "text/event-stream"},
+        request_headers={"Last-Event-ID": "The seq of the last event the client has"},
+        errors=(400, 401, 403, 404, 406, 429),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        q = load_query(schema(StreamQuery))
+        token, ticket = bearer_token(), q.get("ticket")
+        if token is not None and ticket is not None:
+            raise Unauthorized("invalid_auth", "Send a bearer token or a ticket, not both.")
+        if request.accept_mimetypes and not request.accept_mimetypes["text/event-stream"]:
+            raise Refused("not_acceptable", "This resource is text/event-stream.")
+        after = last_event_id()
+        if after is None:
+            after = q.get("after")
+        record = svc.reads.load(game_id)
+        token_hash, credential = None, current_credential()
+        if token is not None:
+            token_hash = hash_token(token)
+        elif ticket is not None:
+            token_hash, credential = svc.tickets.redeem(game_id, ticket)
+        if token_hash is not None:
+            seat_by_hash(record.players, token_hash)  # 403 before the stream starts
+        config = current_app.config
+        stream = GameStream(
+            svc.reads,
+            record,
+            token_hash,
+            after,
+            keepalive=config["HANABI_KEEPALIVE"],
+            max_seconds=config["HANABI_STREAM_MAX"],
+            alive=None if credential is None else partial(svc.accounts.alive, credential),
+        ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+def last_event_id() -> int | None:
+    """The ``Last-Event-ID`` a reconnecting EventSource sends (a seq), if any."""
+    header = request.headers.get("Last-Event-ID", "").strip()
+    if not header:
+        return None
+    if not header.isdigit() or len(header) > 12:
+        raise Invalid("invalid_header", "Last-Event-ID must be an event's seq.")
+    return int(header)
+
+
+class Tickets(Resource):
+    @operation(
+        id="createStreamTicket",
+        summary="A one-time ticket that opens the bearer's event stream (for EventSource)",
+        description=(
+            "A browser's EventSource cannot send an Authorization header, and a token never "
+            f"goes into a URL: this ticket stands for the bearer's seat for {TICKET_TTL} s "
+            "and one use, as GET /games/{game_id}/stream?ticket=."
+        ),
+        auth="required",
+        responses={201: (TicketSchema, "The ticket")},
+        errors=(401, 403, 404, 429),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = services()
+        token = bearer_token()
+        require_seat(svc.reads.load(game_id), token)
+        assert token is not None
+        hit_per_address("ticket")
+        issued_to = current_credential()  # the ticket ends with it
+        ticket, expires = svc.tickets.issue(game_id, hash_token(token), issued_to)
+        return json_response({"ticket": ticket, "expires": expires}, 201)

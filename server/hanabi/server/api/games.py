@@ -1,0 +1,199 @@
+"""The games routes: the listing (a lobby's live list), opening a table, a game as its
+viewer sees it (long-polled with ETags), and a finished game's export and replay."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+import orjson
+from flask import Response, current_app
+from flask_restx import Resource
+
+from ..ops.serving import yield_to_others
+from ..storage.record import GameStatus
+from ..table import rendering
+from ..table.seats import not_found
+from .context import hit_per_address, holding, services
+from .credentials import bearer_token, current_account
+from .http import if_none_match, json_response, load_body, load_query
+from .operations import game_url, operation, schema
+from .schemas.queries import ListGamesQuery, ReplayQuery, WaitQuery
+from .schemas.requests import CreateGameSchema, SeatGrantSchema
+from .schemas.views import GamePageSchema, GameViewSchema, HanabLiveGameSchema
+
+
+class Games(Resource):
+    @operation(
+        id="listGames",
+        summary="Games by status, newest first, a page at a time",
+        description=(
+            "Sends an ETag of the page. With If-None-Match naming it: 304, or with ?wait=N, "
+            "the request is held until the listing changes (200) or N seconds pass (304). "
+            "A lobby (`status=lobby`) is live this way: opening a table, taking or freeing "
+            "a seat, a bot, a start, an end or a deletion wakes it. Moves of games in play "
+            "do not wake a wait (their `turn` and `score` are fresh on every read). "
+            "Lobbies are listed last changed first, and only while open: changed within the "
+            "server's HANABI_LOBBY_LISTED_S (10 minutes) with a person seated. An abandoned "
+            "lobby leaves the list (a held wait then answers when it ends) but its id works "
+            "until the lobby expires."
+        ),
+        query=ListGamesQuery,
+        responses={
+            200: (GamePageSchema, "A page of game summaries"),
+            304: (None, "Unchanged (If-None-Match)"),
+        },
+        headers={200: {"ETag": "Tag of this page"}, 304: {"ETag": "The current tag"}},
+        request_headers={"If-None-Match": "The ETag of the page the client has"},
+        errors=(400, 429),
+    )
+    def get(self) -> Response:
+        svc = services()
+        q = load_query(schema(ListGamesQuery))
+        limit = min(q["limit"], current_app.config["HANABI_PAGE_MAX"])
+        wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+
+        def page() -> tuple[bytes, str]:
+            body = orjson.dumps(svc.listing.list_games(q.get("status"), limit, q.get("cursor")))
+            return body, '"' + hashlib.blake2b(body, digest_size=8).hexdigest() + '"'
+
+        version = svc.listing.version()  # read before the page: no change slips by
+        body, etag = page()
+        if if_none_match(etag) and wait > 0:
+            deadline = time.monotonic() + wait
+            with holding(wait):
+                while if_none_match(etag) and (left := deadline - time.monotonic()) > 0:
+                    newest = svc.listing.wait(version, left)
+                    if newest is None or newest == version:
+                        # Waited it out (or the server is draining). A lobby leaves the
+                        # list with no change as it ages (HANABI_LOBBY_LISTED_S): look again
+                        # (only there: a move shows on a read but answers no wait).
+                        if q.get("status") == GameStatus.LOBBY:
+                            body, etag = page()
+                        break
+                    version = newest
+                    body, etag = page()
+        if if_none_match(etag):
+            return Response(status=304, headers={"ETag": etag})
+        response = json_response(
+            body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
+        )
+        if wait > 0:
+            response.call_on_close(yield_to_others)
+        return response
+
+    @operation(
+        id="createGame",
+        summary="Open a table; the creator is the host at seat 0",
+        body=CreateGameSchema,
+        auth="optional",
+        description=(
+            "With an account's credential (session token or API key) seat 0 is bound to the "
+            "account: its name is the username (any `name` is ignored) and the credential "
+            "acts for the seat as well as the seat token. A guest sends a `name` (401 "
+            "name_required without one). `options.rated` needs an account (see the rating "
+            "model) old enough, with enough finished unrated games (409 account_too_new, "
+            "not_enough_games), and the standard rules (409 option_not_rated for "
+            "empty_clues or strikeout_keeps_score)."
+        ),
+        responses={201: (SeatGrantSchema, "The game, the host's seat and token")},
+        headers={201: {"Location": "The game's URL"}},
+        errors=(400, 401, 403, 409, 413, 429),
+    )
+    def post(self) -> Response:
+        svc = services()
+        body = load_body(schema(CreateGameSchema))
+        hit_per_address("create")
+        outcome = svc.lobby.create(body, current_account())
+        record = outcome.record
+        data = {
+            "id": record.id,
+            "seat": 0,
+            "token": outcome.token,
+            "game": svc.reads.render(record, 0),
+        }
+        return json_response(data, 201, {"Location": game_url(record.id)})
+
+
+class GameResource(Resource):
+    @operation(
+        id="getGame",
+        summary="The game as the bearer's seat sees it (a spectator without a token)",
+        description=(
+            "Sends an ETag that changes whenever anything this viewer can see changes. "
+            "With If-None-Match naming the current ETag: 304, or with ?wait=N, the request "
+            "is held until the game changes (200) or N seconds pass (304)."
+        ),
+        query=WaitQuery,
+        auth="optional",
+        responses={
+            200: (GameViewSchema, "The view"),
+            304: (None, "Unchanged (If-None-Match)"),
+        },
+        headers={200: {"ETag": "Version tag of this view"}, 304: {"ETag": "The current tag"}},
+        request_headers={"If-None-Match": "The ETag of the view the client has"},
+        errors=(400, 401, 403, 404, 429),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        q = load_query(schema(WaitQuery))
+        token = bearer_token()
+        wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+        # A long-poll may start from the version this process already knows (its waiters'
+        # subscription keeps it current): a client that polls again right after a change
+        # then costs no Redis read. A plain read always reads.
+        raw = svc.reads.known_raw(game_id) if wait > 0 else None
+        if raw is None:
+            raw = svc.reads.load_raw(game_id)
+        if raw is None:
+            raise not_found(game_id)
+        version = raw[0]
+        seat = svc.reads.seat_in(raw, token)
+        etag = rendering.etag(version, seat)
+        if if_none_match(etag):
+            if wait > 0:
+                with holding(wait):
+                    newest = svc.reads.wait_for_change(game_id, version, wait)
+                if newest != version:
+                    raw = None if newest is None else svc.reads.load_raw(game_id, newest)
+                    if raw is None:
+                        raise not_found(game_id)
+                    version = raw[0]
+                    seat = svc.reads.seat_in(raw, token)
+                    etag = rendering.etag(version, seat)
+            if if_none_match(etag):
+                return Response(status=304, headers={"ETag": etag})
+        body = svc.reads.view_of(game_id, raw, seat)
+        response = json_response(
+            body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
+        )
+        if wait > 0:
+            response.call_on_close(yield_to_others)
+        return response
+
+
+class Export(Resource):
+    @operation(
+        id="exportGame",
+        summary="A finished game as hanab.live JSON",
+        responses={200: (HanabLiveGameSchema, "The game")},
+        errors=(404, 409),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        return json_response(svc.reads.export(svc.reads.load(game_id)))
+
+
+class Replay(Resource):
+    @operation(
+        id="replayGame",
+        summary="Everything about a finished game as it stood at ?turn=",
+        query=ReplayQuery,
+        responses={200: (GameViewSchema, "The full view at that turn")},
+        errors=(400, 404, 409),
+        description="404 no_such_turn past the last turn; 409 while the game is on.",
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        q = load_query(schema(ReplayQuery))
+        return json_response(svc.reads.replay(svc.reads.load(game_id), q.get("turn")))

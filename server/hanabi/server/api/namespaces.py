@@ -1,0 +1,63 @@
+"""Every route of the API: its namespace, its path and the resource that serves it, in the
+order the app registers them and the OpenAPI document lists them. To add a route, write
+its resource (with its :func:`~.operations.operation`) and add a line here.
+"""
+
+from __future__ import annotations
+
+from flask_restx import Namespace, Resource
+
+from .accounts import AccountsResource, AllSessions, CurrentSession, KeyResource, Keys, Me, Sessions
+from .events import Events, Stream, Tickets
+from .games import Export, GameResource, Games, Replay
+from .play import Actions, Chat, Terminate, Votes
+from .players import History, Profile, RatingModel
+from .seats import Bots, Players, Seat, Start
+from .system import Health, Ready, Strategies, Variants
+
+system = Namespace("system", description="Health and game catalogue", path="/")
+games = Namespace("games", description="Lobbies, seats, play and replays", path="/games")
+accounts = Namespace("accounts", description="Accounts and their API keys", path="/accounts")
+sessions = Namespace("sessions", description="Logging in and out", path="/sessions")
+players = Namespace("players", description="Public profiles and histories", path="/players")
+rating = Namespace("rating", description="The rating model", path="/rating-model")
+
+GAME = "/<string:game_id>"
+
+#: (namespace, path in it, resource), in order.
+ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
+    (system, "/health", Health),
+    (system, "/ready", Ready),
+    (system, "/variants", Variants),
+    (system, "/strategies", Strategies),
+    (games, "", Games),  # the listing; opening a table
+    (games, GAME, GameResource),  # a game as its viewer sees it
+    (games, GAME + "/players", Players),  # joining
+    (games, GAME + "/players/<int:seat>", Seat),  # leaving, freeing, declaring a strategy
+    (games, GAME + "/bots", Bots),
+    (games, GAME + "/start", Start),
+    (games, GAME + "/actions", Actions),
+    (games, GAME + "/events", Events),
+    (games, GAME + "/stream", Stream),
+    (games, GAME + "/tickets", Tickets),
+    (games, GAME + "/chat", Chat),
+    (games, GAME + "/votes", Votes),
+    (games, GAME + "/terminate", Terminate),
+    (games, GAME + "/export", Export),
+    (games, GAME + "/replay", Replay),
+    (accounts, "", AccountsResource),  # registering
+    (accounts, "/me", Me),
+    (accounts, "/me/sessions", AllSessions),
+    (accounts, "/me/keys", Keys),
+    (accounts, "/me/keys/<string:key_id>", KeyResource),
+    (sessions, "", Sessions),  # logging in
+    (sessions, "/current", CurrentSession),  # logging out
+    (players, "/<string:username>", Profile),
+    (players, "/<string:username>/games", History),
+    (rating, "", RatingModel),
+)
+
+for namespace, path, resource in ROUTES:
+    namespace.add_resource(resource, path)
+
+NAMESPACES = (system, games, accounts, sessions, players, rating)

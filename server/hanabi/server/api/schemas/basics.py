@@ -1,0 +1,137 @@
+"""The shapes the schemas share: the fields of JSON as JSON Schema reads it, the patterns of
+names and text, and the values a request may name (statuses, actions, suits, clues)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+from hanabi.game import VARIANTS, ActionKind, EndReason
+
+from ...storage.record import GameStatus
+
+STATUSES = tuple(status.value for status in GameStatus)
+PLAYER_ACTIONS = tuple(k.value for k in ActionKind if k is not ActionKind.TERMINATE)
+EVENT_TYPES = (
+    "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
+    "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "plays",
+)  # fmt: skip
+#: Why a game of this service ends: the rules' reasons for its variants and options, and
+#: the table's (a vote, a clock, an idle game). Not hanab.live's all-or-nothing or
+#: max-possible endings: no variant or option of the service ends a game that way.
+END_REASONS = tuple(
+    reason.value
+    for reason in (
+        EndReason.PERFECT,
+        EndReason.DECK_OUT,
+        EndReason.STRIKEOUT,
+        EndReason.TERMINATED,
+        EndReason.TIMEOUT,
+        EndReason.IDLE,
+    )
+)
+MAX_WAIT = 30
+CHAT_MAX = 300
+
+#: Some visible character, and no control characters (they could drive a terminal). The
+#: classes are spelled out (no \s, \S) so Python and ECMA-262 (OpenAPI) read them alike.
+_CONTROL = r"\x00-\x1f\x7f-\x9f"
+_BLANK = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+TEXT_PATTERN = f"^[^{_CONTROL}]*[^{_BLANK}][^{_CONTROL}]*$"
+
+#: Names also hold no format characters (Unicode Cf: bidi overrides, zero-width spaces and
+#: joiners...) nor line or paragraph separators. Spelled out for the BMP (a fixed list, so
+#: the contract does not change with Python's Unicode version); the service refuses the
+#: few outside it too, and checks the length again after NFKC (seats.check_name).
+_FORMAT = (
+    r"\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+    r"\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+)
+NAME_PATTERN = f"^[^{_CONTROL}{_FORMAT}]*[^{_BLANK}{_FORMAT}][^{_CONTROL}{_FORMAT}]*$"
+
+#: What the server accepts where a request names a suit, a clue colour or a clue rank (in
+#: some variant; the engine then checks the game's own), so the contract lists them.
+SUIT_IDS = tuple(sorted({s.id for v in VARIANTS.values() for s in v.suits}))
+CLUE_COLORS = tuple(sorted({c for v in VARIANTS.values() for c in v.to_dict()["clue_colors"]}))
+CLUE_RANKS = tuple(sorted({r for v in VARIANTS.values() for r in v.to_dict()["clue_ranks"]}))
+
+
+class FullMatch(validate.Regexp):
+    """Regexp that must match the whole value (Python's ``$`` also matches before a final
+    newline; ECMA-262's, which the OpenAPI ``pattern`` uses, does not)."""
+
+    def __call__(self, value: Any) -> Any:
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+def text_field(
+    limit: int, what: str, pattern: str = TEXT_PATTERN, required: bool = True
+) -> fields.String:
+    return fields.String(
+        required=required,
+        validate=[
+            validate.Length(1, limit),
+            FullMatch(
+                pattern, error=f"A {what} needs a visible character and no control characters."
+            ),
+        ],
+        metadata={"description": f"Surrounding spaces are dropped; at most {limit} characters."},
+    )
+
+
+class JsonInteger(fields.Integer):
+    """An integer as JSON Schema means it: 3 and 3.0, but not "3", 3.5 or true."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.make_error("invalid")
+        if isinstance(value, float) and not value.is_integer():
+            raise self.make_error("invalid")
+        return super()._deserialize(int(value), attr, data, **kwargs)
+
+
+class JsonBoolean(fields.Boolean):
+    """A boolean as JSON means it: true or false, not "yes", 1 or "true"."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def integer(**kw: Any) -> fields.Integer:
+    return JsonInteger(**kw)
+
+
+def nullable_integer(**kw: Any) -> fields.Integer:
+    return JsonInteger(allow_none=True, required=True, **kw)
+
+
+def nullable_string(**kw: Any) -> fields.String:
+    return fields.String(allow_none=True, required=True, **kw)
+
+
+def custom_deal_field() -> fields.Boolean:
+    return JsonBoolean(
+        required=True,
+        metadata={
+            "description": "The creator chose the deal (a seed or a deck), so they may know "
+            "every card: true. A fair, random deal: false."
+        },
+    )
+
+
+IDLE_LIMIT = (
+    "Seconds without a move after which a game in progress ends (reason idle, score 0): "
+    "at least 5, at most the server's HANABI_IDLE_MAX (7 days); by default HANABI_IDLE_END "
+    "(30 minutes). 0 in a view: no limit."
+)
+
+
+TIMER = (
+    "A timed game: each seat's clock runs only on its turns; at 0 the game ends (reason "
+    "timeout, score 0). Bots never time out. null: untimed."
+)

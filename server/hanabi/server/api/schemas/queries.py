@@ -1,0 +1,71 @@
+"""Schemas of query strings: the listing, long-polls, event pages, replays, the stream."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from .basics import MAX_WAIT, STATUSES
+from .plain import Schema  # marshmallow's, refusing in plain words
+
+
+class QueryString(Schema):
+    """Query strings: unknown parameters are refused like unknown body fields."""
+
+    error_messages = {"unknown": "This parameter is not accepted here."}  # noqa: RUF012
+
+
+class ListGamesQuery(QueryString):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    cursor = fields.String(validate=validate.Length(1, 100))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(0, MAX_WAIT),
+        metadata={
+            "description": "With If-None-Match: hold up to this many seconds until the "
+            "listing changes (a table opens, a seat is taken or freed, a game starts or ends)."
+        },
+    )
+
+
+class WaitQuery(QueryString):
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(0, MAX_WAIT),
+        metadata={"description": "With If-None-Match: hold up to this many seconds for a change."},
+    )
+
+
+class EventsQuery(QueryString):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(0),
+        metadata={"description": "Only events with a larger seq."},
+    )
+    limit = fields.Integer(
+        validate=validate.Range(1),
+        metadata={"description": "Page size: default 200, at most the server's cap (1000)."},
+    )
+
+
+class ReplayQuery(QueryString):
+    turn = fields.Integer(
+        validate=validate.Range(0), metadata={"description": "Default: the final turn."}
+    )
+
+
+class StreamQuery(QueryString):
+    after = fields.Integer(
+        validate=validate.Range(0),
+        metadata={
+            "description": "Replay the events after this seq first (Last-Event-ID, when "
+            "sent, takes precedence). Without either: the current view, then what follows."
+        },
+    )
+    ticket = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "A one-time ticket from POST /games/{game_id}/tickets, for "
+            "clients that cannot send an Authorization header (a browser's EventSource)."
+        },
+    )

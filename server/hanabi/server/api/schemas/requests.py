@@ -1,0 +1,223 @@
+"""Schemas of the requests that change a game: open a table, take a seat, seat a bot, deal,
+move, vote, chat; and what a seat or a bot seat is granted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate
+
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
+from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+
+from ...table.seats import NAME_MAX
+from .basics import (
+    CHAT_MAX,
+    CLUE_COLORS,
+    CLUE_RANKS,
+    IDLE_LIMIT,
+    NAME_PATTERN,
+    PLAYER_ACTIONS,
+    SUIT_IDS,
+    TIMER,
+    FullMatch,
+    JsonBoolean,
+    integer,
+    text_field,
+)
+from .plain import Schema  # marshmallow's, refusing in plain words
+from .views import GameViewSchema, TimerSchema
+
+
+class OptionsSchema(Schema):
+    empty_clues = JsonBoolean(load_default=False)
+    strikeout_keeps_score = JsonBoolean(load_default=False)
+    rated = JsonBoolean(
+        load_default=False,
+        metadata={
+            "description": "A rated game (docs/ratings.md): created and joined with an "
+            "account's credential only; no seed, deck, bot seats or bot accounts; 55-card "
+            "variants are refused (variant_not_rated); the standard rules only "
+            "(option_not_rated)."
+        },
+    )
+    idle_limit = integer(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
+    timer = fields.Nested(TimerSchema, metadata={"description": TIMER})
+
+
+class DeckCardSchema(Schema):
+    suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
+    rank = integer(required=True, validate=validate.Range(1, 5))
+
+
+class CreateGameSchema(Schema):
+    name = text_field(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
+    variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
+    max_players = integer(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
+    options = fields.Nested(OptionsSchema, load_default=dict)
+    seed = fields.String(validate=validate.Length(1, 64))
+    deck = fields.List(
+        fields.Nested(DeckCardSchema),
+        validate=validate.Length(1, 200),
+        metadata={"description": "An exact deal, top card first (e.g. from hanab.live)."},
+    )
+
+
+#: A bot strategy's name; a refusal names them all, with whom to seat each.
+STRATEGY_CHOICE = validate.OneOf(
+    tuple(STRATEGIES), error=f"Use one of: {{choices}} ({descriptions()})."
+)
+
+
+def plays_field(**kw: Any) -> fields.String:
+    return fields.String(
+        allow_none=True,
+        validate=STRATEGY_CHOICE,
+        metadata={
+            "description": "The bot strategy the program in this seat plays (null: a person "
+            "plays it). The table's bots read it like a server bot's strategy: hat plays hat "
+            "only when every other seat plays hat."
+        },
+        **kw,
+    )
+
+
+class SeatUpdateSchema(Schema):
+    plays = plays_field(required=True)
+
+
+class JoinSchema(Schema):
+    name = text_field(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
+    plays = plays_field(load_default=None)
+
+
+class BotSeatSchema(Schema):
+    strategy = fields.String(
+        load_default=DEFAULT_STRATEGY,
+        validate=STRATEGY_CHOICE,
+        metadata={"description": f"A bot strategy; default {DEFAULT_STRATEGY}. {descriptions()}."},
+    )
+    name = fields.String(
+        validate=[
+            validate.Length(1, NAME_MAX),
+            FullMatch(
+                NAME_PATTERN, error="A name needs a visible character and no control characters."
+            ),
+        ],
+        metadata={"description": "Default: <strategy>-bot-<seat> (unique at the table)."},
+    )
+
+
+class BotSeatResultSchema(Schema):
+    seat = integer(required=True)
+    game = fields.Nested(GameViewSchema, required=True, metadata={"description": "Host's view"})
+
+
+class StartSchema(Schema):
+    watch = JsonBoolean(
+        load_default=False,
+        metadata={
+            "description": "The host gives up their seat at the deal and watches as a "
+            "spectator (e.g. an all-bot table, where spectators see every card)."
+        },
+    )
+
+
+class SeatGrantSchema(Schema):
+    """A seat and its bearer token. The token is shown only here, once."""
+
+    id = fields.String(required=True)
+    seat = integer(required=True)
+    token = fields.String(required=True)
+    game = fields.Nested(GameViewSchema, required=True)
+
+
+class ActionRequest(Schema):
+    turn = integer(
+        required=True,
+        validate=validate.Range(0),
+        metadata={"description": "The turn the client believes it is."},
+    )
+
+
+class PlayRequestSchema(ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("play"))
+    card = integer(
+        required=True, validate=validate.Range(0), metadata={"description": "Its order."}
+    )
+    firework = fields.String(
+        validate=validate.OneOf(SUIT_IDS),
+        metadata={"description": "Wild plays: the firework (suit id) to play on."},
+    )
+
+
+class DiscardRequestSchema(ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("discard"))
+    card = integer(
+        required=True, validate=validate.Range(0), metadata={"description": "Its order."}
+    )
+
+
+class ColorClueRequestSchema(ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("clue"))
+    target = integer(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
+    color = fields.String(required=True, validate=validate.OneOf(CLUE_COLORS))
+
+
+class RankClueRequestSchema(ActionRequest):
+    type = fields.String(required=True, validate=validate.Equal("clue"))
+    target = integer(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
+    rank = integer(required=True, validate=validate.OneOf(CLUE_RANKS))
+
+
+#: The body of POST /games/{id}/actions is exactly one of these shapes.
+ACTION_REQUESTS: tuple[type[Schema], ...] = (
+    PlayRequestSchema,
+    DiscardRequestSchema,
+    ColorClueRequestSchema,
+    RankClueRequestSchema,
+)
+
+
+def action_request_schema(data: dict[str, Any]) -> type[Schema]:
+    """Which shape a request body means, going by ``type`` (and colour or rank)."""
+    kind = data.get("type")
+    if kind == "discard":
+        return DiscardRequestSchema
+    if kind == "clue":
+        return (
+            RankClueRequestSchema
+            if "rank" in data and "color" not in data
+            else ColorClueRequestSchema
+        )
+    if kind == "play":
+        return PlayRequestSchema
+    raise ValidationError({"type": [f"Use one of: {', '.join(PLAYER_ACTIONS)}."]})
+
+
+class VoteSchema(Schema):
+    end = JsonBoolean(
+        required=True,
+        metadata={"description": "true: vote to end the game; false: take the vote back."},
+    )
+
+
+class MaxBytes(validate.Validator):
+    """At most ``limit`` bytes of UTF-8, what a line costs to keep and send in any script."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit, self.what = limit, what
+
+    def __call__(self, value: str) -> str:
+        if len(value.encode()) > self.limit:
+            raise ValidationError(
+                f"A {self.what} is at most {self.limit} bytes of text: an accented letter "
+                "takes 2, most Chinese, Japanese or Korean characters 3, an emoji 4."
+            )
+        return value
+
+
+class ChatSchema(Schema):
+    text = text_field(CHAT_MAX, "chat line")
+    text.validators.append(MaxBytes(CHAT_MAX, "chat line"))
+    text.metadata["description"] = f"Surrounding spaces are dropped; at most {CHAT_MAX} bytes."

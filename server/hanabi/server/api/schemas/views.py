@@ -1,0 +1,264 @@
+"""Schemas of what a game looks like: the view of one viewer (a seat, or a spectator), a
+listing's summaries, and a finished game exported in hanab.live's format."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from hanabi.game import VARIANTS
+
+from .basics import (
+    END_REASONS,
+    IDLE_LIMIT,
+    PLAYER_ACTIONS,
+    STATUSES,
+    SUIT_IDS,
+    JsonBoolean,
+    custom_deal_field,
+    integer,
+    nullable_integer,
+    nullable_string,
+)
+from .plain import Schema  # marshmallow's, refusing in plain words
+
+
+class TimerSchema(Schema):
+    base = integer(
+        required=True,
+        validate=validate.Range(1, 3600),
+        metadata={"description": "Seconds on each seat's clock at the start (10 to 3600; "
+                  "a server may allow less, HANABI_TIMER_MIN_BASE)."},
+    )  # fmt: skip
+    per_turn = integer(
+        required=True,
+        validate=validate.Range(0, 300),
+        metadata={"description": "Seconds added to a seat's clock after each of its moves."},
+    )
+
+
+class GameOptionsSchema(Schema):
+    empty_clues = JsonBoolean(required=True)
+    strikeout_keeps_score = JsonBoolean(required=True)
+    idle_limit = integer(required=True, metadata={"description": IDLE_LIMIT})
+    timer = fields.Nested(TimerSchema, required=True, allow_none=True)
+    rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
+
+
+class RatingChangeSchema(Schema):
+    before = fields.Float(required=True)
+    after = fields.Float(required=True)
+
+
+class PlayerSchema(Schema):
+    seat = integer(required=True)
+    name = fields.String(required=True)
+    bot = nullable_string(
+        metadata={"description": "The server bot's strategy seated here; null for a person."}
+    )
+    plays = nullable_string(
+        metadata={
+            "description": "The strategy this seat plays, as far as the table knows: a server "
+            "bot's, or the one a program in a person's seat declared (PATCH "
+            "/games/{game_id}/players/{seat}); null for a person. Bots read the table from it."
+        }
+    )
+    playing = nullable_string(
+        metadata={
+            "description": "The strategy this seat's bot really plays at this table as it "
+            "stands: `plays`, unless that is a private code not every seat plays (hat "
+            "plays conventions next to a person or a bot of another strategy); null for "
+            "a person. In the lobby it follows who sits down."
+        }
+    )
+
+
+class ResultSchema(Schema):
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf(END_REASONS),
+        metadata={
+            "description": "perfect, deck_out, strikeout; terminated (by vote), timeout (a "
+            "seat's clock ran out), idle (nobody moved for options.idle_limit seconds)."
+        },
+    )
+    score = integer(required=True)
+    rating_changes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingChangeSchema),
+        metadata={"description": "A rated game, once its ratings are applied: seat -> change."},
+    )
+
+
+class ActionSchema(Schema):
+    """An action as the engine names it (legal actions, action log)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(PLAYER_ACTIONS))
+    card = integer()
+    target = integer()
+    color = fields.String()
+    rank = integer()
+    firework = fields.String()
+
+
+class ClueTagSchema(Schema):
+    color = nullable_string()
+    rank = nullable_integer()
+
+
+class KnowledgeSchema(Schema):
+    clued = JsonBoolean(required=True)
+    clues = fields.List(fields.Nested(ClueTagSchema), required=True)
+    possible = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(integer()),
+        required=True,
+        metadata={"description": "Suit -> ranks the holder was told it may be."},
+    )
+    deduced = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(integer()),
+        required=True,
+        metadata={"description": "Suit -> ranks still possible given what this viewer sees."},
+    )
+
+
+class CardSchema(Schema):
+    order = integer(required=True)
+    suit = nullable_string(metadata={"description": "null where hidden from this viewer"})
+    rank = nullable_integer()
+    knowledge = fields.Nested(KnowledgeSchema, required=True)
+
+
+class DiscardSchema(Schema):
+    order = integer(required=True)
+    suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
+    rank = integer(required=True)
+    misplayed = JsonBoolean(required=True)
+
+
+class ClueSchema(Schema):
+    type = fields.String(required=True, validate=validate.Equal("clue"))
+    turn = integer(required=True)
+    seat = integer(required=True)
+    target = integer(required=True)
+    color = nullable_string()
+    rank = nullable_integer()
+    touched = fields.List(integer(), required=True)
+
+
+class VotesSchema(Schema):
+    end = integer(required=True, metadata={"description": "How many seats voted to end."})
+    needed = integer(
+        required=True,
+        metadata={"description": "Votes that end the game: half the seated people (bots "
+                  "don't vote), at least 2 (1 for a person alone with bots)."},
+    )  # fmt: skip
+    mine = fields.Boolean(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Whether the viewer voted; null for a spectator."},
+    )
+
+
+class GameViewSchema(Schema):
+    """A game as one viewer (a seat, or a spectator) may see it."""
+
+    id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    version = integer(
+        required=True, metadata={"description": "Grows with every change to the game."}
+    )
+    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
+    options = fields.Nested(GameOptionsSchema, required=True)
+    max_players = integer(required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    host = integer(required=True)
+    you = nullable_integer(metadata={"description": "The viewer's seat; null for a spectator."})
+    custom_deal = custom_deal_field()
+    turn = integer(required=True)
+    current_seat = nullable_integer()
+    clue_tokens = integer(required=True)
+    strikes = integer(required=True)
+    deck_size = integer(required=True)
+    score = integer(required=True)
+    max_score = integer(
+        required=True,
+        metadata={
+            "description": "Best score the cards allow, given those discarded or misplayed "
+            "(a finished game keeps the figure it ended with, whatever its final score)."
+        },
+    )
+    pace = nullable_integer(
+        metadata={
+            "description": "Discards the team can still afford; null before the deal "
+            "and once the game is over."
+        }
+    )
+    fireworks = fields.Dict(keys=fields.String(), values=integer(), required=True)
+    hands = fields.List(fields.List(fields.Nested(CardSchema)), required=True)
+    discards = fields.List(fields.Nested(DiscardSchema), required=True)
+    clues = fields.List(fields.Nested(ClueSchema), required=True)
+    turns_left = nullable_integer()
+    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
+    result = fields.Nested(ResultSchema, allow_none=True, required=True)
+    votes = fields.Nested(VotesSchema, required=True)
+    clocks = fields.List(
+        fields.Float(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Seconds left on each seat's clock (by seat), the running "
+                  "one as of server_time; null for an untimed game or one not in progress."},
+    )  # fmt: skip
+    deadline = fields.DateTime(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When the game ends unless the seat to move moves: its "
+                  "clock runs out, or the idle limit passes (RFC 3339, UTC); null while a "
+                  "bot is to move or the game is not in progress."},
+    )  # fmt: skip
+    server_time = fields.DateTime(
+        required=True,
+        metadata={"description": "The server's time of this answer (count clocks down from "
+                  "it: the difference to deadline is what the seat to move has left)."},
+    )  # fmt: skip
+
+
+class GameSummarySchema(Schema):
+    id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
+    max_players = integer(required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    host = integer(required=True)
+    custom_deal = custom_deal_field()
+    turn = integer(required=True)
+    score = integer(required=True)
+    result = fields.Nested(ResultSchema, allow_none=True, required=True)
+    created = fields.DateTime(required=True)
+    updated = fields.DateTime(required=True)
+
+
+class GamePageSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_cursor = nullable_string(metadata={"description": "Pass as ?cursor= for the next page."})
+
+
+class HanabLiveCardSchema(Schema):
+    suitIndex = integer(required=True)  # hanab.live's field name
+    rank = integer(required=True)
+
+
+class HanabLiveActionSchema(Schema):
+    type = integer(required=True)
+    target = integer(required=True)
+    value = integer()
+
+
+class HanabLiveGameSchema(Schema):
+    """A game in hanab.live's JSON format (see hanabi.game.hanablive)."""
+
+    players = fields.List(fields.String(), required=True)
+    deck = fields.List(fields.Nested(HanabLiveCardSchema), required=True)
+    actions = fields.List(fields.Nested(HanabLiveActionSchema), required=True)
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
+    seed = fields.String(required=True)

@@ -1,0 +1,143 @@
+"""The seat routes: joining a table, leaving it (or freeing a seat, as the host), saying
+which bot strategy a program plays, seating a bot, dealing."""
+
+from __future__ import annotations
+
+from flask import Response
+from flask_restx import Resource
+
+from .context import hit_per_address, services
+from .credentials import bearer_token, current_account
+from .http import json_response, load_body, load_optional_body
+from .operations import game_url, operation, schema
+from .schemas.requests import (
+    BotSeatResultSchema,
+    BotSeatSchema,
+    JoinSchema,
+    SeatGrantSchema,
+    SeatUpdateSchema,
+    StartSchema,
+)
+from .schemas.views import GameViewSchema
+
+
+class Players(Resource):
+    @operation(
+        id="joinGame",
+        summary="Take the next free seat of a table that has not started",
+        body=JoinSchema,
+        auth="optional",
+        description=(
+            "Like a create: an account's credential binds the seat to the account; a guest "
+            "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
+            "bot_account), one seat each (409 already_seated), old enough and with enough "
+            "finished unrated games (409 account_too_new, not_enough_games). A program that "
+            "plays the seat with a bot strategy says which in "
+            "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
+            "rated table)."
+        ),
+        responses={201: (SeatGrantSchema, "The seat and its token")},
+        headers={201: {"Location": "The game's URL"}},
+        errors=(400, 401, 403, 404, 409, 413, 429),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = services()
+        body = load_body(schema(JoinSchema))
+        hit_per_address("join")
+        outcome = svc.lobby.join(game_id, body.get("name"), current_account(), body["plays"])
+        record = outcome.record
+        data = {
+            "id": record.id,
+            "seat": outcome.seat,
+            "token": outcome.token,
+            "game": svc.reads.render(record, outcome.seat),
+        }
+        return json_response(data, 201, {"Location": game_url(record.id)})
+
+
+class Seat(Resource):
+    @operation(
+        id="leaveGame",
+        summary="Leave (or, as the host, free a seat) before the start",
+        description=(
+            "Later seats move up one (a bot seat too: the host frees it like any other). "
+            "When no person is left at the table the game is gone."
+        ),
+        auth="required",
+        responses={204: (None, "The seat is free")},
+        errors=(401, 403, 404, 409),
+    )
+    def delete(self, game_id: str, seat: int) -> Response:
+        services().lobby.leave(game_id, bearer_token(), seat)
+        return Response(status=204)
+
+    @operation(
+        id="declareStrategy",
+        summary="Say which bot strategy the program in your seat plays (before the start)",
+        description=(
+            "For a program that plays a seat through the API (`hanabi-client bot` does it "
+            "on its own): the table's `players[].plays` shows it, and the bots at the table "
+            "read it like a server bot's strategy, so that two API hat bots play hat together "
+            "(a hat bot plays hat only when every other seat plays hat). Your own seat only "
+            "(403 not_your_seat), in the lobby only (409 game_started), not at a rated table "
+            "(409 rated_no_bots); `null` takes it back. Saying it again changes nothing."
+        ),
+        body=SeatUpdateSchema,
+        auth="required",
+        responses={200: (GameViewSchema, "Your view of the table")},
+        errors=(400, 401, 403, 404, 409, 413),
+    )
+    def patch(self, game_id: str, seat: int) -> Response:
+        svc = services()
+        body = load_body(schema(SeatUpdateSchema))
+        outcome = svc.lobby.declare(game_id, bearer_token(), seat, body["plays"])
+        return json_response(svc.reads.render(outcome.record, outcome.seat))
+
+
+class Bots(Resource):
+    @operation(
+        id="addBot",
+        summary="Seat a bot at the next free seat (host only, before the start)",
+        description=(
+            "The server plays the bot's turns itself as soon as they are due; no client "
+            "needs to poll. The host frees a bot seat like any other, with "
+            "DELETE /games/{game_id}/players/{seat}. Refused like a join when the table is "
+            "full or started; 400 for an unknown strategy (the message lists them)."
+        ),
+        body=BotSeatSchema,
+        auth="required",
+        responses={201: (BotSeatResultSchema, "The bot's seat and the host's view")},
+        errors=(400, 401, 403, 404, 409, 413, 429),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = services()
+        body = load_body(schema(BotSeatSchema))
+        hit_per_address("join")
+        outcome = svc.lobby.add_bot(game_id, bearer_token(), body["strategy"], body.get("name"))
+        seat = len(outcome.record.players) - 1
+        data = {"seat": seat, "game": svc.reads.render(outcome.record, outcome.seat)}
+        return json_response(data, 201)
+
+
+class Start(Resource):
+    @operation(
+        id="startGame",
+        summary="Deal and start (host only, at least 2 seated)",
+        description=(
+            'The body is optional. `{"watch": true}`: the host gives up their seat at the '
+            "deal and follows the game as a spectator (their token then holds no seat); "
+            "at least 2 other seats must be taken. At a table of bots only, spectators see "
+            "every card and every draw. A rated table checks its accounts again (409 "
+            "account_deleted: the host frees that seat; account_too_new, not_enough_games)."
+        ),
+        body=StartSchema,
+        body_required=False,
+        auth="required",
+        responses={200: (GameViewSchema, "The host's view (a spectator's, with watch)")},
+        errors=(400, 401, 403, 404, 409, 413),
+    )
+    def post(self, game_id: str) -> Response:
+        svc = services()
+        body = load_optional_body(schema(StartSchema))
+        outcome = svc.lobby.start(game_id, bearer_token(), body["watch"])
+        return json_response(svc.reads.render(outcome.record, outcome.seat, outcome.game))

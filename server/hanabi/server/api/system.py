@@ -1,0 +1,103 @@
+"""The system routes: whether the service and its storage answer, whether this node takes
+new clients, and the catalogue of variants and bot strategies."""
+
+from __future__ import annotations
+
+import orjson
+from flask import Response
+from flask_restx import Resource
+
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
+from hanabi.game import VARIANTS
+
+from ..ops import metrics
+from ..storage import redis_errors
+from ..table.refusals import Unavailable
+from .context import services
+from .http import json_response
+from .operations import operation
+from .schemas.system import HealthSchema, StrategyListSchema, VariantListSchema
+
+
+class Health(Resource):
+    @operation(
+        id="getHealth",
+        summary="Whether the service and its storage answer",
+        responses={200: (HealthSchema, "Redis answers")},
+        errors=(503,),
+    )
+    def get(self) -> Response:
+        ping_storage()
+        return json_response({"status": "ok"})
+
+
+def ping_storage() -> None:
+    try:
+        services().store.ping()
+    except redis_errors.ERRORS:
+        metrics.redis_error("request")
+        raise Unavailable("storage_unavailable", "Game storage does not answer.") from None
+
+
+class Ready(Resource):
+    @operation(
+        id="getReady",
+        summary="Whether this node takes new clients: storage answers and it is not draining",
+        description=(
+            "For load balancers; GET /health is the liveness check. 503 `draining` from the "
+            "moment the process got SIGTERM until it exits (HANABI_DRAIN_S), 503 "
+            "`storage_unavailable` while Redis does not answer."
+        ),
+        responses={200: (HealthSchema, "Ready")},
+        errors=(503,),
+    )
+    def get(self) -> Response:
+        if services().changes.draining:
+            raise Unavailable(
+                "draining", "This server is shutting down; use another one.", retry_after=5
+            )
+        ping_storage()
+        return json_response({"status": "ok"})
+
+
+_VARIANTS_BODY = orjson.dumps({"variants": [v.to_dict() for v in VARIANTS.values()]})
+
+
+class Variants(Resource):
+    @operation(
+        id="listVariants",
+        summary="Every variant this service plays",
+        responses={200: (VariantListSchema, "The variants")},
+    )
+    def get(self) -> Response:
+        return json_response(_VARIANTS_BODY, raw=True)
+
+
+_STRATEGIES_BODY = orjson.dumps(
+    {
+        "strategies": [
+            {
+                "name": name,
+                "description": cls.description,
+                "default": name == DEFAULT_STRATEGY,
+                "fallback": cls.fallback,
+            }
+            for name, cls in STRATEGIES.items()
+        ]
+    }
+)
+
+
+class Strategies(Resource):
+    @operation(
+        id="listStrategies",
+        summary="The bot strategies a host may seat, and whom each plays well with",
+        description=(
+            "For a lobby's bot picker: `default` is the one a bot seat gets when it names "
+            "none; `fallback` is what a strategy with a private code plays at a table where "
+            "not every other seat plays it."
+        ),
+        responses={200: (StrategyListSchema, "The strategies")},
+    )
+    def get(self) -> Response:
+        return json_response(_STRATEGIES_BODY, raw=True)

@@ -1,0 +1,57 @@
+"""The browser client: one page for every path a person opens, and the files it loads.
+
+The page is plain HTML, CSS and ES modules from ``web/`` (no build step). It talks to the
+server only through the public API, like any other front end. ``/``, ``/games/<id>`` and
+``/players/<name>`` all answer the same page; its router reads the path. The headers
+forbid inline script and every origin but this one, so a name or a chat line that holds
+markup can never run (the page renders them as text as well).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, send_from_directory
+
+from .headers import secure
+
+WEB = Path(__file__).parent.parent / "web"
+
+#: No inline script or style, nothing from another origin, no framing.
+CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+    )
+)
+
+blueprint = Blueprint("web", __name__)
+
+
+def _secure(response: Response) -> Response:
+    secure(response, CSP)
+    # Revalidated on every load (an ETag answers 304): a new server version's page and
+    # modules are never mixed with an old cached one.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blueprint.get("/")
+@blueprint.get("/games/<game_id>")
+@blueprint.get("/players/<username>")
+def page(game_id: str | None = None, username: str | None = None) -> Response:
+    """The page; its script shows the lobby, a game or a profile by the path."""
+    return _secure(send_from_directory(WEB, "index.html", mimetype="text/html"))
+
+
+@blueprint.get("/web/<path:name>")
+def asset(name: str) -> Response:
+    """A module, the style sheet or an icon (404 for anything else)."""
+    return _secure(send_from_directory(WEB, name))

@@ -1,0 +1,83 @@
+"""Clocks the server keeps: timed games (a Fischer clock per seat) and idle games.
+
+A game may be timed (``options.timer``: ``base`` seconds per seat, plus ``per_turn``
+seconds after each of the seat's moves) and always has an idle limit
+(``options.idle_limit`` seconds without a move; default ``HANABI_IDLE_END``). The clocks
+are Redis's, not any API node's: the commit script reads ``TIME`` and does all the
+arithmetic (:mod:`hanabi.server.storage.scripts`, which says what it keeps), so nodes
+whose clocks disagree still agree on every clock. This module holds what the table makes
+of them: the timing a new game asks for, and the time keys of a view. The workers of
+:mod:`hanabi.server.table.deadlines` end the games whose deadline passed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..ops.times import iso
+from ..storage.record import GameStatus, SeatKind
+from .refusals import Invalid, plural
+
+
+def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """The timing settings of a new game from its create options (which lose them: the
+    engine knows no clocks); 400 ``invalid_option`` past the server's limits."""
+    idle = options.pop("idle_limit", None)
+    timer = options.pop("timer", None)
+    if idle is None:
+        idle = config["HANABI_IDLE_END"]
+    elif idle > config["HANABI_IDLE_MAX"]:
+        raise Invalid(
+            "invalid_option",
+            f"idle_limit may be at most {plural(config['HANABI_IDLE_MAX'], 'second')} on "
+            "this server.",
+        )
+    if timer is not None and timer["base"] < config["HANABI_TIMER_MIN_BASE"]:
+        raise Invalid(
+            "invalid_option",
+            f"timer.base must be at least {plural(config['HANABI_TIMER_MIN_BASE'], 'second')}.",
+        )
+    return {"idle_limit": idle, "timer": None if timer is None else dict(timer)}
+
+
+def timing_options(record: Any) -> dict[str, Any]:
+    """The view's ``options.idle_limit`` and ``options.timer`` (0 and null for games from
+    before clocks)."""
+    timing = record.timing or {}
+    return {"idle_limit": timing.get("idle_limit", 0), "timer": timing.get("timer")}
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """What the view's time keys depend on (kept beside a cached view)."""
+
+    status: str
+    turn: int
+    clock: dict[str, Any] | None
+    people: tuple[bool, ...]  # per seat: a person (whose clock runs), not a bot
+
+    @classmethod
+    def of(cls, record: Any) -> ClockState:
+        people = tuple(p.kind is SeatKind.PERSON for p in record.players)
+        return cls(record.status, record.turn, record.clock, people)
+
+
+def clocks_view(record: Any, now: int) -> dict[str, Any]:
+    """The view's time keys as of ``now`` (ms, Redis time): ``clocks`` (seconds left per
+    seat, the running one counted down to now; null if untimed), ``deadline`` and
+    ``server_time`` (RFC 3339, UTC). ``record``: a record or its :class:`ClockState`."""
+    state = record if isinstance(record, ClockState) else ClockState.of(record)
+    out: dict[str, Any] = {"clocks": None, "deadline": None, "server_time": iso(now)}
+    clock = state.clock
+    if state.status is not GameStatus.PLAYING or not clock or not state.people:
+        return out
+    current = state.turn % len(state.people)
+    left = []
+    for seat, ms in enumerate(clock["left"]):
+        if seat == current and state.people[seat]:
+            ms -= max(0, now - clock["ts"])
+        left.append(round(max(0, ms) / 1000, 3))
+    out["clocks"] = left or None
+    out["deadline"] = None if clock["dl"] is None else iso(clock["dl"])
+    return out

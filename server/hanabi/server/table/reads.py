@@ -1,0 +1,242 @@
+"""Reading games: records, engine states, views, the event log, exports and replays, and
+waiting for a game to change.
+
+:class:`Reads` holds this process's caches (rendered views, rebuilt finished games, the
+records this process last wrote, which the write loop keeps), all keyed by the game's
+version so a stale entry is never served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from hanabi.game import Action, Game, HanabiError, export_game, full_view, replay
+from hanabi.game.views import redact_event
+
+from ..storage.archive import encode_action
+from ..storage.changes import Busy, ChangeHub
+from ..storage.record import GameStatus, Record, parse_players
+from ..storage.server_time import ServerTime
+from ..storage.store import Store
+from . import rendering, restore
+from .cache import LRU, SingleFlight
+from .clocks import ClockState, clocks_view
+from .refusals import Conflict, NotFound, Refused, Unavailable
+from .restore import Finished
+from .seats import all_bots, not_found, seat_of
+
+
+class Reads:
+    """Every read of a game, for the API and the other parts of the table. ``changes``:
+    this process's change hub (waits); ``server_time``: Redis's clock (views' time keys);
+    ``cache_size``: views and records kept per process."""
+
+    def __init__(
+        self, store: Store, changes: ChangeHub, server_time: ServerTime, cache_size: int
+    ) -> None:
+        self.store = store
+        self.changes = changes
+        self.server_time = server_time
+        self.loads = SingleFlight()
+        self.views = LRU(cache_size)
+        self.finished = LRU(256)
+        self.records = LRU(cache_size)  # id -> (version, players, blob)
+
+    # -- engine glue -------------------------------------------------------------------
+
+    def load(self, game_id: str) -> Record:
+        record = self.store.load(game_id)
+        if record is None:
+            raise not_found(game_id)
+        return record
+
+    def live_game(self, record: Record, *, with_log: bool = False) -> Game:
+        """The game in play (:func:`~.restore.live_game`); ``with_log``: with its actions,
+        as a seat saw them come (what a bot replays)."""
+        return restore.live_game(record, self.compact_log(record) if with_log else None)
+
+    def compact_log(self, record: Record) -> list[str]:
+        """The game's compact action log (:mod:`hanabi.server.storage.archive`): the copy its
+        state carries, or rebuilt from the Redis list for a record written without one."""
+        if record.compact_log is not None:
+            return record.compact_log
+        if record.turn == 0:
+            return []
+        return [
+            encode_action(entry.seat, Action.from_dict(entry.action))
+            for entry in self.store.actions(record.id)
+        ]
+
+    def finished_game(self, record: Record) -> Finished:
+        """The finished game replayed from its archive (:func:`~.restore.finished_game`),
+        once per version in this process."""
+        key = (record.id, record.version)
+        cached = self.finished.get(key)
+        if cached is not None:
+            return cached
+        rebuilt = restore.finished_game(record)
+        self.finished.put(key, rebuilt)
+        return rebuilt
+
+    def game_of(self, record: Record) -> Game | None:
+        if record.status is GameStatus.PLAYING:
+            return self.live_game(record)
+        if record.status is GameStatus.FINISHED:
+            return self.finished_game(record).game
+        return None
+
+    # -- views -------------------------------------------------------------------------
+
+    def render(self, record: Record, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+        """The view of ``record`` for ``seat`` (None: a spectator)."""
+        if game is None and record.status is not GameStatus.LOBBY:
+            game = self.game_of(record)
+        out = rendering.render(record, seat, game)
+        out.update(clocks_view(record, self.server_time.now_ms()))
+        return out
+
+    def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
+        """The view as JSON, cached per (game, version, seat) without its time keys (they
+        change without a commit: the clocks run), which are added to each copy served;
+        ``game``: the engine state already at hand, if any."""
+        key = (record.id, record.version, seat)
+        cached = self.views.get(key)
+        if cached is None:
+            if game is None and record.status is not GameStatus.LOBBY:
+                game = self.game_of(record)
+            cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
+            self.views.put(key, cached)
+        return self._timed(*cached)
+
+    def seat_in(self, stored: tuple[int, bytes, bytes], token: str | None) -> int | None:
+        """The seat ``token`` holds in a game as read (None without a token; 403 if it
+        holds none), from its players alone: a 304 never parses the state."""
+        return seat_of(parse_players(stored[1]), token)
+
+    def view_of(self, game_id: str, stored: tuple[int, bytes, bytes], seat: int | None) -> bytes:
+        """The view of a game as read, for ``seat``: rendered once per version and seat."""
+        body = self.cached_view(game_id, stored[0], seat)
+        return body if body is not None else self.rendered(Record.load(game_id, *stored), seat)
+
+    def record_at(self, game_id: str, version: int) -> Record | None:
+        """The game at ``version`` or later (a version a change announced): see
+        :meth:`load_raw`; None if it is gone."""
+        raw = self.load_raw(game_id, version)
+        return None if raw is None else Record.load(game_id, *raw)
+
+    def cached_view(self, game_id: str, version: int, seat: int | None) -> bytes | None:
+        """The view of that version for that seat if this process has it rendered."""
+        cached = self.views.get((game_id, version, seat))
+        return None if cached is None else self._timed(*cached)
+
+    def _timed(self, body: bytes, state: ClockState) -> bytes:
+        times = orjson.dumps(clocks_view(state, self.server_time.now_ms()))
+        return body[:-1] + b"," + times[1:]
+
+    # -- waiting for changes --------------------------------------------------------
+
+    def hold(self) -> Callable[[], None]:
+        """Count a waiting request (long-poll or stream) until the returned function is
+        called: 503 ``too_many_waiters`` when this process holds ``HANABI_MAX_WAITERS``."""
+        try:
+            return self.changes.hold()
+        except Busy:
+            raise Unavailable(
+                "too_many_waiters",
+                "This server holds too many waiting requests; retry.",
+                retry_after=5,
+            ) from None
+
+    def wait_for_change(self, game_id: str, version: int, seconds: float) -> int | None:
+        """Hold until the game is past ``version`` or ``seconds`` pass: the newest version
+        known (``version`` on a timeout, None if the game is gone). Holds no thread under
+        gevent (see :mod:`hanabi.server.storage.changes`)."""
+        return self.changes.wait(game_id, version, seconds)
+
+    def known_raw(self, game_id: str) -> tuple[int, bytes, bytes] | None:
+        """The game as this process holds it, if that is the version its change
+        subscription says is current (see :meth:`ChangeHub.latest`); else None."""
+        latest = self.changes.latest(game_id)
+        if latest is None:
+            return None
+        cached = self.records.get(game_id)
+        return cached if cached is not None and cached[0] == latest else None
+
+    def load_raw(self, game_id: str, version: int | None = None) -> tuple[int, bytes, bytes] | None:
+        """The stored game as (version, players, state bytes), or None if there is none.
+
+        ``version``: a version the caller knows was committed (a change it was woken for).
+        This process may already hold it, and concurrent loads for the same version share
+        one Redis read, so a change that wakes 1,000 spectators reads the game once per
+        process. Without it, a plain read (a request must see every commit made before it).
+        """
+        if version is None:
+            return self.store.load_raw(game_id)
+        cached = self.records.get(game_id)
+        if cached is not None and cached[0] >= version:
+            return cached
+
+        def fetch() -> tuple[int, bytes, bytes] | None:
+            raw = self.store.load_raw(game_id)
+            if raw is not None:
+                self.records.put(game_id, raw)
+            return raw
+
+        return self.loads.do((game_id, version), fetch)
+
+    # -- the event log -----------------------------------------------------------------
+
+    def events(
+        self, record: Record, seat: int | None, after: int, limit: int
+    ) -> list[dict[str, Any]]:
+        """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them."""
+        if record.status is GameStatus.FINISHED:
+            events = self.finished_game(record).events[after : after + limit]
+            return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
+        if after >= record.event_count:
+            return []
+        raw = self.store.events(record.id, after, min(after + limit, record.event_count) - 1)
+        reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
+        return self.redact(raw, seat, reveal, after + 1)
+
+    def event_page(
+        self, record: Record, seat: int | None, after: int, limit: int
+    ) -> dict[str, Any]:
+        """A page of the event log: ``next`` is the ``after`` of the next page, None at
+        the end (the log as it stood at ``record``'s version)."""
+        events = self.events(record, seat, after, limit)
+        end = after + len(events)
+        more = bool(events) and end < record.event_count
+        return {"events": events, "last_seq": record.event_count, "next": end if more else None}
+
+    def redact(
+        self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
+    ) -> list[dict[str, Any]]:
+        return [{**redact_event(e, seat, over), "seq": first_seq + i} for i, e in enumerate(events)]
+
+    # -- finished games ----------------------------------------------------------------
+
+    def export(self, record: Record) -> dict[str, Any]:
+        if record.status is not GameStatus.FINISHED:
+            raise Conflict("game_not_finished", "Only a finished game can be exported.")
+        return export_game(self.finished_game(record).game)
+
+    def replay(self, record: Record, turn: int | None) -> dict[str, Any]:
+        if record.status is not GameStatus.FINISHED:
+            raise Conflict("game_not_finished", "Only a finished game can be replayed.")
+        rebuilt = self.finished_game(record)
+        last = rebuilt.game.turn
+        if turn is None:
+            turn = last
+        if turn > last:
+            raise NotFound("no_such_turn", f"The game has turns 0 to {last}.")
+        try:
+            game = replay(restore.setup_of(record), rebuilt.game.actions, upto=turn)
+        except HanabiError as exc:  # pragma: no cover - the log replayed once already
+            raise Refused("replay_failed", exc.message) from None
+        out = rendering.with_table(full_view(game), record, None)
+        out.update(clocks_view(record, self.server_time.now_ms()))
+        return out

@@ -1,0 +1,120 @@
+"""What a viewer sees: game views, table keys, summaries and ETags.
+
+Pure functions of a record and (once dealt) its engine state; the redaction itself is the
+engine's (:func:`hanabi.game.view` and friends), this module only picks which one applies
+and adds the table's own keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi.bots import playing
+from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
+
+from ..ops.times import iso
+from ..storage.record import GameStatus, Record
+from .clocks import timing_options
+from .seats import all_bots
+from .vote_count import votes_view
+
+
+def lobby_view(record: Record) -> dict[str, Any]:
+    """The view of a table not dealt yet: an empty board of its variant."""
+    variant = get_variant(record.variant)
+    return {
+        "turn": 0,
+        "current_seat": None,
+        "clue_tokens": MAX_CLUE_TOKENS,
+        "strikes": 0,
+        "deck_size": variant.card_count,
+        "score": 0,
+        "max_score": variant.max_score,
+        "pace": None,
+        "fireworks": {variant.suits[f].id: 0 for f in variant.firework_suits},
+        "hands": [[] for _ in record.players],
+        "discards": [],
+        "clues": [],
+        "turns_left": None,
+        "legal_actions": [],
+        "result": None,
+    }
+
+
+def render(record: Record, seat: int | None, game: Game | None) -> dict[str, Any]:
+    """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt."""
+    if record.status is GameStatus.LOBBY:
+        out = lobby_view(record)
+    else:
+        assert game is not None
+        if seat is not None:
+            out = view(game, seat)
+        elif all_bots(record):
+            out = full_view(game)
+        else:
+            out = spectator_view(game)
+    return with_table(out, record, seat)
+
+
+def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
+    """A game view completed with the table's own keys (id, status, players...)."""
+    out.update(
+        id=record.id,
+        status=record.status,
+        version=record.version,
+        variant=record.variant,
+        options={
+            **record.options,
+            **({"rated": True} if record.rated else {}),
+            **timing_options(record),
+        },
+        max_players=record.max_players,
+        players=players(record),
+        host=record.host,
+        you=seat,
+        custom_deal=record.custom_deal,
+        votes=votes_view(record, seat),
+    )
+    changes = (record.result or {}).get("rating_changes")
+    if changes is not None and out.get("result") is not None:
+        out["result"] = {**out["result"], "rating_changes": changes}
+    return out
+
+
+def players(record: Record) -> list[dict[str, Any]]:
+    """The seats: who sits there, the strategy the table knows it plays, and the one it
+    really plays at this table as it stands (hat falls back to conventions next to
+    anyone who does not play hat: what a host needs to see before the deal)."""
+    table = [p.table_strategy for p in record.players]
+    return [
+        {
+            "seat": i,
+            "name": p.name,
+            "bot": p.bot,
+            "plays": strategy,
+            "playing": None if strategy is None else playing(strategy, i, table),
+        }
+        for i, (p, strategy) in enumerate(zip(record.players, table, strict=True))
+    ]
+
+
+def etag(version: int, seat: int | None) -> str:
+    return f'"{version}.{"s" if seat is None else seat}"'
+
+
+def summary(record: Record) -> dict[str, Any]:
+    """A game as the listing shows it."""
+    return {
+        "id": record.id,
+        "status": record.status,
+        "variant": record.variant,
+        "max_players": record.max_players,
+        "players": players(record),
+        "host": record.host,
+        "custom_deal": record.custom_deal,
+        "turn": record.turn,
+        "score": record.score,
+        "result": record.result,
+        "created": iso(record.created),
+        "updated": iso(record.updated),
+    }

@@ -1,0 +1,47 @@
+"""The parts of the game service, as the composition (:mod:`hanabi.server.app`) builds them.
+
+The API's resources take the parts they use from here (``app.extensions["hanabi"]``), as
+do the bot workers and the settle sweeper: each part was given what it needs when it was
+built, and none of them knows the container.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..storage.changes import ChangeHub
+from ..storage.store import Store
+from .accounts import Accounts
+from .deadlines import Deadlines
+from .leaving import Leaving
+from .listing import Listing
+from .lobby import Lobby
+from .play import Play
+from .reads import Reads
+from .settle import Settler
+from .stats import Profiles
+from .tickets import StreamTickets
+from .votes import Votes
+from .writes import WriteLoop
+
+
+@dataclass(frozen=True)
+class Services:
+    """Every part of the game service, built once per app."""
+
+    config: dict[str, Any]  # the app's settings
+    store: Store  # the games in Redis
+    changes: ChangeHub  # this process's waits for changes
+    reads: Reads  # games as viewers see them, events, exports, replays
+    listing: Listing  # GET /games
+    writes: WriteLoop  # the compare-and-set loop every change goes through
+    lobby: Lobby  # tables, seats, bots, the deal
+    play: Play  # moves and chat
+    votes: Votes  # votes to end a game
+    deadlines: Deadlines  # clocks that ran out, idle games
+    leaving: Leaving  # a deleted account's rated games
+    accounts: Accounts  # accounts, sessions, API keys
+    profiles: Profiles  # public profiles and histories
+    settler: Settler  # ratings, statistics and histories of finished games
+    tickets: StreamTickets  # one-time tickets that open a stream
