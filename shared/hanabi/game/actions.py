@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import IllegalAction
+from .kinds import ActionKind
 
-PLAY = "play"
-DISCARD = "discard"
-CLUE = "clue"
-TERMINATE = "terminate"
+PLAY = ActionKind.PLAY
+DISCARD = ActionKind.DISCARD
+CLUE = ActionKind.CLUE
+TERMINATE = ActionKind.TERMINATE
 ACTION_TYPES = (PLAY, DISCARD, CLUE, TERMINATE)
 
 

@@ -12,20 +12,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .fireworks import max_score, max_score_with_wilds
+from .kinds import EndReason
 from .setup import MAX_STRIKES
 
 if TYPE_CHECKING:
     from .game import Game
 
-PERFECT = "perfect"
-DECK_OUT = "deck_out"
-STRIKEOUT = "strikeout"
-MAX_POSSIBLE = "max_possible"  # end_at_max_possible: nothing more can be scored
-ALL_OR_NOTHING_FAILED = "all_or_nothing_failed"  # a perfect score became impossible
-ALL_OR_NOTHING_STUCK = "all_or_nothing_stuck"  # the player to move can neither act nor clue
-TERMINATED = "terminated"
-TIMEOUT = "timeout"  # a seat's clock ran out (the server keeps the clocks)
-IDLE = "idle"  # nobody moved for too long (the server decides how long)
+PERFECT = EndReason.PERFECT
+DECK_OUT = EndReason.DECK_OUT
+STRIKEOUT = EndReason.STRIKEOUT
+MAX_POSSIBLE = EndReason.MAX_POSSIBLE
+ALL_OR_NOTHING_FAILED = EndReason.ALL_OR_NOTHING_FAILED
+ALL_OR_NOTHING_STUCK = EndReason.ALL_OR_NOTHING_STUCK
+TERMINATED = EndReason.TERMINATED
+TIMEOUT = EndReason.TIMEOUT
+IDLE = EndReason.IDLE
 END_REASONS = (TERMINATED, TIMEOUT, IDLE)  # the reasons a terminate action may give
 RULE_REASONS = (PERFECT, DECK_OUT, STRIKEOUT, MAX_POSSIBLE, ALL_OR_NOTHING_FAILED,
                 ALL_OR_NOTHING_STUCK)  # fmt: skip
