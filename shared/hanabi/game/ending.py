@@ -105,5 +105,7 @@ def end_turn(
 
 
 def finish(game: Game, events: list[dict[str, Any]], turn: int, reason: str, score: int) -> None:
+    # Results and events are plain data (JSON, repr and equality alike): the enum's value.
+    reason = str(reason)
     game.result = {"reason": reason, "score": score}
     events.append({"type": "game_over", "turn": turn, "reason": reason, "score": score})
