@@ -23,6 +23,7 @@ from .storage import redis_memory
 from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
 from .storage.login_counters import LoginCounters
+from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
 from .storage.record import GameStatus
 from .storage.server_time import ServerTime
@@ -35,6 +36,7 @@ from .table.deadlines import Deadlines
 from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
+from .table.notes import Notes
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
@@ -97,6 +99,8 @@ def build_services(settings: dict[str, Any]) -> Services:
     # -- the table: reads, the write loop (settling games as they end), the operations
     settler = Settler(store, settling, account_store, settings["HANABI_RATING_K"])
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
+    notes = Notes(NoteStore(store.redis), reads)
+    reads.private = notes  # a seat's notes in its views, outside the view cache
     writes = WriteLoop(store, reads, SettleHooks(settler))
     leaving = Leaving(store, settling, writes, reads)
     accounts = Accounts(
@@ -121,6 +125,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
+        notes=notes,
     )
 
 

@@ -73,6 +73,7 @@ STATUS: dict[str, int] = {
     "no_such_turn": 404,
     "key_not_found": 404,
     "player_not_found": 404,
+    "no_such_card": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it
@@ -98,6 +99,8 @@ STATUS: dict[str, int] = {
     "account_deleted": 409,
     "account_too_new": 409,
     "not_enough_games": 409,
+    "card_not_drawn": 409,
+    "too_many_notes": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

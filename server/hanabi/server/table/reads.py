@@ -24,6 +24,8 @@ from ..storage.store import Store
 from . import rendering, restore
 from .cache import LRU, SingleFlight
 from .clocks import ClockState, clocks_view
+from .last_action import last_action
+from .private import PrivateKeys
 from .refusals import Conflict, NotFound, Refused, Unavailable
 from .restore import Finished
 from .seats import all_bots, not_found, seat_of
@@ -44,6 +46,9 @@ class Reads:
         self.views = LRU(cache_size)
         self.finished = LRU(256)
         self.records = LRU(cache_size)  # id -> (version, players, blob)
+        #: Keys each view served gets fresh, past the cache (card notes); the composition
+        #: sets it.
+        self.private: PrivateKeys | None = None
 
     # -- engine glue -------------------------------------------------------------------
 
@@ -96,6 +101,7 @@ class Reads:
             game = self.game_of(record)
         out = rendering.render(record, seat, game)
         out.update(clocks_view(record, self.server_time.now_ms()))
+        out.update(self._private(record.id, ClockState.of(record), seat))
         return out
 
     def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
@@ -109,7 +115,7 @@ class Reads:
                 game = self.game_of(record)
             cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
             self.views.put(key, cached)
-        return self._timed(*cached)
+        return self._timed(*cached, record.id, seat)
 
     def seat_in(self, stored: tuple[int, bytes, bytes], token: str | None) -> int | None:
         """The seat ``token`` holds in a game as read (None without a token; 403 if it
@@ -130,11 +136,24 @@ class Reads:
     def cached_view(self, game_id: str, version: int, seat: int | None) -> bytes | None:
         """The view of that version for that seat if this process has it rendered."""
         cached = self.views.get((game_id, version, seat))
-        return None if cached is None else self._timed(*cached)
+        return None if cached is None else self._timed(*cached, game_id, seat)
 
-    def _timed(self, body: bytes, state: ClockState) -> bytes:
-        times = orjson.dumps(clocks_view(state, self.server_time.now_ms()))
-        return body[:-1] + b"," + times[1:]
+    def _timed(self, body: bytes, state: ClockState, game_id: str, seat: int | None) -> bytes:
+        keys = clocks_view(state, self.server_time.now_ms())
+        keys.update(self._private(game_id, state, seat))
+        return body[:-1] + b"," + orjson.dumps(keys)[1:]
+
+    def _private(self, game_id: str, state: ClockState, seat: int | None) -> dict[str, Any]:
+        if self.private is None:
+            return {}
+        return self.private.view_keys(game_id, GameStatus(state.status), len(state.people), seat)
+
+    def etag(self, game_id: str, version: int, seat: int | None) -> str:
+        """The view's ETag: its version and viewer, and for a seat a tag of what it alone
+        sees that no commit changes (its notes)."""
+        tag = rendering.etag(version, seat)
+        extra = "" if self.private is None else self.private.tag(game_id, seat)
+        return tag if not extra else tag[:-1] + "." + extra + '"'
 
     # -- waiting for changes --------------------------------------------------------
 
@@ -238,5 +257,7 @@ class Reads:
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
             raise Refused("replay_failed", exc.message) from None
         out = rendering.with_table(full_view(game), record, None)
+        out["last_action"] = last_action(record, game, None, reveal=True)
         out.update(clocks_view(record, self.server_time.now_ms()))
+        out.update(self._private(record.id, ClockState.of(record), None))
         return out

@@ -17,6 +17,7 @@ from .deadlines import Deadlines
 from .leaving import Leaving
 from .listing import Listing
 from .lobby import Lobby
+from .notes import Notes
 from .play import Play
 from .reads import Reads
 from .settle import Settler
@@ -45,3 +46,4 @@ class Services:
     profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
+    notes: Notes  # card notes, private to their author until the end
