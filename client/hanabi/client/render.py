@@ -15,6 +15,7 @@ from rich.text import Text
 from .clocks import clocks_line
 from .codes import GameStatus, SeatKind, game_status
 from .narrate import player_names
+from .notes import last_move, note_lines
 from .variants import VariantInfo
 from .words import end_reason, plural, seat_name
 
@@ -183,6 +184,7 @@ class TableRenderer:
             lines.append(self._row("knows", [self.card(*knows(c), is_clued(c)) for c in cards]))
             lines.append(self._row("suits", [self.possible_suits(c) for c in cards]))
             lines.append(self._row("ranks", [self.possible_ranks(c) for c in cards]))
+        lines += [Text(f"  {line}", style="italic") for line in note_lines(view, cards)]
         return lines
 
     def discards(self, view: Mapping[str, Any]) -> Text:
@@ -241,13 +243,18 @@ class TableRenderer:
         view: Mapping[str, Any],
         *,
         recent: Sequence[str] = (),
+        chat: Sequence[str] = (),
         game_id: str | None = None,
         join_hint: str | None = None,
         elapsed: float = 0.0,
     ) -> Text:
         """The whole table as one Text; ``recent`` are the last moves, in words;
-        ``elapsed``: seconds since the view arrived (the running clock counts down)."""
+        ``elapsed``: seconds since the view arrived (the running clock counts down);
+        ``chat``: the last chat lines, listed apart from the moves."""
         lines = self.header(view, game_id, elapsed)
+        last = last_move(view, self.info)
+        if last is not None:
+            lines.append(Text(f"Last move: {last}", style="bold"))
         lobby = game_status(view) == GameStatus.LOBBY
         if lobby:
             lines += self.players(view)
@@ -271,6 +278,10 @@ class TableRenderer:
             lines.append(Text(""))
             lines.append(Text("Last moves:", style="bold"))
             lines += [Text(f"  {r}") for r in recent]
+        if chat:
+            lines.append(Text(""))
+            lines.append(Text("Chat:", style="bold"))
+            lines += [Text(f"  {line}") for line in chat]
         lines.append(Text(""))
         lines.append(self.lobby_line(view) if lobby else self.turn_line(view))
         out = Text("\n").join(lines)

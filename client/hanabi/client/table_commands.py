@@ -23,6 +23,7 @@ SENT = {
     CommandKind.START: "request to deal",
     CommandKind.BOT: "request for a bot",
     CommandKind.LEAVE: "request to leave",
+    CommandKind.NOTE: "note",
 }
 
 
@@ -50,6 +51,7 @@ class TableCommands:
             CommandKind.START: self._start,
             CommandKind.BOT: self._seat_bot,
             CommandKind.LEAVE: self._leave,
+            CommandKind.NOTE: self._note,
         }
 
     def run(self, line: str) -> int | None:
@@ -116,6 +118,21 @@ class TableCommands:
     def _chat(self, command: Command) -> int | None:
         self.client.chat(self.game_id, command.text, token=self.screen.token)
         self.screen.refresh()
+        return None
+
+    def _note(self, command: Command) -> int | None:
+        """Write (or delete) a note; the table is redrawn with it at once (the server's
+        stream brings it with the next change only)."""
+        screen = self.screen
+        notes = self.client.note(
+            self.game_id, command.action["card"], command.text, token=screen.token
+        )
+        view = screen.view
+        you = view.get("you") if view else None
+        if view is not None and isinstance(you, int):
+            by_seat = list(view.get("notes") or [{} for _ in view.get("players") or []])
+            by_seat[you : you + 1] = [notes]
+            screen.show({**view, "notes": by_seat}, force=True)
         return None
 
     def _vote(self, command: Command) -> int | None:
