@@ -104,7 +104,7 @@ export function discardPile(info, view) {
         h("span", { class: `pile-suit ${info.suitClass(suit)}` }, info.suitName(suit)),
         cards.map((c) =>
           h("span", {
-            class: `mini ${info.suitClass(suit)}${c.misplayed ? " misplayed" : ""}`,
+            class: `mini ${info.suitClass(suit)}${c.misplayed ? " misplayed" : ""}${c.order === view.last_action?.card ? " last-moved" : ""}`,
             title: c.misplayed ? "misplayed" : "discarded",
           }, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")),
         ),

@@ -7,6 +7,7 @@ import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { movePanel } from "./moves.js";
+import { dressCard, lastMove } from "./notes.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
 import { count, Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
@@ -209,6 +210,7 @@ class GamePage {
       fill(
         this.body,
         v.status === "finished" ? this.endPanel() : null,
+        lastMove(this.info, v),
         h("section", { class: "panel board", "aria-label": "Board" }, fireworks(this.info, v), counters(v)),
         this.handsPanel(cells),
         v.status === "playing" ? this.controls() : null,
@@ -249,15 +251,15 @@ class GamePage {
             toMove ? h("span", { class: "badge turn" }, "to move") : null,
             clock),
           h("div", { class: "hand" },
-            (v.hands[p.seat] || []).map((card, i) =>
-              cardButton(this.info, card, i + 1, {
+            (v.hands[p.seat] || []).map((card, i) => dressCard(this, v,
+              card, cardButton(this.info, card, i + 1, {
                 own,
                 key: `card-${card.order}`,
                 selected: own ? this.sel.card === card.order : false,
                 onSelect: v.you === null || v.status !== "playing" ? null
                   : own ? () => this.pick({ card: this.sel.card === card.order ? null : card.order })
                   : () => this.pick({ target: p.seat }),
-              }),
+              })),
             )),
           !own && myTurn && v.you !== null
             ? h("button", {
