@@ -148,7 +148,8 @@ class GameResource(Resource):
             raise not_found(game_id)
         version = raw[0]
         seat = svc.reads.seat_in(raw, token)
-        etag = svc.reads.etag(game_id, version, seat)
+        own = svc.reads.own_private(game_id, seat)  # a seat's notes: in its ETag and view
+        etag = svc.reads.etag(version, seat, own)
         if if_none_match(etag):
             if wait > 0:
                 with holding(wait):
@@ -159,10 +160,11 @@ class GameResource(Resource):
                         raise not_found(game_id)
                     version = raw[0]
                     seat = svc.reads.seat_in(raw, token)
-                    etag = svc.reads.etag(game_id, version, seat)
+                    own = svc.reads.own_private(game_id, seat)
+                    etag = svc.reads.etag(version, seat, own)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        body = svc.reads.view_of(game_id, raw, seat)
+        body = svc.reads.view_of(game_id, raw, seat, own)
         response = json_response(
             body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
         )

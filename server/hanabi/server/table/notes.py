@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..storage.notes import NoGame, NoteStore, TooManyNotes
+from ..storage.notes import NoGame, NoteStore, TooManyNotes, parse
 from ..storage.record import GameStatus, Record
+from .private import Own
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound
 from .seats import not_found, require_seat
@@ -69,23 +70,29 @@ class Notes:
     # -- in views (see :mod:`.private`) ----------------------------------------------
 
     def view_keys(
-        self, game_id: str, status: GameStatus, seats: int, viewer: int | None
+        self,
+        game_id: str,
+        status: GameStatus,
+        seats: int,
+        viewer: int | None,
+        own: Own | None = None,
     ) -> dict[str, Any]:
         """``notes``: by seat, ``{card order: text}``. While the game is on only the
         viewer's own are filled in (a spectator's list is all empty); once it is over,
-        everyone's."""
+        everyone's. ``own``: the viewer's notes, if already read."""
         out: list[dict[str, str]] = [{} for _ in range(seats)]
         if status is GameStatus.FINISHED:
             out = [_jsonable(n) for n in self.store.of_seats(game_id, seats)]
         elif status is GameStatus.PLAYING and viewer is not None and viewer < seats:
-            out[viewer] = _jsonable(self.store.of_seat(game_id, viewer))
+            raw = self.store.raw(game_id, viewer) if own is None else own.raw
+            out[viewer] = _jsonable(parse(raw))
         return {"notes": out}
 
-    def tag(self, game_id: str, viewer: int | None) -> str:
-        if viewer is None:
-            return ""
-        raw = self.store.raw(game_id, viewer)
-        return "" if raw is None else hashlib.blake2b(raw, digest_size=6).hexdigest()
+    def own(self, game_id: str, viewer: int) -> Own:
+        return Own(self.store.raw(game_id, viewer))
+
+    def tag(self, own: Own) -> str:
+        return "" if own.raw is None else hashlib.blake2b(own.raw, digest_size=6).hexdigest()
 
     def export(self, record: Record) -> list[list[str]] | None:
         """Everyone's notes in hanab.live's export shape: per seat, a list of strings
