@@ -49,3 +49,9 @@ def test_a_note_is_written_on_a_card_and_the_last_move_is_highlighted(
     expect(ann.locator('[data-key="last-move"]')).to_contain_text("bob ")
     expect(ann.locator('[data-key="last-move"] .last-card')).to_have_count(1)
     expect(ann.locator(".hands .card.last-touched")).to_have_count(0)
+    # after the end everyone's notes are on the cards, with their author, in the replay too
+    table.end_by_vote()
+    expect(ann.locator(f'[data-key="note-{order}"]')).to_have_text("ann: save this 5")
+    ann.get_by_role("button", name="Watch the replay").click()
+    expect(ann.get_by_role("heading", name="Replay")).to_be_visible()
+    expect(ann.locator(f'[data-key="note-{order}"]')).to_have_text("ann: save this 5")
