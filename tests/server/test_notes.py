@@ -7,6 +7,7 @@ everyone sees everyone's, in the views, the replay and hanab.live's export shape
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,7 +70,10 @@ def test_a_note_is_written_read_rewritten_and_deleted(client: FlaskClient) -> No
     assert other == {"seat": 1, "notes": {}}
 
 
-def test_notes_are_private_to_their_author_while_the_game_is_on(client: FlaskClient) -> None:
+def test_notes_are_private_to_their_author_while_the_game_is_on(
+    client: FlaskClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)  # every log line the app writes, request log included
     table = make_table(client, 3, seed="notes-private")
     order = a_card_of(table.view(1), 1)
     assert put_note(table, 1, order, SECRET).status_code == 200
@@ -99,6 +103,7 @@ def test_notes_are_private_to_their_author_while_the_game_is_on(client: FlaskCli
     _, _, view = own.until("view")[-1]
     own.close()
     assert view["notes"][1] == {str(order): SECRET}
+    assert caplog.records and SECRET not in caplog.text  # nor in any log line
 
 
 def test_a_new_note_changes_the_authors_etag_only(client: FlaskClient) -> None:
