@@ -1,9 +1,12 @@
-"""Card notes and the last move in the browser: a seat writes a note on a card (✎, type,
-Enter), sees it marked there after a reload, cancels another with Escape; the other seat
+"""Card notes and the last move in the browser: a seat writes a note on a card (note mode,
+a click on the card, type, Enter), sees it marked there after a reload, cancels another
+with Escape; the other seat
 never gets it; the last clue's cards are outlined and a play's card is shown above the
 board. Moves are made through the API (two programs at a two-seat table)."""
 
 from __future__ import annotations
+
+import re
 
 from playwright.sync_api import expect
 from web_support import Browsing, WebServer, api_table
@@ -26,19 +29,27 @@ def test_a_note_is_written_on_a_card_and_the_last_move_is_highlighted(
     ann.goto(f"/games/{table.game_id}")
     expect(ann.locator('[data-key="last-move"]')).to_contain_text("ann clued bob")
     expect(ann.locator(".hands .card.last-touched")).to_have_count(len(touched))
-    # a note on bob's newest card: ✎, type, Enter
+    # a note on bob's newest card: note mode, a click on the card, type, Enter
     order = ann_view["hands"][1][0]["order"]
-    ann.locator(f'[data-key="note-edit-{order}"]').click()
+    ann.get_by_role("button", name="✎ Write notes").click()
+    bobs = ann.get_by_role("group", name="bob's hand").get_by_role(
+        "button", name=re.compile("^Slot")
+    )
+    expect(bobs).to_have_count(5)  # the hand's buttons are its cards, as ever
+    bobs.first.click()
     box = ann.get_by_role("textbox", name="Your note on this card (Enter saves, Escape cancels)")
     box.fill("save this 5")
     box.press("Enter")
     expect(ann.locator(f'[data-key="note-{order}"]')).to_have_text("save this 5")
     expect(ann.locator(f'.card-wrap[data-order="{order}"] .card.noted')).to_have_count(1)
     # Escape leaves the note as it was
-    ann.locator(f'[data-key="note-edit-{order}"]').click()
+    bobs.first.click()
     box.fill("changed my mind")
     box.press("Escape")
     expect(ann.locator(f'[data-key="note-{order}"]')).to_have_text("save this 5")
+    ann.get_by_role("button", name="Done with notes").click()
+    bobs.first.click()  # out of note mode a click is the card's own again: no editor
+    assert box.count() == 0
     ann.reload()
     expect(ann.locator(f'[data-key="note-{order}"]')).to_have_text("save this 5")
     # the other seat does not see it

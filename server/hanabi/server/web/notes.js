@@ -1,9 +1,10 @@
 // Card notes and the last move, on the table and in the replay.
 //
 // A note is the author's own words on a card (PUT /games/{id}/notes/{order}): private to
-// them while the game is on, everyone's once it is over. The ✎ beside a card opens a small
-// editor on it: Enter saves, Escape cancels, an empty note is deleted. A card with a note
-// carries a marker and shows the note. The last move (the view's `last_action`, redacted
+// them while the game is on, everyone's once it is over. "Write notes" (above the hands)
+// turns note mode on: then a click on any card opens a small editor on it (Enter saves,
+// Escape cancels, an empty note is deleted) instead of choosing it for a move. A card
+// with a note carries a marker and shows the note. The last move (the view's `last_action`, redacted
 // by the server as its events are) is said above the board; the cards a clue touched are
 // outlined, the card played or discarded is shown there and marked in the pile.
 
@@ -31,11 +32,28 @@ function noteText(view, entries) {
   return entries.map((n) => (over ? `${view.players[n.seat]?.name}: ${n.text}` : n.text)).join(" · ");
 }
 
+/** Whether `page`'s viewer may write notes now: a seat, while the game is on. */
+function canNote(page, view) {
+  return Boolean(page) && view.status === "playing" && view.you !== null && view.you !== undefined;
+}
+
+/** The switch of note mode, for the hands panel (null where no note can be written). */
+export function notesToggle(page, view) {
+  if (!canNote(page, view)) return null;
+  const on = Boolean(page.noteMode);
+  return h("div", { class: "row notes-toggle" },
+    h("button", {
+      type: "button", class: "small", "aria-pressed": String(on), "data-key": "note-mode",
+      onclick: () => { page.noteMode = !on; page.noting = null; page.render(); },
+    }, on ? "Done with notes" : "✎ Write notes"),
+    on ? h("span", { class: "muted" }, "Click a card to write your note on it (only you see it until the game ends).") : null);
+}
+
 /**
  * A card's button dressed for notes and the last move: outlined when the last clue
- * touched it, with its note (and a marker) under it, and for a seat while the game is on
- * a ✎ that opens the editor. `page` keeps which card is being edited (`page.noting`) and
- * redraws (`page.render()`); `null` for a read-only board (the replay).
+ * touched it, with its note (and a marker) under it; in note mode a click opens the
+ * editor on it. `page` keeps the mode (`page.noteMode`), the card being edited
+ * (`page.noting`) and redraws (`page.render()`); `null` for a read-only board (the replay).
  */
 export function dressCard(page, view, card, button) {
   const last = view.last_action;
@@ -50,20 +68,23 @@ export function dressCard(page, view, card, button) {
     button.append(h("span", { class: "note-marker", "aria-hidden": "true" }, "✎"));
     button.setAttribute("aria-label", `${button.getAttribute("aria-label")}. Note: ${text}`);
   }
-  const canNote = page && view.status === "playing" && view.you !== null && view.you !== undefined;
-  const editing = canNote && page.noting === card.order;
-  return h("div", { class: "card-wrap", "data-order": String(card.order) },
+  const noting = canNote(page, view) && page.noteMode;
+  const editing = noting && page.noting === card.order;
+  const wrap = h("div", { class: `card-wrap${noting ? " noting" : ""}`, "data-order": String(card.order) },
     button,
     text && !editing ? h("p", { class: "note-text", "data-key": `note-${card.order}` }, text) : null,
-    editing ? noteEditor(page, view, card, entries.find((n) => n.seat === view.you)?.text || "") : null,
-    canNote && !editing
-      ? h("button", {
-          type: "button", class: "note-edit small", "data-key": `note-edit-${card.order}`,
-          "aria-label": text ? "Edit your note on this card" : "Write a note on this card",
-          title: "Write a note on this card (only you see it until the game ends)",
-          onclick: () => { page.noting = card.order; page.render(); },
-        }, "✎")
-      : null);
+    editing ? noteEditor(page, view, card, entries.find((n) => n.seat === view.you)?.text || "") : null);
+  if (noting) {
+    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}. Click to write a note on it.`);
+    // in note mode a click writes a note: caught on its way down, before the card's own
+    wrap.addEventListener("click", (event) => {
+      if (!button.contains(event.target)) return;
+      event.stopPropagation();
+      page.noting = card.order;
+      page.render();
+    }, true);
+  }
+  return wrap;
 }
 
 function noteEditor(page, view, card, current) {
@@ -119,6 +140,6 @@ export function lastMove(info, view) {
   } else {
     return null;
   }
-  return h("p", { class: "panel last-move", role: "status", "data-key": "last-move" },
+  return h("p", { class: "panel last-move", "data-key": "last-move" },
     h("strong", {}, "Last move: "), text, shown ? " " : null, shown);
 }

@@ -7,7 +7,7 @@ import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { movePanel } from "./moves.js";
-import { dressCard, lastMove } from "./notes.js";
+import { dressCard, lastMove, notesToggle } from "./notes.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
 import { count, Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
@@ -236,6 +236,7 @@ class GamePage {
     return h(
       "section",
       { class: "panel hands", "aria-label": "Hands" },
+      notesToggle(this, v),
       v.players.map((p) => {
         const own = p.seat === v.you;
         const clock = v.clocks ? h("span", { class: "clock", "aria-label": `${p.name}'s clock` }) : null;
