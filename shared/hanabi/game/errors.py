@@ -39,3 +39,8 @@ class SetupError(HanabiError):
 
 class ImportFormatError(HanabiError):
     """A hanab.live game document cannot be read."""
+
+
+def no_seat(seat: Any) -> IllegalAction:
+    """A seat that is not at the table (a clue's target, the seat a game ends for)."""
+    return IllegalAction("unknown_seat", "There is no seat {seat} at this table.", seat=repr(seat))

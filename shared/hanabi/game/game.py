@@ -15,7 +15,7 @@ from typing import Any
 from . import ending, legal, snapshots
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
 from .ending import DECK_OUT, END_REASONS, IDLE, PERFECT, STRIKEOUT, TERMINATED, TIMEOUT
-from .errors import IllegalAction, SetupError
+from .errors import IllegalAction, SetupError, no_seat
 from .fireworks import Direction, direction_after, initial_directions, next_ranks, suit_max
 from .legal import COLOR, RANK
 from .setup import (
@@ -287,9 +287,7 @@ class Game:
             raise IllegalAction("no_clue_tokens", "There are no clue tokens left to give a clue.")
         target = action.target
         if type(target) is not int or not 0 <= target < self.num_players:
-            raise IllegalAction(
-                "unknown_seat", "There is no seat {seat} at this table.", seat=repr(target)
-            )
+            raise no_seat(target)
         if target == actor:
             raise IllegalAction("clue_to_self", "You cannot give a clue to yourself.")
         color, rank = action.color, action.rank
@@ -563,9 +561,7 @@ class Game:
         decided outside the rules (a vote, a clock run out, an idle game)."""
         seat, reason = action.seat, action.reason or TERMINATED
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_players):
-            raise IllegalAction(
-                "unknown_seat", "There is no seat {seat} at this table.", seat=repr(seat)
-            )
+            raise no_seat(seat)
         if reason not in END_REASONS:
             raise IllegalAction(
                 "unknown_reason", "A game cannot end for {reason}.", reason=repr(reason)

@@ -94,7 +94,7 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
     fill(handsSlot,
       h("section", { class: "panel hands", "aria-label": _("Hands") },
         view.players.map((p) =>
-          h("div", { class: `player${view.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": `${p.name}'s hand` },
+          h("div", { class: `player${view.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": _("{name}'s hand", { name: p.name }) },
             h("h2", { class: "player-name" }, p.name),
             h("div", { class: "hand" }, (view.hands[p.seat] || []).map((card, i) => cardButton(info, card, i + 1, {})))))));
     fill(pileSlot, discardPile(info, view));

@@ -244,11 +244,11 @@ class GamePage {
         const targeted = this.sel.target === p.seat;
         return h(
           "div",
-          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? `Your hand (${p.name})` : `${p.name}'s hand` },
+          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? _("Your hand ({name})", { name: p.name }) : _("{name}'s hand", { name: p.name }) },
           h("h2", { class: "player-name" },
             own ? _("{name} (you)", { name: p.name }) : p.name,
             seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
-            toMove ? h("span", { class: "badge turn" }, "to move") : null,
+            toMove ? h("span", { class: "badge turn" }, _("to move")) : null,
             clock),
           h("div", { class: "hand" },
             (v.hands[p.seat] || []).map((card, i) =>
