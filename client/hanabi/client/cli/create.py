@@ -176,7 +176,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--players",
         type=int,
         metavar="N",
-        help=f"seats at the table, 2-6 (default {DEFAULT_PLAYERS}, or enough for you and --bots)",
+        help=_(
+            "seats at the table, 2-6 (default {n}, or enough for you and --bots)", n=DEFAULT_PLAYERS
+        ),
     )
     p.add_argument("--name", help=_("your name (default: $HANABI_NAME, else your login)"))
     p.add_argument("--empty-clues", action="store_true", help=_("allow clues that touch no card"))
