@@ -29,6 +29,7 @@ def card_text(info: VariantInfo, suit: str | None, rank: int | None) -> str:
 
 
 def slots_text(slots: Sequence[int]) -> str:
+    """The tail of a clue's sentence: ", touching slots 2 and 4" (the web's words too)."""
     if not slots:
         return _(", touching nothing")
     if len(slots) == 1:
