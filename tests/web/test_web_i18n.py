@@ -88,6 +88,11 @@ def test_a_turn_in_russian_chosen_by_the_switch_and_remembered(web: Browsing) ->
     play_a_clue(page, "ru")
     page.reload()  # remembered by this browser
     expect(page.get_by_role("list", name="Журнал игры")).to_be_visible()
+    said = page.evaluate(
+        "async () => { const w = await import('/web/words.js');"
+        " return [1, 2, 5, 11, 21, 22].map((n) => w.turnsText(n)); }"
+    )
+    assert said == ["1 ход", "2 хода", "5 ходов", "11 ходов", "21 ход", "22 хода"]
     rules = page.request.get("/rules/ru")
     assert rules.ok and rules.headers["content-language"] == "ru"
     assert WORDS["ru"]["rules_text"] in rules.text()
