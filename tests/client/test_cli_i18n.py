@@ -102,3 +102,17 @@ def test_the_final_round_counts_turns_in_russian(make_table) -> None:
     text = render_with_log(t, 0)
     assert "Последний круг: осталось 2 хода" in text
     assert "Колода пуста: последний круг, осталось 2 хода" in text
+
+
+def test_the_prompt_s_answers_in_chinese_and_russian() -> None:
+    from hanabi.client.commands import HELP, InputError, parse
+
+    i18n.use("ru")
+    with pytest.raises(InputError, match='^Неизвестная команда "dance". Наберите "help"'):
+        parse("dance", None)
+    with pytest.raises(InputError, match="^Игра ещё не началась.$"):
+        parse("play 1", None)
+    i18n.use("zh-Hans")
+    with pytest.raises(InputError, match="^说什么？例如：chat 祝好运！$"):
+        parse("chat", None)
+    assert i18n._(HELP).startswith("行动（轮到你时；")
