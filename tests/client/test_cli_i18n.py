@@ -108,11 +108,14 @@ def test_the_prompt_s_answers_in_chinese_and_russian() -> None:
     from hanabi.client.commands import HELP, InputError, parse
 
     i18n.use("ru")
-    with pytest.raises(InputError, match='^Неизвестная команда "dance". Наберите "help"'):
-        parse("dance", None)
-    with pytest.raises(InputError, match="^Игра ещё не началась.$"):
-        parse("play 1", None)
+    with pytest.raises(InputError) as said:
+        parse("dance", None, None)
+    assert str(said.value) == 'Неизвестная команда "dance". Наберите "help", чтобы увидеть команды.'
+    with pytest.raises(InputError) as said:
+        parse("play 1", None, None)
+    assert str(said.value) == "Игра ещё не началась."
     i18n.use("zh-Hans")
-    with pytest.raises(InputError, match="^说什么？例如：chat 祝好运！$"):
-        parse("chat", None)
+    with pytest.raises(InputError) as said:
+        parse("chat", None, None)
+    assert str(said.value) == "说什么？例如：chat 祝好运！"
     assert i18n._(HELP).startswith("行动（轮到你时；")
