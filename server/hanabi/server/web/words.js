@@ -3,7 +3,7 @@
 // Slot 1 is the newest card, on the left. Every sentence comes from the catalogue
 // (i18n.js): msgids with {name} placeholders, plurals with ngettext.
 
-import { _, ngettext, pgettext } from "./i18n.js";
+import { _, lang, ngettext, pgettext } from "./i18n.js";
 
 /** Why a game ended, in words, for each end reason the engine and server give. */
 export const REASONS = {
@@ -76,7 +76,9 @@ export class VariantInfo {
 
   letter(id) {
     const english = (this.byId[id]?.name || "").toLowerCase();
-    return LETTERS[english] || this.byId[id]?.abbreviation || (id ? id[0].toUpperCase() : "?");
+    // English keeps the variant's own letters (hanab.live's, unique within the variant)
+    if (lang !== "en" && LETTERS[english]) return LETTERS[english];
+    return this.byId[id]?.abbreviation || (id ? id[0].toUpperCase() : "?");
   }
 
   /** CSS class of a suit's colour ("suit-red", "suit-rainbow", ...). */
