@@ -12,14 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .narrate import card_text, player_names, slots_text
+from .i18n import _
+from .narrate import Narrator, player_names
 from .variants import VariantInfo
 from .words import seat_name
 
 #: The longest note the server keeps.
 NOTE_MAX = 100
 
-USAGE = "note SLOT TEXT (your card), note WHO SLOT TEXT (theirs); no TEXT deletes the note."
+
+def usage() -> str:
+    return _("note SLOT TEXT (your card), note WHO SLOT TEXT (theirs); no TEXT deletes the note.")
 
 
 class NoteError(ValueError):
@@ -29,26 +32,30 @@ class NoteError(ValueError):
 def parse_note(line: str, view: Mapping[str, Any] | None) -> tuple[int, str]:
     """(card order, text) of a ``note`` line read against ``view``."""
     if view is None or not view.get("hands") or not any(view["hands"]):
-        raise NoteError("There are no cards to write on yet.")
+        raise NoteError(_("There are no cards to write on yet."))
     you = view.get("you")
     if you is None:
-        raise NoteError("You are watching: spectators keep no notes.")
+        raise NoteError(_("You are watching: spectators keep no notes."))
     parts = line.strip().split(None, 2)[1:]
     if not parts:
-        raise NoteError(f"Which card? {USAGE}")
+        raise NoteError(_("Which card? {usage}", usage=usage()))
     seat = you
     if not parts[0].isdigit():
         seat = _who(parts[0], player_names(view))
         parts = line.strip().split(None, 3)[2:]
         if not parts or not parts[0].isdigit():
-            raise NoteError(f"Which of their cards? {USAGE}")
+            raise NoteError(_("Which of their cards? {usage}", usage=usage()))
     hand = view["hands"][seat]
     slot = int(parts[0])
     if not 1 <= slot <= len(hand):
-        raise NoteError(f"There is no slot {slot}: slots are 1-{len(hand)}.")
+        raise NoteError(
+            _("There is no slot {slot}: slots are 1-{last}.", slot=slot, last=len(hand))
+        )
     text = parts[1].strip() if len(parts) > 1 else ""
     if len(text) > NOTE_MAX:
-        raise NoteError(f"A note holds at most {NOTE_MAX} characters (this one {len(text)}).")
+        raise NoteError(
+            _("A note holds at most {most} characters (this one {n}).", most=NOTE_MAX, n=len(text))
+        )
     return int(hand[slot - 1]["order"]), text
 
 
@@ -61,8 +68,14 @@ def _who(word: str, names: Sequence[str]) -> int:
     if len(found) == 1:
         return found[0]
     if found:
-        raise NoteError(f'"{word}" could be {" or ".join(names[i] for i in found)}.')
-    raise NoteError(f'Nobody called "{word}" here: players are {", ".join(names)}.')
+        some = _(", ").join(names[i] for i in found[:-1])
+        raise NoteError(
+            _('"{word}" could be {some} or {last}.', word=word, some=some, last=names[found[-1]])
+        )
+    players = _(", ").join(names)
+    raise NoteError(
+        _('Nobody called "{word}" here: players are {players}.', word=word, players=players)
+    )
 
 
 def my_notes(view: Mapping[str, Any]) -> dict[int, str]:
@@ -83,32 +96,21 @@ def note_lines(view: Mapping[str, Any], cards: Sequence[Mapping[str, Any]]) -> l
     """The notes on a hand's cards, one line per noted slot ("note 2: chop?")."""
     notes = my_notes(view)
     return [
-        f"note {slot}: {notes[card['order']]}"
+        _("note {slot}: {text}", slot=slot, text=notes[card["order"]])
         for slot, card in enumerate(cards, start=1)
         if card.get("order") in notes
     ]
 
 
 def last_move(view: Mapping[str, Any], info: VariantInfo) -> str | None:
-    """The view's ``last_action`` in words ("bob clued alice red, touching slots 2 and
-    4"), None before the first move."""
+    """The view's ``last_action`` in words, as the narrator says a move ("bob clued alice
+    red, touching slots 2 and 4"); None before the first move."""
     last = view.get("last_action")
     if not isinstance(last, Mapping):
         return None
-    names = player_names(view)
-    who = seat_name(names, last.get("seat"))
-    kind = last.get("type")
-    if kind == "clue":
-        target = last.get("target")
-        what = last.get("color") or last.get("rank") or last.get("sound") or "a clue"
-        hands = view.get("hands") or []
-        hand = hands[target] if isinstance(target, int) and target < len(hands) else []
-        orders = [c.get("order") for c in hand]
-        slots = sorted(orders.index(o) + 1 for o in last.get("touched") or [] if o in orders)
-        return f"{who} clued {seat_name(names, target)} {what}, {slots_text(slots)}"
-    if kind in ("play", "misplay", "discard"):
-        verb = {"play": "played", "misplay": "misplayed", "discard": "discarded"}[kind]
-        return f"{who} {verb} {card_text(info, last.get('suit'), last.get('rank'))}"
-    if kind == "terminate":
-        return "The game was ended" if last.get("seat") is None else f"{who} ended the game"
-    return None
+    narrator = Narrator(player_names(view), info)
+    # A clue moves no card: its slots are where the cards sit in this view's hands.
+    hands = view.get("hands") or []
+    narrator.hands = {seat: [c.get("order") for c in hand] for seat, hand in enumerate(hands)}
+    said = narrator.feed_moves([last])
+    return said[0] if said else None

@@ -277,7 +277,7 @@ class TableRenderer:
         lines = self.header(view, game_id, elapsed)
         last = last_move(view, self.info)
         if last is not None:
-            lines.append(Text(f"Last move: {last}", style="bold"))
+            lines.append(Text(_("Last move: {move}", move=last), style="bold"))
         lobby = game_status(view) == GameStatus.LOBBY
         if lobby:
             lines += self.players(view)
@@ -303,7 +303,7 @@ class TableRenderer:
             lines += [Text(f"  {r}") for r in recent]
         if chat:
             lines.append(Text(""))
-            lines.append(Text("Chat:", style="bold"))
+            lines.append(Text(_("Chat:"), style="bold"))
             lines += [Text(f"  {line}") for line in chat]
         lines.append(Text(""))
         lines.append(self.lobby_line(view) if lobby else self.turn_line(view))

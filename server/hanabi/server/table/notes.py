@@ -50,16 +50,18 @@ class Notes:
         game = self.reads.live_game(record)
         deck = len(game.deck)
         if not 0 <= order < deck:
-            raise NotFound("no_such_card", f"The deck has cards 0 to {deck - 1}.")
+            raise NotFound("no_such_card", "The deck has cards 0 to {last}.", last=deck - 1)
         if order >= game.next_draw:
             raise Conflict(
-                "card_not_drawn", f"Card {order} is still in the deck: nobody has seen it yet."
+                "card_not_drawn",
+                "Card {order} is still in the deck: nobody has seen it yet.",
+                order=order,
             )
         try:
             return self.store.write(record.id, seat, order, text, deck)
         except TooManyNotes:
             raise Conflict(
-                "too_many_notes", f"A seat holds at most {deck} notes (one per card)."
+                "too_many_notes", "A seat holds at most {count} notes (one per card).", count=deck
             ) from None
         except NoGame:
             raise not_found(record.id) from None

@@ -10,6 +10,8 @@
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
+import { _ } from "./i18n.js";
+import { Narrator } from "./words.js";
 
 export const NOTE_MAX = 100;
 
@@ -45,8 +47,8 @@ export function notesToggle(page, view) {
     h("button", {
       type: "button", class: "small", "aria-pressed": String(on), "data-key": "note-mode",
       onclick: () => { page.noteMode = !on; page.noting = null; page.render(); },
-    }, on ? "Done with notes" : "✎ Write notes"),
-    on ? h("span", { class: "muted" }, "Click a card to write your note on it (only you see it until the game ends).") : null);
+    }, on ? _("Done with notes") : _("✎ Write notes")),
+    on ? h("span", { class: "muted" }, _("Click a card to write your note on it (only you see it until the game ends).")) : null);
 }
 
 /**
@@ -59,14 +61,14 @@ export function dressCard(page, view, card, button) {
   const last = view.last_action;
   if (last?.type === "clue" && (last.touched || []).includes(card.order)) {
     button.classList.add("last-touched");
-    button.title += " (touched by the last clue)";
+    button.title += _(" (touched by the last clue)");
   }
   const entries = notesByCard(view).get(card.order) || [];
   const text = entries.length ? noteText(view, entries) : "";
   if (text) {
     button.classList.add("noted");
     button.append(h("span", { class: "note-marker", "aria-hidden": "true" }, "✎"));
-    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}. Note: ${text}`);
+    button.setAttribute("aria-label", button.getAttribute("aria-label") + _(". Note: {text}", { text }));
   }
   const noting = canNote(page, view) && page.noteMode;
   const editing = noting && page.noting === card.order;
@@ -75,7 +77,7 @@ export function dressCard(page, view, card, button) {
     text && !editing ? h("p", { class: "note-text", "data-key": `note-${card.order}` }, text) : null,
     editing ? noteEditor(page, view, card, entries.find((n) => n.seat === view.you)?.text || "") : null);
   if (noting) {
-    button.setAttribute("aria-label", `${button.getAttribute("aria-label")}. Click to write a note on it.`);
+    button.setAttribute("aria-label", button.getAttribute("aria-label") + _(". Click to write a note on it."));
     // in note mode a click writes a note: caught on its way down, before the card's own
     wrap.addEventListener("click", (event) => {
       if (!button.contains(event.target)) return;
@@ -90,7 +92,7 @@ export function dressCard(page, view, card, button) {
 function noteEditor(page, view, card, current) {
   const input = h("input", {
     class: "note-input", maxlength: String(NOTE_MAX), value: current, autocomplete: "off", "data-draft": "",
-    "aria-label": "Your note on this card (Enter saves, Escape cancels)", "data-key": `note-input-${card.order}`,
+    "aria-label": _("Your note on this card (Enter saves, Escape cancels)"), "data-key": `note-input-${card.order}`,
   });
   const close = () => { page.noting = null; page.render(); };
   input.addEventListener("keydown", async (event) => {
@@ -110,7 +112,7 @@ function noteEditor(page, view, card, current) {
         }
         close();
       } catch (error) {
-        page.alert.show(error instanceof api.ApiError ? error.message : `The server did not answer (${error.message}).`);
+        page.alert.show(error instanceof api.ApiError ? error.message : _("The server did not answer ({error}).", { error: error.message }));
       }
     }
   });
@@ -118,28 +120,18 @@ function noteEditor(page, view, card, current) {
   return h("div", { class: "note-editor" }, input);
 }
 
-/** The last move in words above the board, with the card it showed (null before the
- * first move). */
+/** The last move in words above the board, as the log says a move, with the card it
+ * showed (null before the first move). */
 export function lastMove(info, view) {
   const last = view.last_action;
   if (!last) return null;
-  const name = (seat) => view.players[seat]?.name ?? `seat ${seat + 1}`;
-  let text;
-  let shown = null;
-  if (last.type === "clue") {
-    const what = last.color != null ? info.suitName(last.color) || last.color : last.rank ?? last.sound ?? "something";
-    const n = (last.touched || []).length;
-    text = `${name(last.seat)} clued ${name(last.target)} ${what} (${n} card${n === 1 ? "" : "s"}, outlined)`;
-  } else if (["play", "misplay", "discard"].includes(last.type)) {
-    const verb = { play: "played", misplay: "misplayed", discard: "discarded" }[last.type];
-    const face = last.suit != null && last.rank != null ? info.cardText(last.suit, last.rank) : "a card";
-    text = `${name(last.seat)} ${verb}`;
-    shown = h("span", { class: `mini last-card ${last.suit ? info.suitClass(last.suit) : ""}` }, face);
-  } else if (last.type === "terminate") {
-    text = last.seat == null ? "The game was ended" : `${name(last.seat)} ended the game`;
-  } else {
-    return null;
-  }
+  const narrator = new Narrator(view.players.map((p) => p.name), info, true);
+  // a clue moves no card: its slots are where the cards sit in this view's hands
+  (view.hands || []).forEach((hand, seat) => narrator.hands.set(seat, hand.map((c) => c.order)));
+  const line = narrator.line(last);
+  if (!line) return null;
+  const moved = ["play", "misplay", "discard"].includes(last.type) && last.suit != null && last.rank != null;
+  const shown = moved ? h("span", { class: `mini last-card ${info.suitClass(last.suit)}` }, info.cardText(last.suit, last.rank)) : null;
   return h("p", { class: "panel last-move", "data-key": "last-move" },
-    h("strong", {}, "Last move: "), text, shown ? " " : null, shown);
+    h("strong", {}, _("Last move:")), " ", line.text, shown ? " " : null, shown);
 }
