@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 MAX_URL = 500
 
 
-class Refused(ValueError):
+class NotAllowed(ValueError):
     """A URL the server will not call; its message says why, for people."""
 
 
@@ -35,38 +35,38 @@ class Target:
 
 
 def check_url(url: str, allow_private: bool) -> Target:
-    """The URL's parts if the server may call it; :class:`Refused` if not."""
+    """The URL's parts if the server may call it; :class:`NotAllowed` if not."""
     if len(url) > MAX_URL:
-        raise Refused(f"The URL may be at most {MAX_URL} characters long.")
+        raise NotAllowed(f"The URL may be at most {MAX_URL} characters long.")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise Refused("That is not a URL.") from None
+        raise NotAllowed("That is not a URL.") from None
     schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes or not parts.hostname:
-        raise Refused("The URL must start with https:// and name a host.")
+        raise NotAllowed("The URL must start with https:// and name a host.")
     if parts.username or parts.password:
-        raise Refused("The URL may not hold a user name or password.")
+        raise NotAllowed("The URL may not hold a user name or password.")
     port = port or (443 if parts.scheme == "https" else 80)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path)
 
 
 def resolve(target: Target, allow_private: bool) -> str:
-    """The address to connect to; :class:`Refused` if the host resolves to none, or to
+    """The address to connect to; :class:`NotAllowed` if the host resolves to none, or to
     any address that is not public (unless ``allow_private``)."""
     try:
         infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise Refused(f"The host {target.host} could not be resolved.") from None
+        raise NotAllowed(f"The host {target.host} could not be resolved.") from None
     addresses = [str(info[4][0]) for info in infos]
     if not addresses:
-        raise Refused(f"The host {target.host} could not be resolved.")
+        raise NotAllowed(f"The host {target.host} could not be resolved.")
     if not allow_private:
         for address in addresses:
             if not is_public(address):
-                raise Refused(
+                raise NotAllowed(
                     f"The host {target.host} resolves to a private or reserved address "
                     f"({address}); webhooks only reach public addresses."
                 )
@@ -112,7 +112,7 @@ class _PinnedTLS(http.client.HTTPSConnection):
 
 def post(url: str, body: bytes, headers: dict[str, str], timeout: float,
          allow_private: bool) -> int:  # fmt: skip
-    """POST ``body`` to ``url``: the response's status code. :class:`Refused` for a URL
+    """POST ``body`` to ``url``: the response's status code. :class:`NotAllowed` for a URL
     or address the server will not call; ``OSError`` for a network failure or timeout."""
     target = check_url(url, allow_private)
     address = resolve(target, allow_private)

@@ -87,7 +87,7 @@ class Webhooks:
         try:
             target = outbound.check_url(url, self.allow_private)
             outbound.resolve(target, self.allow_private)
-        except outbound.Refused as refusal:
+        except outbound.NotAllowed as refusal:
             raise Invalid("webhook_url_refused", str(refusal)) from None
         secret = secrets.token_urlsafe(32)
         created = now_ms()
@@ -150,7 +150,7 @@ class Webhooks:
         refused = False
         try:
             status = outbound.post(hook["url"], body, headers, self.timeout, self.allow_private)
-        except outbound.Refused as refusal:
+        except outbound.NotAllowed as refusal:
             error, refused = str(refusal), True
         except OSError as exc:
             error = f"{type(exc).__name__}: {exc}"[:200]
