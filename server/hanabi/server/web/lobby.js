@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
+import { moveClockField, turnsPanel } from "./turns.js";
 import { count, describeVariant, reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
@@ -51,11 +52,13 @@ export function showLobby(main, { variants, strategies }) {
   const mine = h("ul", { class: "games", "aria-label": "Your games" });
   const minePanel = h("section", { class: "panel", "aria-labelledby": "mine-h", hidden: true },
     h("h2", { id: "mine-h" }, "Your games"), mine);
+  const turns = account ? turnsPanel(account, variants) : null; // turn-based play (turns.js)
   fill(
     main,
     h("h1", {}, "Hanabi"),
     h("p", { class: "lead" }, "The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together."),
     alert.el,
+    turns?.el,
     minePanel,
     who,
     createForm(variants, strategies, identity, alert, account),
@@ -111,7 +114,7 @@ export function showLobby(main, { variants, strategies }) {
   };
   others();
   const timer = setInterval(others, 15000);
-  return { close: () => (stop.abort(), clearInterval(timer)) };
+  return { close: () => (stop.abort(), clearInterval(timer), turns?.close()) };
 }
 
 /**
@@ -182,6 +185,7 @@ function createForm(variants, strategies, identity, alert, account) {
   const timer = h("div", { class: "row", hidden: true },
     field("Minutes on each clock", minutes), field("Seconds added a move", bonus));
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
+  const turnBased = moveClockField();
 
   const form = h("form", {
     class: "panel create",
@@ -195,6 +199,7 @@ function createForm(variants, strategies, identity, alert, account) {
       const options = { empty_clues: emptyClues.checked, strikeout_keeps_score: keepScore.checked };
       if (rated.checked) options.rated = true;
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
+      Object.assign(options, turnBased.options());
       try {
         const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
@@ -218,7 +223,8 @@ function createForm(variants, strategies, identity, alert, account) {
     field("A strikeout keeps the score", keepScore),
     field("Rated", rated, account ? "Accounts only; no bots at a rated table." : "Log in to play rated games."),
     field("Timed", timed),
-    timer),
+    timer,
+    turnBased.el),
   h("button", { type: "submit", class: "primary" }, "Create game"));
   return form;
 }
