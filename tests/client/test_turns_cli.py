@@ -12,12 +12,10 @@ from hanabi.client.api import Client
 from hanabi.client.cli.common import Fail
 from hanabi.client.cli.turns import cmd_turns, cmd_webhook, duration, move_clock
 
+DURATIONS = [("36h", 36 * 3600), ("2d", 2 * 86400), ("90m", 5400), ("0.5d", 43200)]
 
-@pytest.mark.parametrize(
-    ("text", "seconds"),
-    [("36h", 36 * 3600), ("2d", 2 * 86400), ("90m", 5400), ("0.5d", 43200), ("7200", 7200),
-     (" 3H ", 3 * 3600)],  # fmt: skip
-)
+
+@pytest.mark.parametrize(("text", "seconds"), [*DURATIONS, ("7200", 7200), (" 3H ", 3 * 3600)])
 def test_move_clock_durations(text: str, seconds: int) -> None:
     assert move_clock(text) == seconds
 

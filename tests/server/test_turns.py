@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from account_helpers import FAST, account_table, session
+from account_helpers import FAST, PASSWORD, account_table, session
 from api_helpers import API, assert_problem, assert_valid, bearer, bot_parts
 from flask import Flask
 from flask.testing import FlaskClient
@@ -51,6 +51,8 @@ def my_turns(client: FlaskClient, token: str, **query: Any) -> dict[str, Any]:
     assert_valid(TurnListSchema, body)
     for entry in body["games"]:
         assert set(entry) == ENTRY_KEYS
+    for hidden in ("hand", "card", "deck", "suit", "rank", "seed", "clues_received"):
+        assert hidden not in response.get_data(as_text=True)
     return body
 
 
@@ -176,3 +178,20 @@ def test_a_move_clock_that_runs_out_ends_the_game(turn_app: Flask, tclient: Flas
     events = tclient.get(f"{table.url}/events").get_json()["events"]
     assert events[-2]["type"] == "terminate" and events[-2]["seat"] == 1
     assert my_turns(tclient, a)["total"] == 0 and my_turns(tclient, b)["total"] == 0
+
+
+def test_a_deleted_account_is_listed_nowhere(tclient: FlaskClient) -> None:
+    """Its keys go with it, and the game it sat in plays on without making new ones."""
+    _, a = session(tclient)
+    _, b = session(tclient)
+    table = account_table(tclient, [a, b], move_clock=3600)
+    services = tclient.application.extensions["hanabi"]
+    account_b = services.accounts.resolve(b)[0].id
+    gone = tclient.delete(f"{API}/accounts/me", headers=bearer(b), json={"password": PASSWORD})
+    assert gone.status_code == 204, gone.get_json()
+    any_move(tclient, table.id, a)  # now the deleted account's seat is to move
+    assert table.view(0)["status"] == "playing"
+    assert (
+        services.store.redis.exists("{acct:" + account_b + "}:tn", "{acct:" + account_b + "}:ti")
+        == 0
+    )

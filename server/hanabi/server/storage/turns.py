@@ -29,10 +29,12 @@ from .keys import game_keys
 #: The score of games without a deadline: after every game with one (fits a double).
 NO_DEADLINE = 8_000_000_000_000_000
 
-# KEYS: the account's turns zset, its entries hash, its webhook hash.  ARGV: game id,
-# version, "1" (its move: list it) or "0" (not: drop it), score, entry JSON.
-# Returns {applied (1/0), whether the account has a webhook (1/0)}.
+# KEYS: the account's turns zset, its entries hash, its webhook hash, its account hash.
+# ARGV: game id, version, "1" (its move: list it) or "0" (not: drop it), score, entry JSON.
+# Returns {applied (1/0), whether the account has a webhook (1/0)}; nothing is listed for
+# an account that no longer exists (a deleted account's seat plays on without it).
 SET_TURN_LUA = """
+if redis.call('EXISTS', KEYS[4]) == 0 then return {0, 0} end
 local cur = redis.call('HGET', KEYS[2], ARGV[1])
 local hook = redis.call('EXISTS', KEYS[3])
 if cur and tonumber(string.match(cur, '^(%d+)|')) >= tonumber(ARGV[2]) then
@@ -70,7 +72,8 @@ class TurnIndex:
     ) -> tuple[bool, bool]:  # fmt: skip
         """List (``listed``) or drop the game for the account as of ``version``; returns
         (whether it applied, whether the account has a webhook)."""
-        keys = [turns_key(account_id), entries_key(account_id), akey(account_id, "wh")]
+        keys = [turns_key(account_id), entries_key(account_id), akey(account_id, "wh"),
+                akey(account_id, "a")]  # fmt: skip
         args = [game_id, version, int(listed), score, orjson.dumps(entry or {})]
         applied, hook = self._set(keys=keys, args=args)
         return bool(applied), bool(hook)

@@ -74,10 +74,9 @@ class WebhookStore:
     # -- the account's hook ------------------------------------------------------------
 
     def put(self, account_id: str, url: str, secret: str, created: int) -> None:
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.delete(hook_key(account_id))
-        pipe.hset(hook_key(account_id), mapping={"url": url, "secret": secret, "created": created})
-        pipe.execute()
+        # One HSET: the three fields change together (a delivery signs with the new secret).
+        self.redis.hset(hook_key(account_id), mapping={"url": url, "secret": secret,
+                                                       "created": created})  # fmt: skip
 
     def get(self, account_id: str) -> dict[str, str] | None:
         raw = self.redis.hgetall(hook_key(account_id))
@@ -89,7 +88,7 @@ class WebhookStore:
     # -- the delivery log --------------------------------------------------------------
 
     def log(self, account_id: str, entry: dict[str, Any]) -> None:
-        pipe = self.redis.pipeline(transaction=True)
+        pipe = self.redis.pipeline(transaction=False)
         pipe.lpush(log_key(account_id), orjson.dumps(entry))
         pipe.ltrim(log_key(account_id), 0, self.log_size - 1)
         pipe.execute()
@@ -117,7 +116,7 @@ class WebhookStore:
 
     def finish(self, delivery_id: str) -> None:
         """A delivery done with (delivered, or out of attempts)."""
-        pipe = self.redis.pipeline(transaction=True)
+        pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(DUE, delivery_id)
         pipe.hdel(JOBS, delivery_id)
         pipe.execute()
