@@ -222,3 +222,17 @@ def test_private_and_odd_urls_are_refused(client: FlaskClient) -> None:
                    "account_required")  # fmt: skip
     assert_problem(client.get(f"{API}/accounts/me/webhook", headers=bearer(token)), 404,
                    "no_webhook")  # fmt: skip
+
+
+def test_every_delivery_checks_the_address_again() -> None:
+    """A URL accepted once is checked again when it is called: a host that resolves to a
+    private address by then is not connected to (no request is made)."""
+    from hanabi.server.ops import outbound
+
+    for url in ("https://127.0.0.1:9/hook", "http://localhost:9/", "https://[fd00::1]/"):
+        with pytest.raises(outbound.NotAllowed):
+            outbound.post(url, b"{}", {}, 1.0, allow_private=False)
+    assert outbound.is_public("93.184.216.34") and outbound.is_public("2606:4700::1111")
+    for private in ("10.0.0.1", "172.16.0.1", "100.64.0.1", "169.254.169.254", "::1",
+                    "fe80::1%eth0", "::ffff:10.0.0.1", "224.0.0.1", "0.0.0.0"):  # fmt: skip
+        assert not outbound.is_public(private), private

@@ -52,10 +52,9 @@ POLL = 1.0
 class WebhookEvent(StrEnum):
     YOUR_TURN = "your_turn"  # it became the account's move
     GAME_OVER = "game_over"  # a game the account plays in ended
-    PING = "ping"  # (reserved) a test call
 
 
-class Outcome(StrEnum):
+class DeliveryOutcome(StrEnum):
     """What became of one try, in the delivery log."""
 
     DELIVERED = "delivered"  # answered 2xx
@@ -128,13 +127,13 @@ class Webhooks:
             tried += 1
         return tried
 
-    def deliver(self, delivery_id: str, job: dict[str, Any]) -> Outcome:
+    def deliver(self, delivery_id: str, job: dict[str, Any]) -> DeliveryOutcome:
         """One try of a claimed delivery: logged, then finished or rescheduled."""
         account = job["account"]
         hook = self.store.get(account)
         if hook is None:  # the hook was deleted since: nothing to call
             self.store.finish(delivery_id)
-            return Outcome.FAILED
+            return DeliveryOutcome.FAILED
         attempt = job["attempt"] + 1
         sent = now_ms()
         body = orjson.dumps({"event": job["event"], "delivery": delivery_id,
@@ -154,11 +153,11 @@ class Webhooks:
             error, refused = str(refusal), True
         except OSError as exc:
             error = f"{type(exc).__name__}: {exc}"[:200]
-        outcome = Outcome.REFUSED if refused else self._outcome(status, attempt)
+        outcome = DeliveryOutcome.REFUSED if refused else self._outcome(status, attempt)
         entry = {"id": delivery_id, "event": job["event"], "game_id": job["data"].get("game_id"),
                  "attempt": attempt, "status": status, "error": error, "outcome": outcome.value,
                  "at": iso(sent), "ms": now_ms() - sent}  # fmt: skip
-        if outcome is Outcome.RETRYING:
+        if outcome is DeliveryOutcome.RETRYING:
             wait = self.backoff * 2 ** (attempt - 1)
             entry["next_try"] = iso(now_ms() + int(wait * 1000))
             self.store.enqueue(delivery_id, now_ms() + int(wait * 1000),
@@ -168,14 +167,14 @@ class Webhooks:
         self.store.log(account, entry)
         return outcome
 
-    def _outcome(self, status: int | None, attempt: int) -> Outcome:
+    def _outcome(self, status: int | None, attempt: int) -> DeliveryOutcome:
         """Done on a 2xx; retried on no answer, a 5xx or a 429 while attempts are left."""
         if status is not None and 200 <= status < 300:
-            return Outcome.DELIVERED
+            return DeliveryOutcome.DELIVERED
         retryable = status is None or status >= 500 or status == 429
         if retryable and attempt < self.attempts:
-            return Outcome.RETRYING
-        return Outcome.FAILED
+            return DeliveryOutcome.RETRYING
+        return DeliveryOutcome.FAILED
 
 
 def no_webhook() -> NotFound:
