@@ -214,7 +214,8 @@ def test_private_and_odd_urls_are_refused(client: FlaskClient) -> None:
     for url in ("http://127.0.0.1:8080/hook", "https://127.0.0.1/hook", "https://localhost/x",
                 "https://10.1.2.3/", "https://192.168.0.1/", "https://169.254.169.254/latest",
                 "https://[::1]/", "https://[::ffff:127.0.0.1]/", "https://0.0.0.0/",
-                "ftp://example.org/", "https://user:pw@example.org/", "example.org"):  # fmt: skip
+                "ftp://example.org/", "https://user:pw@example.org/", "example.org",
+                "https://no-such-host.invalid/"):  # fmt: skip
         response = client.put(f"{API}/accounts/me/webhook", headers=bearer(token),
                               json={"url": url})  # fmt: skip
         assert_problem(response, 400, "webhook_url_refused")

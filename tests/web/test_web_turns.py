@@ -96,6 +96,21 @@ def test_the_lobby_lists_your_turns_and_notifies_a_new_one(web: Browsing) -> Non
     note = ann.evaluate("window.__notes")[0]
     assert note["title"] == "Hanabi: your move" and bob_name in note["body"]
 
+    # In a browser that has not been asked yet, "Notify me" asks (on the click only).
+    other = web.browser.new_context(base_url=web.base)
+    web.contexts.append(other)
+    session = ann.evaluate("localStorage['hanabi.session']")
+    other.add_init_script(f"localStorage.setItem('hanabi.session', {session!r})")
+    fresh = web.watch(other.new_page())
+    fresh.goto("/")
+    expect(
+        fresh.get_by_role("list", name="Games awaiting your move").get_by_role("listitem")
+    ).to_have_count(2)
+    assert fresh.evaluate("Notification.permission") == "default"
+    fresh.get_by_role("button", name="Notify me").click()
+    expect(fresh.get_by_role("button", name="Notify me")).to_be_hidden()
+    assert fresh.evaluate("Notification.permission") != "default"
+
     # The hour-long move comes first; once Ann has moved in the other game, it leaves.
     expect(turns.get_by_role("link", name="Play").first).to_have_attribute(
         "href", f"/games/{second}"

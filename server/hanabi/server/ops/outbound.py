@@ -26,6 +26,10 @@ class NotAllowed(ValueError):
     """A URL the server will not call; its message says why, for people."""
 
 
+class Unresolved(OSError):
+    """The host has no address now (DNS down, or no such name): worth another try later."""
+
+
 @dataclass(frozen=True)
 class Target:
     scheme: str
@@ -54,15 +58,15 @@ def check_url(url: str, allow_private: bool) -> Target:
 
 
 def resolve(target: Target, allow_private: bool) -> str:
-    """The address to connect to; :class:`NotAllowed` if the host resolves to none, or to
-    any address that is not public (unless ``allow_private``)."""
+    """The address to connect to: :class:`Unresolved` if the host resolves to none,
+    :class:`NotAllowed` if to any address that is not public (unless ``allow_private``)."""
     try:
         infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise NotAllowed(f"The host {target.host} could not be resolved.") from None
+        raise Unresolved(f"The host {target.host} could not be resolved.") from None
     addresses = [str(info[4][0]) for info in infos]
     if not addresses:
-        raise NotAllowed(f"The host {target.host} could not be resolved.")
+        raise Unresolved(f"The host {target.host} could not be resolved.")
     if not allow_private:
         for address in addresses:
             if not is_public(address):
@@ -113,7 +117,8 @@ class _PinnedTLS(http.client.HTTPSConnection):
 def post(url: str, body: bytes, headers: dict[str, str], timeout: float,
          allow_private: bool) -> int:  # fmt: skip
     """POST ``body`` to ``url``: the response's status code. :class:`NotAllowed` for a URL
-    or address the server will not call; ``OSError`` for a network failure or timeout."""
+    or address the server will not call; ``OSError`` for a network failure, a timeout or
+    a name that does not resolve now."""
     target = check_url(url, allow_private)
     address = resolve(target, allow_private)
     kind = _PinnedTLS if target.scheme == "https" else _Pinned

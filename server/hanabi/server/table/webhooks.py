@@ -86,7 +86,7 @@ class Webhooks:
         try:
             target = outbound.check_url(url, self.allow_private)
             outbound.resolve(target, self.allow_private)
-        except outbound.NotAllowed as refusal:
+        except (outbound.NotAllowed, outbound.Unresolved) as refusal:
             raise Invalid("webhook_url_refused", str(refusal)) from None
         secret = secrets.token_urlsafe(32)
         created = now_ms()
