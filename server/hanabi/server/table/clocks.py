@@ -61,8 +61,9 @@ def check_move_clock(seconds: int, other: bool, config: dict[str, Any]) -> int:
     if not low <= seconds <= high:
         raise Invalid(
             "invalid_option",
-            f"move_clock must be between {plural(low, 'second')} and {plural(high, 'second')} "
-            "on this server.",
+            "move_clock must be between {low} and {high} on this server.",
+            low=Plural(low, "{n} second", "{n} seconds"),
+            high=Plural(high, "{n} second", "{n} seconds"),
         )
     return seconds
 
