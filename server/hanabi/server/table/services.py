@@ -23,7 +23,9 @@ from .reads import Reads
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
+from .turns import Turns
 from .votes import Votes
+from .webhooks import Webhooks
 from .writes import WriteLoop
 
 
@@ -46,4 +48,6 @@ class Services:
     profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
+    turns: Turns  # whose move it is, per account (turn-based play)
+    webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
