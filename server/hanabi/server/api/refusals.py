@@ -74,6 +74,7 @@ STATUS: dict[str, int] = {
     "no_such_turn": 404,
     "key_not_found": 404,
     "player_not_found": 404,
+    "unknown_variant": 404,
     "no_webhook": 404,
     "no_such_card": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
