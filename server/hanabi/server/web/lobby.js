@@ -4,7 +4,8 @@
 
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
-import { count, describeVariant, reasonText, seatKind } from "./words.js";
+import { variantPicker } from "./picker.js";
+import { count, reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
   const alert = alertBox();
@@ -158,12 +159,7 @@ async function liveLobby(render, signal) {
 }
 
 function createForm(variants, strategies, identity, alert, account) {
-  const variant = h("select", { name: "variant" },
-    Object.values(variants).map((v) => h("option", { value: v.id }, v.name)));
-  const about = h("small", { class: "hint" });
-  const describe = () => (about.textContent = describeVariant(variants[variant.value]));
-  variant.addEventListener("change", describe);
-  describe();
+  const variant = variantPicker(variants, variants.no_variant || Object.values(variants)[0]);
   const players = h("select", { name: "players" },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === 2 }, String(n))));
   const bots = h("input", { type: "number", name: "bots", min: "0", max: "5", value: "0", inputmode: "numeric" });
@@ -196,7 +192,7 @@ function createForm(variants, strategies, identity, alert, account) {
       if (rated.checked) options.rated = true;
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       try {
-        const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options }, { token: me.token });
+        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
         for (let i = 0; i < seatBots; i++) {
           await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
@@ -208,8 +204,8 @@ function createForm(variants, strategies, identity, alert, account) {
     },
   },
   h("h2", { id: "create-h" }, "New game"),
-  h("div", { class: "row" }, field("Variant", variant), field("Players", players)),
-  about,
+  variant.el,
+  h("div", { class: "row" }, field("Players", players)),
   h("div", { class: "row" }, field("Bots", bots), field("Bot strategy", strategy)),
   strategyAbout,
   h("fieldset", {},

@@ -1,0 +1,53 @@
+// The variants catalogue as the page reads it from the public API: one variant by its
+// name or id (`GET /variants/{name-or-id}`), a search (`GET /variants?q=&suits=`), and
+// what the page already holds (the listing it loaded at the start).
+
+import * as api from "./api.js";
+
+/**
+ * The description of variant `id`: from `known` (id -> variant, the page's listing), else
+ * asked of the server and added to `known`. Null when the server does not know it.
+ */
+export async function ensureVariant(known, id) {
+  if (known[id]) return known[id];
+  try {
+    const found = await api.get(`/variants/${encodeURIComponent(id)}`);
+    known[id] = found;
+    if (found.id && !known[found.id]) known[found.id] = found;
+    return found;
+  } catch (error) {
+    if (error instanceof api.ApiError && (error.status === 404 || error.status === 405)) return null;
+    throw error;
+  }
+}
+
+/** A variant the page knows nothing of but its fireworks (a server newer than the page):
+ * its suits by id, drawn with no colour of their own. */
+export function bareVariant(id, view) {
+  const suits = Object.keys(view.fireworks || {}).map((s) => ({ id: s, name: s, abbreviation: s[0].toUpperCase() }));
+  return { id, name: id, suits, clue_colors: [], clue_ranks: [1, 2, 3, 4, 5], max_score: view.max_score, card_count: view.deck_size };
+}
+
+/** Does `v` match a search the server did not filter (an older server)? */
+function matches(v, q, suits) {
+  if (suits && v.suits.length !== suits) return false;
+  if (!q) return true;
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const text = [v.name, v.id, v.hanablive_name, ...(v.aliases || [])].filter(Boolean).join(" ").toLowerCase();
+  return words.every((w) => text.includes(w));
+}
+
+/**
+ * Variants matching `q` (words of the name) with `suits` suits (0: any):
+ * {variants, total}. The server filters and pages; an answer without `total` (a server
+ * that lists every variant) is filtered here.
+ */
+export async function searchVariants({ q = "", suits = 0, limit = 30, signal } = {}) {
+  const params = new URLSearchParams({ limit: String(limit) });
+  if (q) params.set("q", q);
+  if (suits) params.set("suits", String(suits));
+  const body = await api.get(`/variants?${params}`, { signal });
+  if (typeof body.total === "number") return { variants: body.variants, total: body.total };
+  const found = body.variants.filter((v) => matches(v, q, suits));
+  return { variants: found.slice(0, limit), total: found.length };
+}
