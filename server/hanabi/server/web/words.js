@@ -80,8 +80,16 @@ export function describeVariant(v) {
     if (s.wild) notes.push(`${name} is touched by every colour clue and may be played on any firework`);
     else if (s.all_colors) notes.push(`${name} is touched by every colour clue`);
     else if (s.no_colors) notes.push(`${name} is touched by no colour clue`);
+    else if (s.prism) notes.push(`${name} is touched by the colour at its rank's place`);
+    if (s.all_ranks) notes.push(`${name} is touched by every rank clue`);
+    else if (s.no_ranks) notes.push(`${name} is touched by no rank clue`);
     if (s.one_of_each) notes.push(`${name} has one card of each rank: never discard one`);
+    if (s.reversed) notes.push(`${name} is built from 5 down to 1`);
+    if (s.inverted) notes.push(`playing ${name} discards it, discarding it plays it`);
   }
+  const rules = Object.keys(v.rules || {}).filter((r) => !r.startsWith("special_rank_") && r !== "stack_size");
+  if (rules.length) notes.push(`rules: ${rules.map((r) => r.replaceAll("_", " ")).join(", ")}`);
+  if (v.rules?.special_rank) notes.push(`the ${v.rules.special_rank}s are special`);
   return notes.join("; ");
 }
 
