@@ -6,6 +6,7 @@ and only the clues the view's legal actions hold are enabled."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -112,3 +113,47 @@ def test_clue_buttons_are_the_variants_and_only_legal_ones_are_enabled(web: Brow
     said = clue_page(web, "Color Blind (6 Suits)", [])
     assert "Colour-blind" in said["notes"]
     assert json.dumps(said["names"]).count("clue") == 11
+
+
+def test_the_picker_finds_pink_and_brown_by_typing_and_opens_that_table(web: Browsing) -> None:
+    ann = web.person()
+    ann.goto("/")
+    ann.get_by_label("Name", exact=True).fill("ann")
+    expect(ann.locator(".variant-chosen")).to_have_text("No Variant")  # the default
+    ann.get_by_label("Number of suits").select_option("6")
+    box = ann.get_by_role("combobox", name="Variant")
+    box.fill("pink brown")
+    wanted = ann.get_by_role("option", name=re.compile(r"^Pink & Brown \(6 Suits\):"))
+    expect(wanted).to_be_visible()
+    # each result has six suits (the filter), drawn small with their symbols
+    for option in ann.get_by_role("option").all():
+        expect(option.locator(".chip svg.pip")).to_have_count(6)
+    # by keyboard: down the list to it, Enter (the form is not sent)
+    for _ in range(30):
+        if wanted.get_attribute("aria-selected") == "true":
+            break
+        box.press("ArrowDown")
+    box.press("Enter")
+    expect(ann.locator(".variant-chosen")).to_have_text("Pink & Brown (6 Suits)")
+    expect(ann.get_by_role("option")).to_have_count(0)
+    ann.get_by_label("Bots", exact=True).fill("1")
+    ann.get_by_role("button", name="Create game").click()
+    expect(ann.get_by_role("heading", name="Pink & Brown (6 Suits), 2 players")).to_be_visible()
+    ann.get_by_role("button", name="Start", exact=True).click()
+    expect(ann.get_by_text("Your turn:")).to_be_visible()
+    tiles = symbols(ann, ".fireworks .firework")
+    assert [t["suit"] for t in tiles] == ["red", "yellow", "green", "blue", "pink", "brown"]
+    assert [t["symbol"] for t in tiles][4:] == ["hash", "nu"]
+    clues = ann.get_by_role("group", name="Colour clues").get_by_role("button")
+    expect(clues).to_have_count(6)
+    expect(ann.get_by_role("button", name="Brown clue")).to_be_visible()
+
+
+def test_a_variant_without_colour_clues_has_no_colour_button(
+    web: Browsing, web_server: WebServer
+) -> None:
+    page = seated_table(web, web_server, "Color Mute (5 Suits)", seat=0)
+    expect(page.get_by_text("Your turn:")).to_be_visible()
+    expect(page.get_by_role("group", name="Rank clues").get_by_role("button")).to_have_count(5)
+    expect(page.get_by_role("group", name="Colour clues")).to_have_count(0)
+    expect(page.get_by_text("No colour clues in this variant.")).to_be_visible()

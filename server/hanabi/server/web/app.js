@@ -2,6 +2,7 @@
 
 import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
+import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./table.js";
@@ -14,6 +15,7 @@ async function main() {
     variants: Object.fromEntries(variants.variants.map((v) => [v.id, v])),
     strategies: strategies.strategies,
   };
+  await ensureVariant(ctx.variants, DEFAULT_VARIANT); // the lobby's first choice
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);

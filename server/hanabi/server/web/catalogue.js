@@ -4,21 +4,42 @@
 
 import * as api from "./api.js";
 
+/** The variant a new table gets unless its host picks another (the server's default). */
+export const DEFAULT_VARIANT = "no_variant";
+
 /**
  * The description of variant `id`: from `known` (id -> variant, the page's listing), else
  * asked of the server and added to `known`. Null when the server does not know it.
  */
 export async function ensureVariant(known, id) {
   if (known[id]) return known[id];
+  if (!ASKED.has(id)) ASKED.set(id, fetchVariant(id));
+  const found = await ASKED.get(id);
+  if (found) known[id] = found;
+  return found;
+}
+
+/** Variants asked of the server, by id (a page asks once however many rows name it). */
+const ASKED = new Map();
+
+async function fetchVariant(id) {
   try {
-    const found = await api.get(`/variants/${encodeURIComponent(id)}`);
-    known[id] = found;
-    if (found.id && !known[found.id]) known[found.id] = found;
-    return found;
+    return await api.get(`/variants/${encodeURIComponent(id)}`);
   } catch (error) {
+    ASKED.delete(id); // asked again next time
     if (error instanceof api.ApiError && (error.status === 404 || error.status === 405)) return null;
     throw error;
   }
+}
+
+/**
+ * The name of variant `id` for a list's row: now if the page knows it, else the id, and
+ * `then(name)` is called once the server has said it.
+ */
+export function variantName(known, id, then) {
+  if (known[id]) return known[id].name;
+  ensureVariant(known, id).then((v) => v && then(v.name), () => {});
+  return id;
 }
 
 /** A variant the page knows nothing of but its fireworks (a server newer than the page):

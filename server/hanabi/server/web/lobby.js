@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
+import { DEFAULT_VARIANT, variantName } from "./catalogue.js";
 import { variantPicker } from "./picker.js";
 import { count, reasonText, seatKind } from "./words.js";
 
@@ -66,7 +67,10 @@ export function showLobby(main, { variants, strategies }) {
   );
 
   const row = (game) => {
-    const variant = variants[game.variant]?.name || game.variant;
+    const variant = variantName(variants, game.variant, (name) => {
+      li.setAttribute("aria-label", `${name}: ${people}`);
+      li.querySelector(".variant-name").textContent = name;
+    });
     const seated = api.seatToken(game.id);
     const people = game.players.map((p) => (seatKind(p) ? `${p.name} (${seatKind(p)})` : p.name)).join(", ");
     const href = `/games/${encodeURIComponent(game.id)}`;
@@ -88,10 +92,11 @@ export function showLobby(main, { variants, strategies }) {
       : game.status === "playing"
         ? `turn ${game.turn + 1}, score ${game.score}`
         : `score ${game.result?.score ?? game.score}${game.result ? `, ${reasonText(game.result.reason)}` : ""}`;
-    return h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
-      h("span", { class: "what" }, h("strong", {}, variant), ` · ${state}`),
+    const li = h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
+      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`),
       h("span", { class: "who" }, people),
       h("span", { class: "row" }, action));
+    return li;
   };
 
   const show = (status, games) => {
@@ -159,7 +164,7 @@ async function liveLobby(render, signal) {
 }
 
 function createForm(variants, strategies, identity, alert, account) {
-  const variant = variantPicker(variants, variants.no_variant || Object.values(variants)[0]);
+  const variant = variantPicker(variants, variants[DEFAULT_VARIANT] || Object.values(variants)[0]);
   const players = h("select", { name: "players" },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === 2 }, String(n))));
   const bots = h("input", { type: "number", name: "bots", min: "0", max: "5", value: "0", inputmode: "numeric" });
