@@ -73,6 +73,7 @@ STATUS: dict[str, int] = {
     "no_such_turn": 404,
     "key_not_found": 404,
     "player_not_found": 404,
+    "unknown_variant": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it

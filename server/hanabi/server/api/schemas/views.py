@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from hanabi.game import VARIANTS
-
 from .basics import (
     END_REASONS,
     IDLE_LIMIT,
@@ -20,6 +18,12 @@ from .basics import (
     nullable_string,
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
+
+#: What a game's ``variant`` holds.
+VARIANT_ID = (
+    "The variant: its hanab.live name, or this service's id for the games created under "
+    "one (no_variant, rainbow...); GET /variants/{key} describes either."
+)
 
 
 class TimerSchema(Schema):
@@ -42,6 +46,13 @@ class GameOptionsSchema(Schema):
     idle_limit = integer(required=True, metadata={"description": IDLE_LIMIT})
     timer = fields.Nested(TimerSchema, required=True, allow_none=True)
     rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
+    # hanab.live's table options (docs/variants.md): present (true) only when on
+    one_extra_card = JsonBoolean()
+    one_less_card = JsonBoolean()
+    deck_plays = JsonBoolean()
+    all_or_nothing = JsonBoolean()
+    card_cycle = JsonBoolean()
+    end_at_max_possible = JsonBoolean()
 
 
 class RatingChangeSchema(Schema):
@@ -168,7 +179,7 @@ class GameViewSchema(Schema):
     version = integer(
         required=True, metadata={"description": "Grows with every change to the game."}
     )
-    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(required=True, metadata={"description": VARIANT_ID})
     options = fields.Nested(GameOptionsSchema, required=True)
     max_players = integer(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
@@ -226,7 +237,7 @@ class GameViewSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(required=True, metadata={"description": VARIANT_ID})
     max_players = integer(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = integer(required=True)
