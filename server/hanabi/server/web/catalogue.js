@@ -59,16 +59,33 @@ function matches(v, q, suits) {
 }
 
 /**
- * Variants matching `q` (words of the name) with `suits` suits (0: any):
- * {variants, total}. The server filters and pages; an answer without `total` (a server
- * that lists every variant) is filtered here.
+ * Variants matching `q` (words of the name, in any order: "pink brown" finds "Pink &
+ * Brown (6 Suits)") with `suits` suits (0: any): {variants, total}. The server matches a
+ * piece of the name and pages; when the words as typed match nothing, the longest word is
+ * asked for and the others are matched here. An answer without `total` (a server that
+ * lists every variant) is filtered here too.
  */
 export async function searchVariants({ q = "", suits = 0, limit = 30, signal } = {}) {
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  let found = await ask(q.trim(), suits, limit, signal);
+  if (found.server && !found.total && words.length > 1) {
+    const longest = [...words].sort((a, b) => b.length - a.length)[0];
+    const wide = await ask(longest, suits, WIDE, signal);
+    const kept = wide.variants.filter((v) => matches(v, q, suits));
+    found = { variants: kept.slice(0, limit), total: kept.length };
+  }
+  return { variants: found.variants, total: found.total };
+}
+
+/** How many variants a search by one word asks for, to match the other words here. */
+const WIDE = 200;
+
+async function ask(q, suits, limit, signal) {
   const params = new URLSearchParams({ limit: String(limit) });
   if (q) params.set("q", q);
   if (suits) params.set("suits", String(suits));
   const body = await api.get(`/variants?${params}`, { signal });
-  if (typeof body.total === "number") return { variants: body.variants, total: body.total };
+  if (typeof body.total === "number") return { variants: body.variants, total: body.total, server: true };
   const found = body.variants.filter((v) => matches(v, q, suits));
-  return { variants: found.slice(0, limit), total: found.length };
+  return { variants: found.slice(0, limit), total: found.length, server: false };
 }
