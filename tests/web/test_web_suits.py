@@ -67,52 +67,59 @@ def test_a_rainbow_game_draws_every_suit_with_a_symbol_of_its_own(
     expect(page.locator(".hands .card:not([data-suit])")).to_have_count(5)
 
 
-def clue_page(web: Browsing, variant_name: str, clues: list[dict[str, Any]]) -> dict[str, Any]:
-    """The clue buttons the page's own module draws for ``variant_name`` (its catalogue
-    description) when the legal actions hold ``clues``: their names and which are enabled."""
-    variant = catalogue.variant(variant_name).describe()
+def clue_buttons(web: Browsing, cases: list[tuple[str, list[dict[str, Any]]]]) -> list[dict]:
+    """For each (variant name, legal clue actions): the clue buttons the page's own module
+    draws for that variant's catalogue description, their names and which are enabled."""
+    given = [[catalogue.variant(name).describe(), clues] for name, clues in cases]
     page = web.person()
     page.goto("/")
     return page.evaluate(
-        """async ([variant, clues]) => {
+        """async (given) => {
           const { clueButtons } = await import('/web/clues.js');
           const { VariantInfo } = await import('/web/words.js');
-          const info = new VariantInfo(variant);
-          const view = { clues: [], clue_tokens: 8 };
-          const box = document.createElement('div');
-          box.append(...clueButtons(info, view, clues, null, () => {}).filter(Boolean));
-          document.body.append(box);
-          const buttons = [...box.querySelectorAll('button')];
-          return {
-            names: buttons.map((b) => b.getAttribute('aria-label')),
-            enabled: buttons.filter((b) => !b.disabled).map((b) => b.getAttribute('aria-label')),
-            symbols: [...box.querySelectorAll('button.color svg.pip')].map((s) => s.dataset.symbol),
-            notes: box.querySelector('.clue-notes')?.textContent || '',
-          };
+          return given.map(([variant, clues]) => {
+            const info = new VariantInfo(variant);
+            const view = { clues: [], clue_tokens: 8 };
+            const box = document.createElement('div');
+            box.append(...clueButtons(info, view, clues, null, () => {}).filter(Boolean));
+            document.body.append(box);
+            const buttons = [...box.querySelectorAll('button')];
+            return {
+              names: buttons.map((b) => b.getAttribute('aria-label')),
+              enabled: buttons.filter((b) => !b.disabled).map((b) => b.getAttribute('aria-label')),
+              symbols: [...box.querySelectorAll('button.color svg.pip')].map((s) => s.dataset.symbol),
+              notes: box.querySelector('.clue-notes')?.textContent || '',
+            };
+          });
         }""",
-        [variant, clues],
+        given,
     )
 
 
 def test_clue_buttons_are_the_variants_and_only_legal_ones_are_enabled(web: Browsing) -> None:
+    pink_brown, mute, odds, blind = clue_buttons(
+        web,
+        [
+            ("Pink & Brown (6 Suits)", [{"type": "clue", "target": 0, "rank": 3}]),
+            ("Color Mute (5 Suits)", [{"type": "clue", "target": 0, "rank": 1}]),
+            ("Odds and Evens (5 Suits)", []),
+            ("Color Blind (6 Suits)", []),
+        ],
+    )
     # Pink & Brown: six colours by their names, each with its suit's symbol
-    said = clue_page(web, "Pink & Brown (6 Suits)", [{"type": "clue", "target": 0, "rank": 3}])
     colors = ["Red", "Yellow", "Green", "Blue", "Pink", "Brown"]
-    assert said["names"] == [f"{c} clue" for c in colors] + [f"{r} clue" for r in range(1, 6)]
-    assert said["enabled"] == ["3 clue"]
-    assert len(set(said["symbols"])) == 6
+    assert pink_brown["names"] == [f"{c} clue" for c in colors] + [f"{r} clue" for r in range(1, 6)]
+    assert pink_brown["enabled"] == ["3 clue"]
+    assert len(set(pink_brown["symbols"])) == 6
     # Color Mute: no colour clue at all
-    said = clue_page(web, "Color Mute (5 Suits)", [{"type": "clue", "target": 0, "rank": 1}])
-    assert said["names"] == [f"{r} clue" for r in range(1, 6)]
-    assert "No colour clues" in said["notes"]
+    assert mute["names"] == [f"{r} clue" for r in range(1, 6)]
+    assert "No colour clues" in mute["notes"]
     # Odds and Evens: the ranks are 1 and 2
-    said = clue_page(web, "Odds and Evens (5 Suits)", [])
-    assert [n for n in said["names"] if n[0].isdigit()] == ["1 clue", "2 clue"]
-    assert said["enabled"] == []
+    assert [n for n in odds["names"] if n[0].isdigit()] == ["1 clue", "2 clue"]
+    assert odds["enabled"] == []
     # Color Blind: the colours are there (a clue that touches nothing), and said so
-    said = clue_page(web, "Color Blind (6 Suits)", [])
-    assert "Colour-blind" in said["notes"]
-    assert json.dumps(said["names"]).count("clue") == 11
+    assert "Colour-blind" in blind["notes"]
+    assert json.dumps(blind["names"]).count("clue") == 11
 
 
 def test_the_picker_finds_pink_and_brown_by_typing_and_opens_that_table(web: Browsing) -> None:

@@ -2,6 +2,7 @@
 // localStorage), and a player's profile with their history and rating changes.
 
 import * as api from "./api.js";
+import { ensureVariant, variantName } from "./catalogue.js";
 import { alertBox, field, fill, h } from "./dom.js";
 import { count, reasonText } from "./words.js";
 
@@ -105,6 +106,7 @@ export async function showProfile(main, username, { variants }) {
   }
   more.addEventListener("click", page);
   const stats = Object.entries(profile.stats || {});
+  await Promise.all(stats.map(([id]) => ensureVariant(variants, id).catch(() => null)));
   fill(
     main,
     h("h1", {}, profile.username, profile.bot ? " (bot account)" : ""),
@@ -136,7 +138,9 @@ function signed(x) {
 
 function entry(g, variants) {
   const change = g.rating_change ? ` · rating ${g.rating_change.before.toFixed(0)} → ${g.rating_change.after.toFixed(0)} (${signed(g.rating_change.after - g.rating_change.before)})` : "";
+  const name = h("span", {});
+  name.textContent = variantName(variants, g.variant, (found) => (name.textContent = found));
   return h("li", {},
-    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${variants[g.variant]?.name || g.variant}: score ${g.score}`),
+    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, name, `: score ${g.score}`),
     ` · ${reasonText(g.reason)} · with ${g.players.join(", ")}${g.rated ? " · rated" : ""}${change} · ${new Date(g.ended).toLocaleString()}`);
 }

@@ -10,12 +10,11 @@ import { showGame } from "./table.js";
 async function main() {
   const root = document.getElementById("main");
   accountNav(document.getElementById("account"));
-  const [variants, strategies] = await Promise.all([api.get("/variants"), api.get("/strategies")]);
-  const ctx = {
-    variants: Object.fromEntries(variants.variants.map((v) => [v.id, v])),
-    strategies: strategies.strategies,
-  };
-  await ensureVariant(ctx.variants, DEFAULT_VARIANT); // the lobby's first choice
+  // the variants the page shows are asked for one by one as it needs them (the catalogue
+  // has thousands): the lobby's first choice now, a game's when it opens
+  const variants = {};
+  const [strategies] = await Promise.all([api.get("/strategies"), ensureVariant(variants, DEFAULT_VARIANT)]);
+  const ctx = { variants, strategies: strategies.strategies };
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);
