@@ -11,8 +11,8 @@ import { clueColorLook, paint, symbol } from "./suits.js";
 export function colorName(info, color) {
   const names = info.variant.clue_color_names;
   const i = info.clueColors.indexOf(color);
-  if (names && i >= 0 && names[i]) return names[i];
-  return color.charAt(0).toUpperCase() + color.slice(1).replaceAll("_", " ");
+  const name = names && i >= 0 && names[i] ? names[i] : color.replaceAll("_", " ");
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 /** Why clues are fewer than the variant's colours and ranks: one sentence per rule on. */

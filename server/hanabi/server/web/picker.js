@@ -25,7 +25,7 @@ export function variantPicker(known, initial, onChange = () => {}) {
   const input = h("input", {
     type: "search", name: "variant-search", role: "combobox", "aria-label": "Variant", autocomplete: "off",
     "aria-autocomplete": "list", "aria-controls": "variant-results", "aria-expanded": "false",
-    placeholder: "Type to search: rainbow, pink, 6 suits…", "data-key": "variant-search",
+    placeholder: "Type to search: rainbow, pink brown…", "data-key": "variant-search",
   });
   const suits = h("select", { name: "suits", "aria-label": "Number of suits", "data-key": "variant-suits" },
     h("option", { value: "0" }, "Any number of suits"),
