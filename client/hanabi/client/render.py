@@ -15,7 +15,7 @@ from rich.text import Text
 from .clocks import clocks_line
 from .codes import GameStatus, SeatKind, game_status
 from .narrate import player_names
-from .variants import VariantInfo
+from .variants import VariantInfo, clue_options
 from .words import end_reason, plural, seat_name
 
 MAX_CLUES = 8
@@ -231,7 +231,9 @@ class TableRenderer:
         if current is None:
             return Text("")
         if view.get("you") == current:
-            return Text("Your turn.", style="bold")
+            line = Text("Your turn.", style="bold")
+            line.append(f" Clues: {clue_options(self.info)}.", style="")
+            return line
         return Text(f"{seat_name(names, current)}'s turn.")
 
     # -- the whole table ------------------------------------------------------------

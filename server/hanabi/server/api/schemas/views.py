@@ -19,6 +19,8 @@ from .basics import (
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
 
+HIDDEN_IN_HOLE = "null while a Throw It in a Hole game is on (the plays are unseen)."
+
 #: What a game's ``variant`` holds.
 VARIANT_ID = (
     "The variant: its hanab.live name, or this service's id for the games created under "
@@ -111,9 +113,18 @@ class ActionSchema(Schema):
     firework = fields.String()
 
 
+#: What the table hears of a clue in Cow & Pig (moo: a colour, oink: a rank) and Duck.
+SOUND = fields.String(
+    validate=validate.OneOf(("moo", "oink", "quack")),
+    metadata={"description": "Cow & Pig and Duck: all that is told of a clue (its colour "
+              "and rank are null while the game is on)."},
+)  # fmt: skip
+
+
 class ClueTagSchema(Schema):
     color = nullable_string()
     rank = nullable_integer()
+    sound = SOUND
 
 
 class KnowledgeSchema(Schema):
@@ -155,6 +166,7 @@ class ClueSchema(Schema):
     color = nullable_string()
     rank = nullable_integer()
     touched = fields.List(integer(), required=True)
+    sound = SOUND
 
 
 class VotesSchema(Schema):
@@ -188,12 +200,13 @@ class GameViewSchema(Schema):
     custom_deal = custom_deal_field()
     turn = integer(required=True)
     current_seat = nullable_integer()
-    clue_tokens = integer(required=True)
+    clue_tokens = fields.Float(
+        required=True, metadata={"description": "Whole tokens; halves in Clue Starved (7.5)."}
+    )
     strikes = integer(required=True)
     deck_size = integer(required=True)
-    score = integer(required=True)
-    max_score = integer(
-        required=True,
+    score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
+    max_score = nullable_integer(
         metadata={
             "description": "Best score the cards allow, given those discarded or misplayed "
             "(a finished game keeps the figure it ended with, whatever its final score)."
@@ -205,7 +218,25 @@ class GameViewSchema(Schema):
             "and once the game is over."
         }
     )
-    fireworks = fields.Dict(keys=fields.String(), values=integer(), required=True)
+    fireworks = fields.Dict(
+        keys=fields.String(),
+        values=integer(allow_none=True),
+        required=True,
+        metadata={"description": "Suit -> height; null in Throw It in a Hole."},
+    )
+    firework_states = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        allow_none=True,
+        metadata={"description": "Reversed suits, Up or Down, Sudoku: each firework's last "
+                  "rank, the way it goes, its first rank and the ranks it takes next (null "
+                  "in Throw It in a Hole)."},
+    )  # fmt: skip
+    hole = fields.List(
+        integer(),
+        metadata={"description": "Throw It in a Hole: the orders of the cards played into "
+                  "the hole, which nobody sees until the game is over."},
+    )  # fmt: skip
     hands = fields.List(fields.List(fields.Nested(CardSchema)), required=True)
     discards = fields.List(fields.Nested(DiscardSchema), required=True)
     clues = fields.List(fields.Nested(ClueSchema), required=True)
