@@ -133,7 +133,8 @@ function orList(items) {
 export function cluesText(info, knowledge) {
   const marks = [];
   for (const c of knowledge.clues || []) {
-    const mark = c.color != null ? c.color : String(c.rank);
+    // Cow & Pig and Duck: nobody sees what a clue said, only that it touched the card
+    const mark = c.color != null ? c.color : c.rank != null ? String(c.rank) : "clued";
     if (!marks.includes(mark)) marks.push(mark);
   }
   return marks.join(", ");
@@ -205,7 +206,7 @@ export class Narrator {
         return { text: e.suit == null ? `${who} drew a card` : `${who} drew ${card()}`, kind: "aside" };
       }
       case "clue": {
-        const what = e.color != null ? e.color : e.rank;
+        const what = e.color != null ? e.color : e.rank != null ? e.rank : e.sound ? `"${e.sound}"` : "something";
         const slots = (e.touched || []).map((o) => this.slot(e.target, o));
         const known = slots.filter((s) => s !== null).sort((a, b) => a - b);
         let tail = "";
