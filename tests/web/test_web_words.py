@@ -62,7 +62,7 @@ def test_every_end_reason_is_said_in_words(web: Browsing) -> None:
     }
 
 
-def test_a_hidden_clue_is_said_by_its_sound_never_as_null(web: Browsing) -> None:
+def test_a_hidden_clue_is_said_by_its_sound_and_a_start_card_as_s(web: Browsing) -> None:
     # Cow & Pig and Duck: the view hides what a clue said (color and rank null)
     said = words(
         web,
@@ -74,6 +74,7 @@ def test_a_hidden_clue_is_said_by_its_sound_never_as_null(web: Browsing) -> None
           moo: narrator.line({ ...hidden, sound: "moo" }).text,
           quiet: narrator.line(hidden).text,
           mark: w.cluesText(info, { clues: [{ color: null, rank: null }] }),
+          start: [info.cardText("red", 7), info.cardWords("red", 7)],
         };
         """,
     )
@@ -81,4 +82,5 @@ def test_a_hidden_clue_is_said_by_its_sound_never_as_null(web: Browsing) -> None
         "moo": 'ann clued bob "moo", touching nothing',
         "quiet": "ann clued bob something, touching nothing",
         "mark": "clued",
+        "start": ["RS", "red START"],  # Up or Down's START card (rank 7 in the API)
     }

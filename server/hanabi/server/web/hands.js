@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { band, chip, lookOfSuit, paint, symbol } from "./suits.js";
-import { cardLabel, certain, cluesText, count } from "./words.js";
+import { cardLabel, certain, cluesText, count, START_RANK } from "./words.js";
 
 /**
  * One card as a button. `own`: the viewer's card (knowledge only). `selected`: pressed.
@@ -47,7 +47,8 @@ function possibleHint(info, possible) {
   for (const s of suits) for (const r of possible[s.id]) ranks.add(r);
   const letters = suits.length === info.suits.length ? "any" : suits.map((s) => s.abbreviation).join("");
   const sorted = [...ranks].sort((a, b) => a - b);
-  const rankText = sorted.length === info.clueRanks.length ? "any" : sorted.join("");
+  const all = info.variant.card_ranks || info.clueRanks;
+  const rankText = sorted.length === all.length ? "any" : sorted.map((r) => (r === START_RANK ? "S" : r)).join("");
   return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
 }
 

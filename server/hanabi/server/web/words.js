@@ -25,6 +25,9 @@ export function count(n, singular, plural = `${singular}s`) {
   return `${n} ${n === 1 ? singular : plural}`;
 }
 
+/** Up or Down's START card has rank 7 in the API (hanab.live's number); people read "S". */
+export const START_RANK = 7;
+
 /** What the page knows of a variant: its suits by id, in order. */
 export class VariantInfo {
   constructor(variant) {
@@ -55,11 +58,11 @@ export class VariantInfo {
   }
 
   cardText(suit, rank) {
-    return `${suit ? this.letter(suit) : "?"}${rank ?? "?"}`;
+    return `${suit ? this.letter(suit) : "?"}${rank === START_RANK ? "S" : rank ?? "?"}`;
   }
 
   cardWords(suit, rank) {
-    return `${this.suitName(suit)} ${rank}`;
+    return `${this.suitName(suit)} ${rank === START_RANK ? "START" : rank}`;
   }
 }
 
