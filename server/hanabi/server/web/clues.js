@@ -5,10 +5,13 @@
 // it will take. The special rules that take clues away say why in a line under them.
 
 import { h } from "./dom.js";
+import { _, lang } from "./i18n.js";
 import { clueColorLook, paint, symbol } from "./suits.js";
+import { colourWord } from "./words.js";
 
 /** A clue colour's name as people read it ("Red"), from the variant's clue_color_names. */
 export function colorName(info, color) {
+  if (lang !== "en" && colourWord(color) !== color) return colourWord(color);
   const names = info.variant.clue_color_names;
   const i = info.clueColors.indexOf(color);
   const name = names && i >= 0 && names[i] ? names[i] : color.replaceAll("_", " ");
@@ -19,18 +22,18 @@ export function colorName(info, color) {
 export function clueNotes(info, view) {
   const rules = info.variant.rules || {};
   const notes = [];
-  if (!info.clueColors.length) notes.push("No colour clues in this variant.");
-  if (!info.clueRanks.length) notes.push("No rank clues in this variant.");
-  if (rules.color_clues_touch_nothing) notes.push("Colour-blind: a colour clue touches no card (it is still a clue).");
-  if (rules.rank_clues_touch_nothing) notes.push("Number-blind: a rank clue touches no card (it is still a clue).");
+  if (!info.clueColors.length) notes.push(_("No colour clues in this variant."));
+  if (!info.clueRanks.length) notes.push(_("No rank clues in this variant."));
+  if (rules.color_clues_touch_nothing) notes.push(_("Colour-blind: a colour clue touches no card (it is still a clue)."));
+  if (rules.rank_clues_touch_nothing) notes.push(_("Number-blind: a rank clue touches no card (it is still a clue)."));
   if (rules.alternating_clues) {
     const last = (view.clues || []).at(-1);
-    if (last) notes.push(`Alternating clues: the last clue was a ${last.color != null ? "colour" : "rank"} clue, so this one is a ${last.color != null ? "rank" : "colour"} clue.`);
-    else notes.push("Alternating clues: colour and rank clues take turns.");
+    if (last) notes.push(last.color != null ? _("Alternating clues: the last clue was a colour clue, so this one is a rank clue.") : _("Alternating clues: the last clue was a rank clue, so this one is a colour clue."));
+    else notes.push(_("Alternating clues: colour and rank clues take turns."));
   }
-  if (rules.clue_starved) notes.push("Clue starved: a clue costs a whole token and a discard gives back half of one.");
-  if (rules.cow_and_pig || rules.duck) notes.push("The others see which cards a clue touches, not what it says.");
-  if (rules.odds_and_evens) notes.push("Odds and evens: a 1 clue touches 1, 3 and 5; a 2 clue touches 2 and 4.");
+  if (rules.clue_starved) notes.push(_("Clue starved: a clue costs a whole token and a discard gives back half of one."));
+  if (rules.cow_and_pig || rules.duck) notes.push(_("The others see which cards a clue touches, not what it says."));
+  if (rules.odds_and_evens) notes.push(_("Odds and evens: a 1 clue touches 1, 3 and 5; a 2 clue touches 2 and 4."));
   return notes;
 }
 
@@ -45,18 +48,18 @@ export function clueButtons(info, view, clues, chosen, pick) {
     const pressed = Boolean(chosen && chosen[kind] === value);
     const button = h("button", {
       type: "button", class: `clue ${kind === "rank" ? "rank" : "color"}`, disabled: !ok, "aria-pressed": String(pressed),
-      "aria-label": `${text} clue`, "data-key": `clue-${kind}-${value}`,
-      title: ok ? null : "Not a clue you may give now",
+      "aria-label": _("{clue} clue", { clue: text }), "data-key": `clue-${kind}-${value}`,
+      title: ok ? null : _("Not a clue you may give now"),
       onclick: () => pick(pressed ? null : { [kind]: value }),
     }, look ? colourChip(look) : null, text);
     return look ? paint(button, look) : button;
   };
   const colors = info.clueColors.length
-    ? h("div", { class: "row clue-colors", role: "group", "aria-label": "Colour clues" },
+    ? h("div", { class: "row clue-colors", role: "group", "aria-label": _("Colour clues") },
         info.clueColors.map((c) => option("color", c, colorName(info, c), clueColorLook(info, c))))
     : null;
   const ranks = info.clueRanks.length
-    ? h("div", { class: "row clue-ranks", role: "group", "aria-label": "Rank clues" },
+    ? h("div", { class: "row clue-ranks", role: "group", "aria-label": _("Rank clues") },
         info.clueRanks.map((r) => option("rank", r, String(r), null)))
     : null;
   const notes = clueNotes(info, view);

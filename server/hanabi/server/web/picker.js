@@ -6,7 +6,8 @@
 import { searchVariants } from "./catalogue.js";
 import { h } from "./dom.js";
 import { suitStrip } from "./suits.js";
-import { count, describeVariant } from "./words.js";
+import { _, ngettext } from "./i18n.js";
+import { describeVariant } from "./words.js";
 
 const LIMIT = 30;
 
@@ -21,21 +22,21 @@ export function variantPicker(known, initial, onChange = () => {}) {
   let active = -1;
   let asked = 0;
   let timer = null;
-  const list = h("ul", { class: "picker-list", id: "variant-results", role: "listbox", "aria-label": "Variants found", hidden: true });
+  const list = h("ul", { class: "picker-list", id: "variant-results", role: "listbox", "aria-label": _("Variants found"), hidden: true });
   const input = h("input", {
-    type: "search", name: "variant-search", role: "combobox", "aria-label": "Variant", autocomplete: "off",
+    type: "search", name: "variant-search", role: "combobox", "aria-label": _("Variant"), autocomplete: "off",
     "aria-autocomplete": "list", "aria-controls": "variant-results", "aria-expanded": "false",
-    placeholder: "Type to search: rainbow, pink brown…", "data-key": "variant-search",
+    placeholder: _("Type to search: rainbow, pink brown…"), "data-key": "variant-search",
   });
-  const suits = h("select", { name: "suits", "aria-label": "Number of suits", "data-key": "variant-suits" },
-    h("option", { value: "0" }, "Any number of suits"),
-    [3, 4, 5, 6].map((n) => h("option", { value: String(n) }, `${n} suits`)));
+  const suits = h("select", { name: "suits", "aria-label": _("Number of suits"), "data-key": "variant-suits" },
+    h("option", { value: "0" }, _("Any number of suits")),
+    [3, 4, 5, 6].map((n) => h("option", { value: String(n) }, ngettext("{n} suit", "{n} suits", n))));
   const status = h("small", { class: "hint", role: "status", "aria-live": "polite" });
   const shown = h("div", { class: "picker-chosen" });
   const about = h("small", { class: "hint" });
 
   function showChosen() {
-    shown.replaceChildren(h("span", {}, "Chosen: ", h("strong", { class: "variant-chosen" }, chosen.name)), suitStrip(chosen));
+    shown.replaceChildren(h("span", {}, _("Chosen:"), " ", h("strong", { class: "variant-chosen" }, chosen.name)), suitStrip(chosen));
     about.textContent = describeVariant(chosen);
   }
 
@@ -74,7 +75,7 @@ export function variantPicker(known, initial, onChange = () => {}) {
     try {
       found = await searchVariants({ q, suits: Number(suits.value), limit: LIMIT });
     } catch (error) {
-      if (n === asked) status.textContent = `The search failed (${error.message}).`;
+      if (n === asked) status.textContent = _("The search failed ({error}).", { error: error.message });
       return;
     }
     if (n !== asked) return; // a newer search was asked meanwhile
@@ -88,9 +89,9 @@ export function variantPicker(known, initial, onChange = () => {}) {
       }, h("span", { class: "variant-name" }, v.name), suitStrip(v))));
     list.hidden = !results.length;
     input.setAttribute("aria-expanded", String(!list.hidden));
-    status.textContent = !results.length ? "No variant matches."
-      : found.total > results.length ? `${found.total} variants match; the first ${results.length} are shown: type more to narrow.`
-      : `${count(found.total, "variant")} ${found.total === 1 ? "matches" : "match"}.`;
+    status.textContent = !results.length ? _("No variant matches.")
+      : found.total > results.length ? _("{total} variants match; the first {shown} are shown: type more to narrow.", { total: found.total, shown: results.length })
+      : ngettext("{n} variant matches.", "{n} variants match.", found.total);
     mark(results.length ? 0 : -1);
   }
 
@@ -123,7 +124,7 @@ export function variantPicker(known, initial, onChange = () => {}) {
   showChosen();
 
   const el = h("div", { class: "picker" },
-    h("div", { class: "row" }, h("label", { class: "field" }, h("span", { class: "label" }, "Variant"), input), suits),
+    h("div", { class: "row" }, h("label", { class: "field" }, h("span", { class: "label" }, _("Variant")), input), suits),
     list, status, shown, about);
   return { el, value: () => chosen.id, chosen: () => chosen };
 }
