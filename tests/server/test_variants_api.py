@@ -33,6 +33,7 @@ def test_the_whole_catalogue_pages_in_hanablive_order(client: FlaskClient) -> No
     last = page(client, f"?offset={first['total'] - 3}&limit=500")
     assert [v["id"] for v in last["variants"]][-2:] == ["wild_rainbow", "black_powder"]
     assert last["next"] is None and last["variants"][-1]["hanablive_id"] is None
+    assert page(client, "?q=")["total"] == first["total"]  # an empty search box: all
     beyond = page(client, "?offset=5000")
     assert beyond["variants"] == [] and beyond["next"] is None
 

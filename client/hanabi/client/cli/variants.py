@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import ApiError, Client
+from ..i18n import _
 from ..variants import VariantInfo, clue_options
 from .common import Fail, print_json
 
@@ -162,7 +163,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "variants",
         parents=[common],
-        help="search the variants the server offers, or show one",
+        help=_("the variants the server offers"),
         description="Search the variants (every hanab.live variant, by its hanab.live "
         "name), a page at a time; with NAME-OR-NUMBER, show one in full.",
     )

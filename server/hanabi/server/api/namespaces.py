@@ -14,6 +14,7 @@ from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
 from .seats import Bots, Players, Seat, Start
 from .system import Health, Ready, Strategies
+from .turns import Deliveries, MyTurns, Webhook
 from .variants import VariantResource, Variants
 
 system = Namespace("system", description="Health and game catalogue", path="/")
@@ -52,6 +53,9 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (accounts, "/me/sessions", AllSessions),
     (accounts, "/me/keys", Keys),
     (accounts, "/me/keys/<string:key_id>", KeyResource),
+    (accounts, "/me/turns", MyTurns),  # turn-based play
+    (accounts, "/me/webhook", Webhook),
+    (accounts, "/me/webhook/deliveries", Deliveries),
     (sessions, "", Sessions),  # logging in
     (sessions, "/current", CurrentSession),  # logging out
     (players, "/<string:username>", Profile),

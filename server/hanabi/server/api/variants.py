@@ -32,7 +32,7 @@ class Variants(Resource):
     )
     def get(self) -> Response:
         q = load_query(schema(VariantsQuery))
-        filters = {k: q[k] for k in ("q", "suits", "rule") if q.get(k) is not None}
+        filters = {k: q[k] for k in ("q", "suits", "rule") if q.get(k) not in (None, "")}
         offset, limit = q["offset"], q["limit"]
         items, total = CATALOGUE.page(**filters, offset=offset, limit=limit)
         following = None

@@ -49,10 +49,10 @@ def variant_field(**kw: Any) -> VariantField:
 
 class VariantsQuery(QueryString):
     q = fields.String(
-        validate=validate.Length(1, QUERY_MAX),
+        validate=validate.Length(max=QUERY_MAX),
         metadata={
             "description": "A piece of the hanab.live name or of an old id, any letter case "
-            "(`pink` finds 'Pink (6 Suits)' and 'Light Pink & ...')."
+            "(`pink` finds 'Pink (6 Suits)' and 'Light Pink & ...'); empty: no filter."
         },
     )
     suits = fields.Integer(

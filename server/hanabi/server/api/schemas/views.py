@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 from .basics import (
     END_REASONS,
     IDLE_LIMIT,
+    MOVE_CLOCK,
     PLAYER_ACTIONS,
     STATUSES,
     SUIT_IDS,
@@ -47,6 +48,7 @@ class GameOptionsSchema(Schema):
     strikeout_keeps_score = JsonBoolean(required=True)
     idle_limit = integer(required=True, metadata={"description": IDLE_LIMIT})
     timer = fields.Nested(TimerSchema, required=True, allow_none=True)
+    move_clock = integer(metadata={"description": MOVE_CLOCK})
     rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
     # hanab.live's table options (docs/variants.md): present (true) only when on
     one_extra_card = JsonBoolean()
