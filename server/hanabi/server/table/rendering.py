@@ -73,6 +73,7 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         host=record.host,
         you=seat,
         custom_deal=record.custom_deal,
+        seed=record.seed_name if seat is not None else None,  # a seat's only (docs/seeds.md)
         votes=votes_view(record, seat),
     )
     changes = (record.result or {}).get("rating_changes")

@@ -175,6 +175,14 @@ class GameViewSchema(Schema):
     host = integer(required=True)
     you = nullable_integer(metadata={"description": "The viewer's seat; null for a spectator."})
     custom_deal = custom_deal_field()
+    seed = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "The table's seed, to its seated players only (null to others and "
+            "for a custom deal): random, unplayed or a name in the lobby, the deal's name "
+            "(p<players>v<variant>s<n>) once dealt. See docs/seeds.md."
+        },
+    )
     turn = integer(required=True)
     current_seat = nullable_integer()
     clue_tokens = integer(required=True)
