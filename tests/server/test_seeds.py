@@ -139,4 +139,4 @@ def test_results_best_first_a_page_at_a_time(aclient: FlaskClient, accounts_app:
     rest = seed_page(aclient, name, a, limit=10, cursor=first["next_cursor"]).get_json()
     assert [r["game_id"] for r in rest["results"]] == ["g0", "g2", table.id]
     assert rest["next_cursor"] is None and rest["results"][0]["rank"] == 3
-    assert_problem(seed_page(aclient, name, a, cursor="x"), 400, "invalid_cursor")
+    assert_problem(seed_page(aclient, name, a, cursor="x"), 400, "invalid_query")

@@ -25,7 +25,17 @@ from ..words import end_reason, plural
 from .common import Fail, print_json
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
-AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history")
+AS_ACCOUNT = (
+    "create",
+    "join",
+    "logout",
+    "password",
+    "whoami",
+    "profile",
+    "history",
+    "seeds",
+    "stats",
+)
 
 
 def use_account(args: argparse.Namespace, client: Client) -> str | None:

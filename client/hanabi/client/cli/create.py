@@ -187,7 +187,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
     )
-    p.add_argument("--seed", help="shuffle seed (same seed, same deal)")
+    p.add_argument(
+        "--seed",
+        metavar="SEED",
+        help="random (default): a deal nobody seated played; unplayed: the lowest such, so "
+        "teams compare (hanabi-client seeds NAME after); a name like p2v0s1: that deal; "
+        "other text: a private seed",
+    )
     p.add_argument(
         "--timer",
         type=timer_arg,

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from ..api import DEFAULT_SERVER, ApiError, Client
-from . import accounts, bot, create, finished, join, listing, strategies, variants, watch
+from . import accounts, bot, create, finished, join, listing, seeds, strategies, variants, watch
 from .common import Fail, make_console, print_json
 
 
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     variants.add_parser(sub, common)
     strategies.add_parser(sub, common)
     accounts.add_parsers(sub, common)
+    seeds.add_parsers(sub, common)
     return parser
 
 

@@ -58,7 +58,7 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (players, "/<string:username>/games", History),
     (rating, "", RatingModel),
     (players, "/<string:username>/stats", PlayerStats),
-    (seeds, "/seeds/<string:name>", Seed),
+    (seeds, "/seeds/<string:seed_name>", Seed),
     (seeds, "/leaderboards", Leaderboards),
 )
 

@@ -36,11 +36,13 @@ class Seed(Resource):
         responses={200: (SeedPageSchema, "A page of results")},
         errors=(400, 401, 403),
     )
-    def get(self, name: str) -> Response:
+    def get(self, seed_name: str) -> Response:
         q = load_query(schema(PageQuery))
         account = current_account()
         account_id = None if account is None else account.id
-        return json_response(services().seeds.page(name, account_id, q["limit"], q.get("cursor")))
+        return json_response(
+            services().seeds.page(seed_name, account_id, q["limit"], q.get("cursor"))
+        )
 
 
 class Leaderboards(Resource):

@@ -4,6 +4,7 @@
 
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
+import { seedChoice } from "./leaderboards.js";
 import { count, describeVariant, reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
@@ -55,6 +56,7 @@ export function showLobby(main, { variants, strategies }) {
     main,
     h("h1", {}, "Hanabi"),
     h("p", { class: "lead" }, "The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together."),
+    h("nav", { "aria-label": "Pages" }, h("a", { href: "/leaderboards" }, "Leaderboards")),
     alert.el,
     minePanel,
     who,
@@ -182,6 +184,7 @@ function createForm(variants, strategies, identity, alert, account) {
   const timer = h("div", { class: "row", hidden: true },
     field("Minutes on each clock", minutes), field("Seconds added a move", bonus));
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
+  const seed = seedChoice();
 
   const form = h("form", {
     class: "panel create",
@@ -196,7 +199,7 @@ function createForm(variants, strategies, identity, alert, account) {
       if (rated.checked) options.rated = true;
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       try {
-        const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options }, { token: me.token });
+        const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options, seed: seed.value() }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
         for (let i = 0; i < seatBots; i++) {
           await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
@@ -212,6 +215,7 @@ function createForm(variants, strategies, identity, alert, account) {
   about,
   h("div", { class: "row" }, field("Bots", bots), field("Bot strategy", strategy)),
   strategyAbout,
+  seed.el,
   h("fieldset", {},
     h("legend", {}, "Options"),
     field("Clues may touch no card", emptyClues),

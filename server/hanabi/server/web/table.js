@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { seedPanel } from "./leaderboards.js";
 import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
@@ -322,6 +323,7 @@ class GamePage {
       h("h2", { id: "end-h" }, `Game over: score ${r.score} of ${this.info.variant.max_score}`),
       h("p", {}, `The game ended: ${reasonText(r.reason)}.`),
       changes,
+      v.seed ? seedPanel(v.seed, v.id) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "primary", onclick: () => this.replay() }, "Watch the replay"),
         h("a", { href: `${api.BASE}${this.path}/export`, download: `hanabi-${v.id}.json` }, "hanab.live export (JSON)"),

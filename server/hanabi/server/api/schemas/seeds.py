@@ -15,7 +15,10 @@ CURSOR = "Pass as ?cursor= for the next page (null: the last page)."
 
 class PageQuery(QueryString):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
-    cursor = fields.String(validate=validate.Length(1, 9))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[0-9]{1,9}$", error="Pass the next_cursor a page gave."),
+        metadata={"description": "The next_cursor of the page before."},
+    )
 
 
 class LeaderboardQuery(PageQuery):
@@ -35,7 +38,7 @@ class LeaderboardQuery(PageQuery):
     )
 
 
-class ResultSchema(Schema):
+class BoardEntrySchema(Schema):
     rank = integer(required=True)
     game_id = fields.String(required=True)
     players = fields.List(fields.String(), required=True)
@@ -47,7 +50,7 @@ class ResultSchema(Schema):
     replay = fields.String(required=True, metadata={"description": "The game's replay."})
 
 
-class SeedResultSchema(ResultSchema):
+class SeedResultSchema(BoardEntrySchema):
     seed = fields.String(required=True)
 
 
@@ -67,7 +70,7 @@ class LeaderboardSchema(Schema):
     players = integer(required=True)
     kind = fields.String(required=True)
     total = integer(required=True)
-    entries = fields.List(fields.Nested(ResultSchema), required=True)
+    entries = fields.List(fields.Nested(BoardEntrySchema), required=True)
     next_cursor = nullable_string(metadata={"description": CURSOR})
 
 
