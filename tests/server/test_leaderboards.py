@@ -81,7 +81,7 @@ def test_board_orders_and_pages(aclient: FlaskClient, accounts_app: Any) -> None
 
 
 def test_refusals(aclient: FlaskClient) -> None:
-    assert_problem(board(aclient, variant="no such variant"), 400, "unknown_variant")
+    assert_problem(board(aclient, variant="no such variant"), 404, "variant_not_found")
     assert_problem(board(aclient, players=7), 400, "invalid_query")
     assert_problem(board(aclient, kind="fastest"), 400, "invalid_query")
     assert_problem(board(aclient, cursor="-1"), 400, "invalid_query")

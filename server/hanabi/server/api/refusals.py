@@ -54,7 +54,6 @@ STATUS: dict[str, int] = {
     "seed_variant": 400,
     "seed_with_deck": 400,
     "invalid_cursor": 400,
-    "unknown_variant": 400,
     "seed_players": 400,
     "not_a_session": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
@@ -81,6 +80,7 @@ STATUS: dict[str, int] = {
     "no_such_turn": 404,
     "key_not_found": 404,
     "player_not_found": 404,
+    "variant_not_found": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it

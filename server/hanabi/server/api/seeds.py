@@ -55,7 +55,7 @@ class Leaderboards(Resource):
         ),
         query=LeaderboardQuery,
         responses={200: (LeaderboardSchema, "A page of the board")},
-        errors=(400,),
+        errors=(400, 404),
     )
     def get(self) -> Response:
         q = load_query(schema(LeaderboardQuery))

@@ -20,7 +20,7 @@ from hanabi.game import get_variant
 
 from ..storage.record import Record, SeatKind
 from ..storage.seeds import TURN_SPAN, SeedStore, board_keys, member_of, rank_score
-from .refusals import Invalid
+from .refusals import NotFound
 from .seeds import (
     accounts_of,
     board_key_of,
@@ -55,7 +55,7 @@ def variant_key(text: str) -> str:
     try:
         variant = get_variant(int(text) if text.isdigit() else text)  # type: ignore[arg-type]
     except KeyError:
-        raise Invalid("unknown_variant", f"There is no variant {text!r}.") from None
+        raise NotFound("variant_not_found", f"There is no variant {text!r}.") from None
     return board_key_of(variant)
 
 

@@ -176,10 +176,9 @@ class GameViewSchema(Schema):
     you = nullable_integer(metadata={"description": "The viewer's seat; null for a spectator."})
     custom_deal = custom_deal_field()
     seed = fields.String(
-        allow_none=True,
         metadata={
-            "description": "The table's seed, to its seated players only (null to others and "
-            "for a custom deal): random, unplayed or a name in the lobby, the deal's name "
+            "description": "The table's seed, to its seated players only (absent for others "
+            "and for a custom deal): random, unplayed or a name in the lobby, the deal's name "
             "(p<players>v<variant>s<n>) once dealt. See docs/seeds.md."
         },
     )
