@@ -47,6 +47,14 @@ CALLS = {
     "logoutEverywhere": ("logout_everywhere", "delete", "/api/v1/accounts/me/sessions", set()),
     "getProfile": ("profile", "get", "/api/v1/players/{username}", set()),
     "getHistory": ("history", "get", "/api/v1/players/{username}/games", {"limit", "cursor"}),
+    "getPlayerStats": ("player_stats", "get", "/api/v1/players/{username}/stats", set()),
+    "getSeed": ("seed", "get", "/api/v1/seeds/{seed_name}", {"limit", "cursor"}),
+    "getLeaderboard": (
+        "leaderboard",
+        "get",
+        "/api/v1/leaderboards",
+        {"variant", "players", "kind", "limit", "cursor"},
+    ),
     "getRatingModel": ("rating_model", "get", "/api/v1/rating-model", set()),
 }
 NOT_FOR_PLAYERS = {"getOpenApi"}

@@ -81,7 +81,8 @@ def test_board_orders_and_pages(aclient: FlaskClient, accounts_app: Any) -> None
 
 
 def test_refusals(aclient: FlaskClient) -> None:
-    assert_problem(board(aclient, variant="no such variant"), 404, "variant_not_found")
+    for variant in ("no such variant", "²", "０"):  # a number is ASCII digits
+        assert_problem(board(aclient, variant=variant), 404, "variant_not_found")
     assert_problem(board(aclient, players=7), 400, "invalid_query")
     assert_problem(board(aclient, kind="fastest"), 400, "invalid_query")
     assert_problem(board(aclient, cursor="-1"), 400, "invalid_query")

@@ -53,8 +53,9 @@ def counts(record: Record) -> bool:
 def variant_key(text: str) -> str:
     """A board's variant from a query: a hanab.live id or name, or this service's id."""
     try:
-        variant = get_variant(int(text) if text.isdigit() else text)  # type: ignore[arg-type]
-    except KeyError:
+        number = text.isascii() and text.isdigit() and len(text) < 9
+        variant = get_variant(int(text) if number else text)  # type: ignore[arg-type]
+    except (KeyError, ValueError, TypeError):
         raise NotFound("variant_not_found", f"There is no variant {text!r}.") from None
     return board_key_of(variant)
 

@@ -33,7 +33,7 @@ from .writes import Hooks
 
 RANDOM = "random"
 UNPLAYED = "unplayed"
-NAME = re.compile(r"p([2-6])v(\d{1,6})s(\d{1,9})")
+NAME = re.compile(r"p([2-6])v([0-9]{1,6})s([0-9]{1,9})")
 RANDOM_SPAN = 1_000_000_000  # a random table's n: from 1 to this
 
 
