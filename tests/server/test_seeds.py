@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from hanabi.game import get_variant
 from hanabi.server.api.schemas.seeds import SeedPageSchema
+from hanabi.server.storage.keys import game_keys
 from hanabi.server.storage.seeds import member_of, rank_score
 from hanabi.server.table.seeds import SeedName, named_deck, parse
 
@@ -114,6 +115,8 @@ def test_unplayed_and_the_secrecy_of_results(aclient: FlaskClient) -> None:
     mine = [r for r in body["results"] if r["game_id"] == first.id]
     assert len(mine) == 1 and mine[0]["replay"].endswith(f"/games/{first.id}/replay")
     assert set(mine[0]) >= {"players", "score", "turns", "date", "rank"}
+    # the export names no seed: a public replay is never tied to a name others may be dealt
+    assert aclient.get(f"{API}/games/{first.id}/export").get_json()["seed"] != name
     # a still has a game on s2, none on s1: s1's page is theirs now too.
     assert seed_page(aclient, name, a).status_code == 200
     # Playing s1 again (by name) hides it again until that game ends.
@@ -140,3 +143,17 @@ def test_results_best_first_a_page_at_a_time(aclient: FlaskClient, accounts_app:
     assert [r["game_id"] for r in rest["results"]] == ["g0", "g2", table.id]
     assert rest["next_cursor"] is None and rest["results"][0]["rank"] == 3
     assert_problem(seed_page(aclient, name, a, cursor="x"), 400, "invalid_query")
+
+
+def test_a_game_gone_unfinished_hides_its_seed_no_longer(
+    aclient: FlaskClient, accounts_app: Any
+) -> None:
+    (_, a), (_, b) = session(aclient), session(aclient)
+    seed = "p2v0s777002"
+    seat_table(aclient, [a, b], seed=seed).end()
+    table = seat_table(aclient, [a, b], seed=seed)
+    assert_problem(seed_page(aclient, seed, a), 403, "seed_in_play")
+    services = accounts_app.extensions["hanabi"]
+    services.store.redis.delete(*game_keys(table.id))  # as if it expired unfinished
+    services.reads.records.pop(table.id)
+    assert seed_page(aclient, seed, a).status_code == 200  # it expired: not in play

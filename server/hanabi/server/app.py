@@ -130,7 +130,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
-        seeds=SeedPages(seed_store, settings["HANABI_PAGE_MAX"]),
+        seeds=SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"]),
         results=results,
     )
 

@@ -125,6 +125,9 @@ class SeedStore:
             pipe.sadd(akey(account_id, "so"), f"{name}|{game_id}")
         pipe.execute()
 
+    def drop_open(self, account_id: str, name: str, game_id: str) -> None:
+        self.redis.srem(akey(account_id, "so"), f"{name}|{game_id}")
+
     def mark_finished(self, account_ids: list[str], name: str, game_id: str) -> None:
         """The accounts finished ``name`` in ``game_id`` (and any other seed that game was
         about to be dealt, had its start been decided again, is no longer open)."""

@@ -26,8 +26,9 @@ from typing import Any
 from hanabi.game import Variant, catalogue, get_variant
 
 from ..ops.times import iso
-from ..storage.record import Record, SeatKind
+from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.seeds import SeedStore, member_of, rank_score, seed_keys
+from ..storage.store import Store
 from .refusals import Conflict, Forbidden, Invalid, Unauthorized
 from .writes import Hooks
 
@@ -237,9 +238,25 @@ def seed_entry(record: Record, name: str) -> dict[str, Any]:
 class SeedPages:
     """``GET /seeds/{name}``: every team's result on a seed, for those who finished it."""
 
-    def __init__(self, store: SeedStore, page_max: int) -> None:
+    def __init__(self, store: SeedStore, games: Store, page_max: int) -> None:
         self.store = store
+        self.games = games
         self.page_max = page_max
+
+    def in_play(self, account_id: str, name: str) -> bool:
+        """Whether the account holds a game on ``name`` that has not ended. A mark whose
+        game is gone (expired unfinished) or over is dropped: settling drops it too, but
+        only for a game it finds."""
+        playing = False
+        for seed, game_id in self.store.open_games(account_id):
+            if seed != name:
+                continue
+            record = self.games.load(game_id)
+            if record is not None and record.status is not GameStatus.FINISHED:
+                playing = True
+            elif record is None:
+                self.store.drop_open(account_id, name, game_id)
+        return playing
 
     def page(self, text: str, account_id: str | None, limit: int, cursor: str | None) -> dict:
         name = check_name(text)
@@ -249,7 +266,7 @@ class SeedPages:
                 "A seed's results are shown to accounts that finished it: send an account's "
                 "session token or API key as Bearer.",
             )
-        if any(seed == str(name) for seed, _ in self.store.open_games(account_id)):
+        if self.in_play(account_id, str(name)):
             raise Forbidden(
                 "seed_in_play",
                 f"You have a game on seed {name} that has not ended: its results are hidden "
