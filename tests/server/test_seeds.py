@@ -48,6 +48,12 @@ def test_a_deal_is_the_name_and_the_secret() -> None:
     assert one == named_deck(variant, "secret", "p2v0s1")
     assert one != named_deck(variant, "secret", "p2v0s2")
     assert one != named_deck(variant, "another", "p2v0s1")  # the name alone tells nothing
+    # an old id and its hanab.live variant deal the same cards (suit by suit, rank by rank)
+    alias, catalogued = get_variant("rainbow"), get_variant("Rainbow (6 Suits)")
+    decks = [named_deck(v, "secret", "p2v3s9") for v in (alias, catalogued)]
+    positions = [[([s.id for s in v.suits].index(suit), rank) for suit, rank in deck]
+                 for v, deck in zip((alias, catalogued), decks, strict=True)]  # fmt: skip
+    assert positions[0] == positions[1]
 
 
 def test_every_table_is_dealt_a_named_seed_shown_to_its_seats_only(client: FlaskClient) -> None:
