@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import random
 import statistics
 import time
@@ -33,17 +34,21 @@ SEED = "p2v0s424242"
 SMALL = "p2v0s424243"
 
 
-def timed(call: Callable[[], Any], n: int) -> tuple[float, float]:
-    """p50 and p99 of ``n`` calls, in ms (after 20 warm-up calls)."""
-    for _ in range(20):
-        call()
-    samples = []
-    for _ in range(n):
-        start = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - start) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[int(len(samples) * 0.99) - 1]
+def timed(calls: list[Callable[[], Any]], n: int) -> list[tuple[float, float]]:
+    """p50 and p99 in ms of each call, ``n`` times each, interleaved (one of each in turn:
+    the machine's other load falls on all of them alike), after 20 warm-up rounds."""
+    samples: list[list[float]] = [[] for _ in calls]
+    for round_no in range(n + 20):
+        for i, call in enumerate(calls):
+            start = time.perf_counter()
+            call()
+            if round_no >= 20:
+                samples[i].append((time.perf_counter() - start) * 1000)
+    out = []
+    for taken in samples:
+        taken.sort()
+        out.append((statistics.median(taken), taken[int(len(taken) * 0.99) - 1]))
+    return out
 
 
 def finish_on(client: Any, seed: str, tokens: list[str]) -> None:
@@ -112,12 +117,14 @@ def main() -> None:
             ("health (reference)", get(f"{API}/health")),
         ]
         now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-        print(f"bench/seeds.py  {now}  2-core VM (shared)  in-process app + private redis-server")
+        load = os.getloadavg()[0]
+        print(f"bench/seeds.py  {now}  2-core VM (shared, load average {load:.1f})  "
+              "in-process app + private redis-server")  # fmt: skip
         print(f"{args.games + 1} results on {SEED} (recorded in {filled:.1f} s), "
               f"{args.requests} requests each")  # fmt: skip
         results = {}
-        for label, call in rows:
-            p50, p99 = timed(call, args.requests)
+        timings = timed([call for _, call in rows], args.requests)
+        for (label, _), (p50, p99) in zip(rows, timings, strict=True):
             results[label] = p50
             print(f"  {label:<22} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
         ratio = results["seed page 1"] / results["seed of 100, page 1"]

@@ -164,12 +164,14 @@ class SeedStore:
         """Entries ``offset``.. of a ranking, best first, and how many there are (only those
         ranked between ``low`` and ``high`` when given)."""
         ranking, details = keys
+        pipe = self.redis.pipeline(transaction=False)  # one key: one round trip
         if low is None or high is None:
-            members = self.redis.zrange(ranking, offset, offset + limit - 1)
-            total = self.redis.zcard(ranking)
+            pipe.zrange(ranking, offset, offset + limit - 1)
+            pipe.zcard(ranking)
         else:
-            members = self.redis.zrangebyscore(ranking, low, high, start=offset, num=limit)
-            total = self.redis.zcount(ranking, low, high)
+            pipe.zrangebyscore(ranking, low, high, start=offset, num=limit)
+            pipe.zcount(ranking, low, high)
+        members, total = pipe.execute()
         if not members:
             return [], int(total)
         found = self.redis.hmget(details, members)
