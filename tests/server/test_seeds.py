@@ -3,6 +3,7 @@ seed, and a seed's results, shown only to accounts that finished it."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
@@ -10,8 +11,9 @@ import pytest
 from account_helpers import session
 from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
+from test_redaction import Checker, _pick
 
-from hanabi.game import get_variant
+from hanabi.game import Action, Game, Setup, get_variant
 from hanabi.server.api.schemas.seeds import SeedPageSchema
 from hanabi.server.storage.keys import game_keys
 from hanabi.server.storage.seeds import member_of, rank_score
@@ -163,3 +165,32 @@ def test_a_game_gone_unfinished_hides_its_seed_no_longer(
     services.store.redis.delete(*game_keys(table.id))  # as if it expired unfinished
     services.reads.records.pop(table.id)
     assert seed_page(aclient, seed, a).status_code == 200  # it expired: not in play
+
+
+def test_a_named_seed_game_shows_no_seat_its_own_cards(
+    aclient: FlaskClient, accounts_app: Any
+) -> None:
+    """A whole game on a named seed, checked like tests/server/test_redaction.py: no view,
+    no move's answer and no seed page answer shows a seat a card it holds."""
+    (_, a), (_, b) = session(aclient), session(aclient)
+    seed = "p2v0s31337"
+    table = seat_table(aclient, [a, b], seed=seed)
+    secret = accounts_app.extensions["hanabi"].results.store.secret()
+    names = [p["name"] for p in table.view(0)["players"]]
+    deck = named_deck(get_variant("no_variant"), secret, seed)
+    checker = Checker(Game(Setup.create("no_variant", names, None, "x", deck)))
+    rng = random.Random(seed)
+    while not checker.shadow.is_over:
+        seat = checker.shadow.current
+        response = table.get(seat)
+        checker.check(seat, response)
+        checker.check(1 - seat, table.get(1 - seat))
+        checker.check(seat, seed_page(aclient, seed, table.tokens[seat]))
+        action = _pick(rng, response.get_json()["legal_actions"])
+        moved = table.act(seat, response.get_json()["turn"], **action)
+        assert moved.status_code == 201, moved.get_json()
+        checker.shadow.apply(Action.from_dict(action), seat)
+        checker.check(seat, moved)
+    assert checker.checked > 60
+    assert table.view(0)["result"] == checker.shadow.result  # the deal was the name's
+    assert seed_page(aclient, seed, a).status_code == 200
