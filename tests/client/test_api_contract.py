@@ -56,6 +56,16 @@ CALLS = {
         {"variant", "players", "kind", "limit", "cursor"},
     ),
     "getRatingModel": ("rating_model", "get", "/api/v1/rating-model", set()),
+    "listMyTurns": ("my_turns", "get", "/api/v1/accounts/me/turns", {"limit"}),
+    "setWebhook": ("set_webhook", "put", "/api/v1/accounts/me/webhook", set()),
+    "getWebhook": ("webhook", "get", "/api/v1/accounts/me/webhook", set()),
+    "deleteWebhook": ("delete_webhook", "delete", "/api/v1/accounts/me/webhook", set()),
+    "listWebhookDeliveries": (
+        "webhook_deliveries",
+        "get",
+        "/api/v1/accounts/me/webhook/deliveries",
+        {"limit"},
+    ),
 }
 NOT_FOR_PLAYERS = {"getOpenApi"}
 

@@ -56,6 +56,7 @@ STATUS: dict[str, int] = {
     "invalid_cursor": 400,
     "seed_players": 400,
     "not_a_session": 400,
+    "webhook_url_refused": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
     "auth_required": 401,
     "invalid_auth": 401,
@@ -81,6 +82,7 @@ STATUS: dict[str, int] = {
     "key_not_found": 404,
     "player_not_found": 404,
     "variant_not_found": 404,
+    "no_webhook": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it

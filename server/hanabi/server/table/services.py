@@ -24,7 +24,9 @@ from .seeds import SeedPages
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
+from .turns import Turns
 from .votes import Votes
+from .webhooks import Webhooks
 from .writes import WriteLoop
 
 
@@ -49,3 +51,5 @@ class Services:
     tickets: StreamTickets  # one-time tickets that open a stream
     seeds: SeedPages  # GET /seeds/{name}: every team's result on a seed
     results: Results  # leaderboards and players' counts (recorded as games settle)
+    turns: Turns  # whose move it is, per account (turn-based play)
+    webhooks: Webhooks  # accounts' signed webhooks
