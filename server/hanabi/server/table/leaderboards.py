@@ -56,7 +56,9 @@ def variant_key(text: str) -> str:
         number = text.isascii() and text.isdigit() and len(text) < 9
         variant = get_variant(int(text) if number else text)  # type: ignore[arg-type]
     except (KeyError, ValueError, TypeError):
-        raise NotFound("variant_not_found", f"There is no variant {text!r}.") from None
+        raise NotFound(
+            "variant_not_found", "There is no variant {name}.", name=repr(text)
+        ) from None
     return board_key_of(variant)
 
 

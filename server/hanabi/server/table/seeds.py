@@ -105,7 +105,8 @@ def check_name(text: str) -> SeedName:
     if name is None:
         raise Invalid(
             "invalid_seed_name",
-            f"{text!r} is not a seed name: use p<players>v<variant id>s<number>, e.g. p2v0s1.",
+            "{text} is not a seed name: use p<players>v<variant id>s<number>, e.g. p2v0s1.",
+            text=repr(text),
         )
     return name
 
@@ -131,7 +132,8 @@ class SeedDeals:
             if number is None:
                 raise Invalid(
                     "seed_variant",
-                    f"{body['variant']} is not a hanab.live variant: its deals have no names.",
+                    "{variant} is not a hanab.live variant: its deals have no names.",
+                    variant=body["variant"],
                 )
             if asked == UNPLAYED:
                 return UNPLAYED, False
@@ -139,13 +141,18 @@ class SeedDeals:
             if name.variant_id != number:
                 raise Invalid(
                     "seed_variant",
-                    f"Seed {asked} is for variant {name.variant_id}, this table's is {number}.",
+                    "Seed {seed} is for variant {wanted}, this table's is {number}.",
+                    seed=asked,
+                    wanted=name.variant_id,
+                    number=number,
                 )
             if name.players > body["max_players"]:
                 raise Invalid(
                     "seed_players",
-                    f"Seed {asked} is for {name.players} players; this table seats at most "
-                    f"{body['max_players']}.",
+                    "Seed {seed} is for {players} players; this table seats at most {most}.",
+                    seed=asked,
+                    players=name.players,
+                    most=body["max_players"],
                 )
             return str(name), True
         return None, True  # a custom seed, as before names
@@ -170,8 +177,10 @@ class SeedDeals:
             if name.players != players:
                 raise Conflict(
                     "seed_players_seated",
-                    f"This table's seed {name} is for {name.players} players; "
-                    f"{players} are seated.",
+                    "This table's seed {seed} is for {players} players; {seated} are seated.",
+                    seed=str(name),
+                    players=name.players,
+                    seated=players,
                 )
         record.seed_name = str(name)
         record.deck = named_deck(get_variant(record.variant), self.store.secret(), str(name))
@@ -269,13 +278,15 @@ class SeedPages:
         if self.in_play(account_id, str(name)):
             raise Forbidden(
                 "seed_in_play",
-                f"You have a game on seed {name} that has not ended: its results are hidden "
+                "You have a game on seed {seed} that has not ended: its results are hidden "
                 "until it does.",
+                seed=str(name),
             )
         if not self.store.finished(account_id, str(name)):
             raise Forbidden(
                 "seed_not_played",
-                f"Seed {name}'s results are shown only to players who finished a game on it.",
+                "Seed {seed}'s results are shown only to players who finished a game on it.",
+                seed=str(name),
             )
         offset = cursor_offset(cursor)
         limit = min(limit, self.page_max)
