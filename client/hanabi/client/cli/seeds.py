@@ -10,22 +10,25 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import Client
+from ..i18n import _
 from .common import Fail, print_json
 
 
 def result_line(entry: dict[str, Any]) -> str:
     """One ranked game: ``  1. 25/25 in 61 turns  ann, bob  2026-12-06 21:03  <id>``."""
-    bots = f" (+{entry['bots']} bots)" if entry.get("bots") else ""
-    return (
-        f"{entry['rank']:>4}. {entry['score']}/{entry['max_score']} in {entry['turns']} turns  "
-        f"{', '.join(entry['players'])}{bots}  {entry['date'][:16].replace('T', ' ')}  "
-        f"{entry['game_id']}"
-    )
+    bots = _(" (+{n} bots)", n=entry["bots"]) if entry.get("bots") else ""
+    result = _(
+        "{score}/{max} in {turns} turns", score=entry["score"], max=entry["max_score"],
+        turns=entry["turns"],
+    )  # fmt: skip
+    when = entry["date"][:16].replace("T", " ")
+    return f"{entry['rank']:>4}. {result}  {', '.join(entry['players'])}{bots}  {when}  {entry['game_id']}"
 
 
 def more_hint(page: dict[str, Any], command: str) -> str | None:
     cursor = page.get("next_cursor")
-    return None if cursor is None else f"More: hanabi-client {command} --cursor {cursor}"
+    more = f"hanabi-client {command} --cursor {cursor}"
+    return None if cursor is None else _("More: {command}", command=more)
 
 
 def cmd_seeds(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -33,13 +36,11 @@ def cmd_seeds(args: argparse.Namespace, client: Client, console: Console) -> int
     if args.json:
         print_json(page)
         return 0
-    console.print(
-        Text(
-            f"Seed {page['seed']}: {page['variant']}, {page['players']} players, "
-            f"{page['total']} teams",
-            style="bold",
-        )
-    )
+    title = _(
+        "Seed {seed}: {variant}, {players} players, {total} teams", seed=page["seed"],
+        variant=page["variant"], players=page["players"], total=page["total"],
+    )  # fmt: skip
+    console.print(Text(title, style="bold"))
     for entry in page["results"]:
         console.print(result_line(entry))
     hint = more_hint(page, f"seeds {page['seed']}")
@@ -59,10 +60,14 @@ def cmd_leaderboard(args: argparse.Namespace, client: Client, console: Console) 
     if args.json:
         print_json(page)
         return 0
-    order = "fewest turns at the max score" if page["kind"] == "turns" else "best scores"
-    console.print(Text(f"{page['variant']}, {page['players']} players: {order}", style="bold"))
+    order = _("fewest turns at the max score") if page["kind"] == "turns" else _("best scores")
+    title = _(
+        "{variant}, {players} players: {order}", variant=page["variant"],
+        players=page["players"], order=order,
+    )  # fmt: skip
+    console.print(Text(title, style="bold"))
     if not page["entries"]:
-        console.print("No games on this board yet.")
+        console.print(_("No games on this board yet."))
     for entry in page["entries"]:
         console.print(result_line(entry))
     flags = f"leaderboard --variant {args.variant or '0'} --players {page['players']}"
@@ -75,43 +80,46 @@ def cmd_leaderboard(args: argparse.Namespace, client: Client, console: Console) 
 def cmd_stats(args: argparse.Namespace, client: Client, console: Console) -> int:
     name = args.name or args.me
     if not name:
-        raise Fail("Whose? Give a NAME, or log in.")
+        raise Fail(_("Whose? Give a NAME, or log in."))
     body = client.player_stats(name)
     if args.json:
         print_json(body)
         return 0
     console.print(Text(f"{body['username']}", style="bold"))
     if not body["variants"]:
-        console.print("No games that count yet (a random deal, people only, standard rules).")
+        console.print(_("No games that count yet (a random deal, people only, standard rules)."))
     for v in body["variants"]:
-        console.print(
-            f"  {v['variant']}: {v['games']} games, {v['max_scores']} max scores "
-            f"({v['win_rate'] * 100:.0f}%), average {v['average']:.2f}"
-        )
+        counts = _(
+            "{games} games, {max} max scores ({rate}%), average {average}", games=v["games"],
+            max=v["max_scores"], rate=f"{v['win_rate'] * 100:.0f}", average=f"{v['average']:.2f}",
+        )  # fmt: skip
+        console.print(f"  {v['variant']}: {counts}")
     return 0
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("seeds", parents=[common], help="every team's result on a seed you finished")
-    p.add_argument("name", metavar="NAME", help="a seed's name, e.g. p2v0s1")
+    p = sub.add_parser(
+        "seeds", parents=[common], help=_("every team's result on a seed you finished")
+    )
+    p.add_argument("name", metavar="NAME", help=_("a seed's name, e.g. p2v0s1"))
     p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--cursor", help="the next page (as the last page said)")
+    p.add_argument("--cursor", help=_("the next page (as the last page said)"))
     p.set_defaults(run=cmd_seeds)
 
-    p = sub.add_parser("leaderboard", parents=[common], help="a variant's best games")
-    p.add_argument("--variant", help="hanab.live id or name, or this server's id (default 0)")
-    p.add_argument("--players", type=int, help="table size (default 2)")
+    p = sub.add_parser("leaderboard", parents=[common], help=_("a variant's best games"))
+    p.add_argument("--variant", help=_("hanab.live id or name, or this server's id (default 0)"))
+    p.add_argument("--players", type=int, help=_("table size (default 2)"))
     p.add_argument(
         "--kind",
         choices=("score", "turns"),
-        help="score: best scores (default); turns: fewest turns at the max score",
+        help=_("score: best scores (default); turns: fewest turns at the max score"),
     )
     p.add_argument("--limit", type=int, default=20)
-    p.add_argument("--cursor", help="the next page (as the last page said)")
+    p.add_argument("--cursor", help=_("the next page (as the last page said)"))
     p.set_defaults(run=cmd_leaderboard)
 
     p = sub.add_parser(
-        "stats", parents=[common], help="a player's games, max scores and average per variant"
+        "stats", parents=[common], help=_("a player's games, max scores and average per variant")
     )
-    p.add_argument("name", nargs="?", metavar="NAME", help="default: you")
+    p.add_argument("name", nargs="?", metavar="NAME", help=_("default: you"))
     p.set_defaults(run=cmd_stats)

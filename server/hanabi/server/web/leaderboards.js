@@ -4,27 +4,28 @@
 
 import * as api from "./api.js";
 import { alertBox, field, fill, h } from "./dom.js";
+import { _ } from "./i18n.js";
 
-const ORDER = { score: "Best scores", turns: "Fewest turns at the max score" };
+const ORDER = () => ({ score: _("Best scores"), turns: _("Fewest turns at the max score") });
 
 /** One ranked game as a table row. */
 function resultRow(e, mine = null) {
   const when = (e.date || "").slice(0, 16).replace("T", " ");
-  const bots = e.bots ? ` (+${e.bots} bots)` : "";
+  const bots = e.bots ? _(" (+{n} bots)", { n: e.bots }) : "";
   return h("tr", { class: e.game_id === mine ? "mine" : null },
     h("td", {}, String(e.rank)),
     h("td", {}, `${e.score} / ${e.max_score}`),
     h("td", {}, String(e.turns)),
     h("td", {}, e.players.join(", ") + bots),
     h("td", {}, when),
-    h("td", {}, h("a", { href: `/games/${encodeURIComponent(e.game_id)}` }, "Replay")));
+    h("td", {}, h("a", { href: `/games/${encodeURIComponent(e.game_id)}` }, _("Replay"))));
 }
 
 /** A ranked list that grows a page at a time ("More" asks for the next). */
 function rankedTable(label, load, mine = null) {
   const body = h("tbody");
-  const more = h("button", { type: "button", hidden: true }, "More");
-  const note = h("p", { class: "muted", hidden: true }, "No games here yet.");
+  const more = h("button", { type: "button", hidden: true }, _("More"));
+  const note = h("p", { class: "muted", hidden: true }, _("No games here yet."));
   let cursor = null;
   async function next() {
     const page = await load(cursor);
@@ -37,7 +38,7 @@ function rankedTable(label, load, mine = null) {
   }
   more.addEventListener("click", () => next());
   const table = h("table", { class: "results", "aria-label": label },
-    h("thead", {}, h("tr", {}, ["#", "Score", "Turns", "Players", "Ended", ""].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, ["#", _("Score"), _("Turns"), _("Players"), _("Ended"), ""].map((t) => h("th", { scope: "col" }, t)))),
     body);
   return { el: h("div", {}, table, note, more), next };
 }
@@ -50,14 +51,14 @@ export async function showLeaderboards(main, { variants }) {
   const players = h("select", { name: "players" },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: String(n) === (params.get("players") || "2") }, String(n))));
   const kind = h("select", { name: "kind" },
-    Object.entries(ORDER).map(([k, text]) => h("option", { value: k, selected: k === params.get("kind") }, text)));
+    Object.entries(ORDER()).map(([k, text]) => h("option", { value: k, selected: k === params.get("kind") }, text)));
   const board = h("section", { class: "panel", "aria-labelledby": "board-h" });
   async function showBoard() {
     alert.clear();
     const q = `variant=${encodeURIComponent(variant.value)}&players=${players.value}&kind=${kind.value}`;
     history.replaceState(null, "", `/leaderboards?${q}`);
-    const ranked = rankedTable("Leaderboard", (cursor) => api.get(`/leaderboards?${q}&limit=20${cursor ? `&cursor=${cursor}` : ""}`));
-    fill(board, h("h2", { id: "board-h" }, `${variants[variant.value]?.name || variant.value}, ${players.value} players: ${ORDER[kind.value]}`), ranked.el);
+    const ranked = rankedTable(_("Leaderboard"), (cursor) => api.get(`/leaderboards?${q}&limit=20${cursor ? `&cursor=${cursor}` : ""}`));
+    fill(board, h("h2", { id: "board-h" }, _("{variant}, {n} players: {order}", { variant: variants[variant.value]?.name || variant.value, n: players.value, order: ORDER()[kind.value] })), ranked.el);
     try {
       await ranked.next();
     } catch (error) {
@@ -81,26 +82,26 @@ export async function showLeaderboards(main, { variants }) {
       }
     },
   },
-  h("h2", { id: "stats-h" }, "A player's games"),
-  h("div", { class: "row" }, field("Player", who), h("button", { type: "submit" }, "Show")),
+  h("h2", { id: "stats-h" }, _("A player's games")),
+  h("div", { class: "row" }, field(_("Player"), who), h("button", { type: "submit" }, _("Show"))),
   stats);
 
   fill(main,
-    h("h1", {}, "Leaderboards"),
-    h("p", { class: "lead" }, "Games count when the deal was random (nobody chose it), everyone seated was a person and the rules were standard."),
-    h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
+    h("h1", {}, _("Leaderboards")),
+    h("p", { class: "lead" }, _("Games count when the deal was random (nobody chose it), everyone seated was a person and the rules were standard.")),
+    h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))),
     alert.el,
-    h("form", { class: "panel filters", "aria-label": "Filters", onsubmit: (e) => e.preventDefault() },
-      h("div", { class: "row" }, field("Variant", variant), field("Players", players), field("Order", kind))),
+    h("form", { class: "panel filters", "aria-label": _("Filters"), onsubmit: (e) => e.preventDefault() },
+      h("div", { class: "row" }, field(_("Variant"), variant), field(_("Players"), players), field(_("Order"), kind))),
     board,
     lookup);
   await showBoard();
 }
 
 function statsTable(body) {
-  if (!body.variants.length) return h("p", { class: "muted" }, `${body.username} has no games that count yet.`);
-  return h("table", { class: "results", "aria-label": `${body.username}'s games` },
-    h("thead", {}, h("tr", {}, ["Variant", "Games", "Max scores", "Win rate", "Average"].map((t) => h("th", { scope: "col" }, t)))),
+  if (!body.variants.length) return h("p", { class: "muted" }, _("{name} has no games that count yet.", { name: body.username }));
+  return h("table", { class: "results", "aria-label": _("{name}'s games", { name: body.username }) },
+    h("thead", {}, h("tr", {}, [_("Variant"), _("Games"), _("Max scores"), _("Win rate"), _("Average")].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, body.variants.map((v) => h("tr", {},
       h("td", {}, v.variant),
       h("td", {}, String(v.games)),
@@ -112,13 +113,13 @@ function statsTable(body) {
 /** A seed's results, shown to an account that finished it (a sentence says why not otherwise). */
 export function seedPanel(name, mine = null) {
   const panel = h("section", { class: "panel seed", "aria-labelledby": "seed-h" },
-    h("h2", { id: "seed-h" }, `Seed ${name}: every team's result`));
+    h("h2", { id: "seed-h" }, _("Seed {name}: every team's result", { name })));
   const account = api.session();
   if (!account) {
-    panel.append(h("p", { class: "muted" }, "Log in to compare your result with every team that played this seed."));
+    panel.append(h("p", { class: "muted" }, _("Log in to compare your result with every team that played this seed.")));
     return panel;
   }
-  const ranked = rankedTable(`Results on seed ${name}`, (cursor) =>
+  const ranked = rankedTable(_("Results on seed {name}", { name }), (cursor) =>
     api.get(`/seeds/${encodeURIComponent(name)}?limit=20${cursor ? `&cursor=${cursor}` : ""}`, { token: account.token }), mine);
   panel.append(ranked.el);
   ranked.next().catch((error) => fill(panel, panel.firstChild, h("p", { class: "muted" }, error.message)));
@@ -126,21 +127,21 @@ export function seedPanel(name, mine = null) {
 }
 
 export async function showSeed(main, name) {
-  fill(main, h("h1", {}, `Seed ${name}`), h("p", {}, h("a", { href: "/leaderboards" }, "Leaderboards")), seedPanel(name));
+  fill(main, h("h1", {}, _("Seed {name}", { name })), h("p", {}, h("a", { href: "/leaderboards" }, _("Leaderboards"))), seedPanel(name));
 }
 
 /** The create form's deal: random (default), unplayed, or a seed by name. */
 export function seedChoice() {
   const mode = h("select", { name: "seed" },
-    h("option", { value: "random" }, "Random"),
-    h("option", { value: "unplayed" }, "A seed none of us has played"),
-    h("option", { value: "named" }, "A seed by name"));
+    h("option", { value: "random" }, _("Random")),
+    h("option", { value: "unplayed" }, _("A seed none of us has played")),
+    h("option", { value: "named" }, _("A seed by name")));
   const name = h("input", { name: "seed_name", placeholder: "p2v0s1", maxlength: "24", pattern: "p[2-6]v[0-9]+s[1-9][0-9]*" });
-  const named = field("Seed name", name);
+  const named = field(_("Seed name"), name);
   named.hidden = true;
   mode.addEventListener("change", () => (named.hidden = mode.value !== "named"));
   return {
-    el: h("div", { class: "row" }, field("Deal", mode, "Unplayed: teams who get the same seed compare scores once their game ends."), named),
+    el: h("div", { class: "row" }, field(_("Deal"), mode, _("Unplayed: teams who get the same seed compare scores once their game ends.")), named),
     value: () => (mode.value === "named" ? name.value.trim() : mode.value),
   };
 }
