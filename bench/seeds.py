@@ -82,7 +82,7 @@ def main() -> None:
         app = create_app({"REDIS_URL": redis_proc.url, "HANABI_LIMITS": "off",
                           "HANABI_ARGON2_TIME": 1, "HANABI_ARGON2_MEMORY": 1024,
                           "HANABI_ARGON2_PARALLELISM": 1, "HANABI_SETTLE_SWEEP": 0,
-                          "HANABI_BOT_WORKER": 0})  # fmt: skip
+                          "HANABI_BOT_WORKER": 0, "HANABI_WEBHOOK_WORKERS": 0})  # fmt: skip
         client = app.test_client()
         tokens = []
         for who in ("benchann", "benchbob"):

@@ -108,16 +108,19 @@ class SeedStore:
                 names.add(name)
         return names
 
-    def finished(self, account_id: str, name: str) -> bool:
-        return self.redis.zscore(akey(account_id, "sd"), name) is not None
-
-    def open_games(self, account_id: str) -> list[tuple[str, str]]:
-        """(seed, game id) of the account's games dealt and not yet settled."""
-        out = []
-        for raw in self.redis.smembers(akey(account_id, "so")):
-            name, _, game_id = raw.decode().partition("|")
-            out.append((name, game_id))
-        return out
+    def standing(self, account_id: str, name: str) -> tuple[bool, list[str]]:
+        """Whether the account finished seed ``name``, and its games on it dealt and not
+        yet settled (one round trip: the keys share the account's slot)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zscore(akey(account_id, "sd"), name)
+        pipe.smembers(akey(account_id, "so"))
+        score, members = pipe.execute()
+        games = []
+        for raw in members:
+            seed, _, game_id = raw.decode().partition("|")
+            if seed == name:
+                games.append(game_id)
+        return score is not None, games
 
     def mark_open(self, account_ids: list[str], name: str, game_id: str) -> None:
         pipe = self.redis.pipeline(transaction=False)  # one key per command: cluster-safe

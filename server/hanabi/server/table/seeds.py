@@ -252,14 +252,12 @@ class SeedPages:
         self.games = games
         self.page_max = page_max
 
-    def in_play(self, account_id: str, name: str) -> bool:
-        """Whether the account holds a game on ``name`` that has not ended. A mark whose
-        game is gone (expired unfinished) or over is dropped: settling drops it too, but
+    def in_play(self, account_id: str, name: str, open_games: list[str]) -> bool:
+        """Whether one of the account's ``open_games`` on ``name`` has not ended. A mark
+        whose game is gone (expired unfinished) is dropped: settling drops the others, but
         only for a game it finds."""
         playing = False
-        for seed, game_id in self.store.open_games(account_id):
-            if seed != name:
-                continue
+        for game_id in open_games:
             record = self.games.load(game_id)
             if record is not None and record.status is not GameStatus.FINISHED:
                 playing = True
@@ -275,14 +273,15 @@ class SeedPages:
                 "A seed's results are shown to accounts that finished it: send an account's "
                 "session token or API key as Bearer.",
             )
-        if self.in_play(account_id, str(name)):
+        finished, open_games = self.store.standing(account_id, str(name))
+        if open_games and self.in_play(account_id, str(name), open_games):
             raise Forbidden(
                 "seed_in_play",
                 "You have a game on seed {seed} that has not ended: its results are hidden "
                 "until it does.",
                 seed=str(name),
             )
-        if not self.store.finished(account_id, str(name)):
+        if not finished:
             raise Forbidden(
                 "seed_not_played",
                 "Seed {seed}'s results are shown only to players who finished a game on it.",
