@@ -14,8 +14,9 @@ from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
 from .seats import Bots, Players, Seat, Start
 from .seeds import Leaderboards, PlayerStats, Seed
-from .system import Health, Ready, Strategies, Variants
+from .system import Health, Ready, Strategies
 from .turns import Deliveries, MyTurns, Webhook
+from .variants import VariantResource, Variants
 
 system = Namespace("system", description="Health and game catalogue", path="/")
 games = Namespace("games", description="Lobbies, seats, play and replays", path="/games")
@@ -31,7 +32,8 @@ GAME = "/<string:game_id>"
 ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (system, "/health", Health),
     (system, "/ready", Ready),
-    (system, "/variants", Variants),
+    (system, "/variants", Variants),  # the catalogue, searched
+    (system, "/variants/<string:key>", VariantResource),  # one, by name, number or id
     (system, "/strategies", Strategies),
     (games, "", Games),  # the listing; opening a table
     (games, GAME, GameResource),  # a game as its viewer sees it

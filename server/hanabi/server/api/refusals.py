@@ -82,6 +82,7 @@ STATUS: dict[str, int] = {
     "key_not_found": 404,
     "player_not_found": 404,
     "variant_not_found": 404,
+    "unknown_variant": 404,
     "no_webhook": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,

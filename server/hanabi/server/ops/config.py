@@ -46,6 +46,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_SEED_RESULTS_MAX": (100_000, int),  # results kept per seed (the best)
     "HANABI_BOARD_MAX": (1_000, int),  # games kept per leaderboard (variant and size)
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
+    "HANABI_WARM_VARIANTS": (1, int),  # 1: build every variant's answer at start (background)
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it

@@ -3,8 +3,10 @@
 // form's choice of deal.
 
 import * as api from "./api.js";
+import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { alertBox, field, fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
+import { variantPicker } from "./picker.js";
 
 const ORDER = () => ({ score: _("Best scores"), turns: _("Fewest turns at the max score") });
 
@@ -46,8 +48,8 @@ function rankedTable(label, load, mine = null) {
 export async function showLeaderboards(main, { variants }) {
   const alert = alertBox();
   const params = new URLSearchParams(location.search);
-  const variant = h("select", { name: "variant" },
-    Object.values(variants).map((v) => h("option", { value: v.id, selected: v.id === params.get("variant") }, v.name)));
+  const asked = params.get("variant") ? await ensureVariant(variants, params.get("variant")).catch(() => null) : null;
+  const variant = variantPicker(variants, asked || variants[DEFAULT_VARIANT] || Object.values(variants)[0], () => showBoard());
   const players = h("select", { name: "players" },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: String(n) === (params.get("players") || "2") }, String(n))));
   const kind = h("select", { name: "kind" },
@@ -55,17 +57,17 @@ export async function showLeaderboards(main, { variants }) {
   const board = h("section", { class: "panel", "aria-labelledby": "board-h" });
   async function showBoard() {
     alert.clear();
-    const q = `variant=${encodeURIComponent(variant.value)}&players=${players.value}&kind=${kind.value}`;
+    const q = `variant=${encodeURIComponent(variant.value())}&players=${players.value}&kind=${kind.value}`;
     history.replaceState(null, "", `/leaderboards?${q}`);
     const ranked = rankedTable(_("Leaderboard"), (cursor) => api.get(`/leaderboards?${q}&limit=20${cursor ? `&cursor=${cursor}` : ""}`));
-    fill(board, h("h2", { id: "board-h" }, _("{variant}, {n} players: {order}", { variant: variants[variant.value]?.name || variant.value, n: players.value, order: ORDER()[kind.value] })), ranked.el);
+    fill(board, h("h2", { id: "board-h" }, _("{variant}, {n} players: {order}", { variant: variant.chosen().name || variant.value(), n: players.value, order: ORDER()[kind.value] })), ranked.el);
     try {
       await ranked.next();
     } catch (error) {
       alert.show(error.message);
     }
   }
-  for (const select of [variant, players, kind]) select.addEventListener("change", showBoard);
+  for (const select of [players, kind]) select.addEventListener("change", showBoard);
 
   const who = h("input", { name: "username", maxlength: "20", value: api.session()?.username || "" });
   const stats = h("div", { "aria-live": "polite" });
@@ -92,7 +94,7 @@ export async function showLeaderboards(main, { variants }) {
     h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))),
     alert.el,
     h("form", { class: "panel filters", "aria-label": _("Filters"), onsubmit: (e) => e.preventDefault() },
-      h("div", { class: "row" }, field(_("Variant"), variant), field(_("Players"), players), field(_("Order"), kind))),
+      h("div", { class: "row" }, variant.el, field(_("Players"), players), field(_("Order"), kind))),
     board,
     lookup);
   await showBoard();
