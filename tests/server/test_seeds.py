@@ -194,3 +194,21 @@ def test_a_named_seed_game_shows_no_seat_its_own_cards(
     assert checker.checked > 60
     assert table.view(0)["result"] == checker.shadow.result  # the deal was the name's
     assert seed_page(aclient, seed, a).status_code == 200
+
+
+def test_a_game_just_ended_opens_its_seed_before_settling_records_it(
+    aclient: FlaskClient, accounts_app: Any
+) -> None:
+    """Its players' pages open as soon as the game ends (settling may still be under way
+    in another process: the browser asks for the page the moment it sees the end)."""
+    (_, a), (_, b) = session(aclient), session(aclient)
+    seed = "p2v0s777003"
+    table = seat_table(aclient, [a, b], seed=seed)
+    services = accounts_app.extensions["hanabi"]
+    results, services.settler.results = services.settler.results, None  # not recorded yet
+    try:
+        table.end()
+    finally:
+        services.settler.results = results
+    page = seed_page(aclient, seed, a)
+    assert page.status_code == 200 and page.get_json()["total"] == 0

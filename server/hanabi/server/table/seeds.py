@@ -252,18 +252,22 @@ class SeedPages:
         self.games = games
         self.page_max = page_max
 
-    def in_play(self, account_id: str, name: str, open_games: list[str]) -> bool:
-        """Whether one of the account's ``open_games`` on ``name`` has not ended. A mark
-        whose game is gone (expired unfinished) is dropped: settling drops the others, but
-        only for a game it finds."""
-        playing = False
+    def in_play(self, account_id: str, name: str, open_games: list[str]) -> tuple[bool, bool]:
+        """Whether one of the account's ``open_games`` on ``name`` has not ended, and
+        whether one has ended (its settling, which marks the seed finished, may still be
+        under way: the player's page must not wait for it). A mark whose game is gone
+        (expired unfinished) is dropped: settling drops the others, but only for a game it
+        finds."""
+        playing = ended = False
         for game_id in open_games:
             record = self.games.load(game_id)
-            if record is not None and record.status is not GameStatus.FINISHED:
-                playing = True
-            elif record is None:
+            if record is None:
                 self.store.drop_open(account_id, name, game_id)
-        return playing
+            elif record.status is GameStatus.FINISHED:
+                ended = True
+            else:
+                playing = True
+        return playing, ended
 
     def page(self, text: str, account_id: str | None, limit: int, cursor: str | None) -> dict:
         name = check_name(text)
@@ -274,14 +278,15 @@ class SeedPages:
                 "session token or API key as Bearer.",
             )
         finished, open_games = self.store.standing(account_id, str(name))
-        if open_games and self.in_play(account_id, str(name), open_games):
+        playing, ended = self.in_play(account_id, str(name), open_games)
+        if playing:
             raise Forbidden(
                 "seed_in_play",
                 "You have a game on seed {seed} that has not ended: its results are hidden "
                 "until it does.",
                 seed=str(name),
             )
-        if not finished:
+        if not (finished or ended):
             raise Forbidden(
                 "seed_not_played",
                 "Seed {seed}'s results are shown only to players who finished a game on it.",

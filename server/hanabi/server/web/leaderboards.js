@@ -114,6 +114,14 @@ function statsTable(body) {
 
 /** A seed's results, shown to an account that finished it (a sentence says why not otherwise). */
 export function seedPanel(name, mine = null) {
+  const key = `${name} ${mine}`;
+  if (!PANELS.has(key)) PANELS.set(key, buildSeedPanel(name, mine)); // a table redraws often: ask once
+  return PANELS.get(key);
+}
+
+const PANELS = new Map();
+
+function buildSeedPanel(name, mine) {
   const panel = h("section", { class: "panel seed", "aria-labelledby": "seed-h" },
     h("h2", { id: "seed-h" }, _("Seed {name}: every team's result", { name })));
   const account = api.session();
