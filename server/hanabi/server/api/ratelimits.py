@@ -45,6 +45,7 @@ RATES: dict[str, tuple[str, str]] = {
     "login": ("HANABI_LIMIT_LOGIN", "address"),
     "chat_seat": ("HANABI_LIMIT_CHAT_SEAT", "seat"),
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
+    "note_seat": ("HANABI_LIMIT_NOTE_SEAT", "seat"),
 }
 
 #: Seconds past its expected end that a waiting request still counts against its address,

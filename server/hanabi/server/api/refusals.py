@@ -84,6 +84,7 @@ STATUS: dict[str, int] = {
     "variant_not_found": 404,
     "unknown_variant": 404,
     "no_webhook": 404,
+    "no_such_card": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it
@@ -110,6 +111,8 @@ STATUS: dict[str, int] = {
     "account_too_new": 409,
     "not_enough_games": 409,
     "seed_players_seated": 409,
+    "card_not_drawn": 409,
+    "too_many_notes": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)
