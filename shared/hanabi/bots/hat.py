@@ -55,7 +55,7 @@ class HatBot(HatCode):
 
     # -- deciding ----------------------------------------------------------------------
 
-    def act(self) -> Action:
+    def decide(self) -> Action | None:
         obs = self.obs
         me = obs.me
         hand = obs.hands[me]
@@ -173,7 +173,7 @@ class HatBot(HatCode):
         for c in BITS[m]:
             x = w[c]
             total += x
-            score += x * (10 - (c % 5 + 1)) / (1 + held.get(c, 0))
+            score += x * (10 - min(obs.variant.rank_of[c], 5)) / (1 + held.get(c, 0))
         return score / total if total else 0.0
 
     def someone_needs_clue(self) -> bool:
@@ -251,6 +251,8 @@ class HatBot(HatCode):
         target_card = obs.card[hand[self.hint_index(seat)]]
         options = []
         for is_rank, clues in ((False, self.color_clues), (True, self.rank_clues)):
+            if not obs.clue_kind_allowed(is_rank):
+                continue
             for key, mask in clues:
                 present = any(mask >> obs.card[o] & 1 for o in hand)
                 if not present and not obs.options.get("empty_clues"):

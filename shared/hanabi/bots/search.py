@@ -103,18 +103,23 @@ class Search:
 
     # -- deciding ---------------------------------------------------------------------
 
-    def act(self) -> Action:
-        blueprint = super().act()  # type: ignore[misc]
+    def decide(self) -> Action | None:
+        blueprint = super().decide()  # type: ignore[misc]
         obs = self.obs
         if (
-            obs.wild
+            blueprint is None
+            or not obs.is_legal(blueprint)
+            or obs.wild
+            or obs.variant.rules.hides_clues  # its clues cannot be replayed from the log
             or obs.over
             or self.SAMPLES <= 0
             or obs.deck_size > self.DECK_AT
             or self._certain_play(blueprint)
         ):
             return blueprint
-        candidates = list(dict.fromkeys(self._candidates(blueprint)))  # once each, in order
+        candidates = [  # once each, in order; only moves the rules allow here
+            a for a in dict.fromkeys(self._candidates(blueprint)) if obs.is_legal(a)
+        ]
         if len(candidates) < 2:
             return blueprint
         return self._search(blueprint, candidates)
