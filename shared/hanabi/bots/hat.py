@@ -111,8 +111,9 @@ class HatBot(HatCode):
             guess = self.final_guess(masks, w)
             if guess is not None:
                 return obs.play(hand[guess], masks[guess] & playable)
-        if will_clue:
-            return self.clue()
+        clue = self.clue() if will_clue else None
+        if clue is not None or (will_clue and not obs.can_discard()):
+            return clue  # (None: act()'s legal fallback, a clue that says another sum)
         if tokens > 0:
             warning = self.warning()
             if warning is not None:
@@ -255,8 +256,10 @@ class HatBot(HatCode):
                 continue
             for key, mask in clues:
                 present = any(mask >> obs.card[o] & 1 for o in hand)
-                if not present and not obs.options.get("empty_clues"):
-                    continue
+                if not present and not obs.is_legal(
+                    Action.clue(seat, rank=key) if is_rank else Action.clue(seat, color=key)
+                ):
+                    continue  # (a clue touching nothing is legal where a variant says so)
                 hit = bool(mask >> target_card & 1)
                 k = clue_kind(hit, is_rank, kinds)
                 options.append((k == kind, is_rank, key, mask))
@@ -272,7 +275,8 @@ class HatBot(HatCode):
             if score > best_score:
                 best_score = score
                 best = (is_rank, key)
-        assert best is not None
+        if best is None:
+            return None  # no clue to that seat touches a card (null suits, blind variants)
         is_rank, key = best
         return Action.clue(seat, rank=key) if is_rank else Action.clue(seat, color=key)
 
