@@ -69,6 +69,12 @@ class Bot:
         self.fallbacks += 1
         return self.obs.fallback()
 
+    @classmethod
+    def plays_variant(cls, variant: Variant) -> bool:
+        """Whether this strategy can play ``variant`` its own way; where not, a strategy
+        with a ``fallback`` plays that one instead (see ``registry.make_bot``)."""
+        return True
+
     def decide(self) -> Action | None:
         """The strategy's own choice (None: it has none); see :meth:`act`."""
         raise NotImplementedError

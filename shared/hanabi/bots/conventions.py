@@ -143,6 +143,12 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
                     chop = obs.chop(event["target"])
                     if chop is not None and chop in event["touched"]:
                         self.unvetted.add(event["target"])
+            if kind == "play" and event["suit"] is None and event["seat"] == obs.me:
+                # Thrown in a hole: the firework it grew is the one this seat's reading
+                # of the card says, where the reading names one playable card.
+                k = self.knowledge(event["card"]) & obs.playable
+                if k and not k & (k - 1):
+                    obs.hole_guess[event["card"]] = k.bit_length() - 1
             if kind in ("play", "discard", "misplay"):
                 self.check_outcome(event)
             if self.finesses and kind in ("clue", "play", "discard", "misplay"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hanabi.game import Action
+from hanabi.game import Action, Variant
 
 from .hat_code import BITS, HatCode, clue_kind
 
@@ -40,6 +40,25 @@ class HatBot(HatCode):
         "else it plays conventions)"
     )
     fallback = "conventions"
+
+    @classmethod
+    def plays_variant(cls, variant: Variant) -> bool:
+        """The hat code needs a clue of each kind able to touch any card (its clue says
+        a value by touching the hinted card or not, with a colour or a rank clue) and
+        public fireworks (a play thrown in a hole is hidden): white, brown, null and muddy
+        suits, Throw It in a Hole and Up or Down (whose START cards its reading of ranks
+        does not model) are played with conventions, which keeps its strength there
+        (measured: hat struck out in 56-98 % of such games, 3 players)."""
+        rules = variant.rules
+        if rules.throw_it_in_a_hole or rules.up_or_down:
+            return False
+        colors = ranks = 0
+        for m in variant.color_masks.values():
+            colors |= m
+        for m in variant.rank_masks.values():
+            ranks |= m
+        present = sum(1 << c for c, n in enumerate(variant.copies) if n)
+        return colors & present == present and ranks & present == present
 
     RISK = 0.75
     CLUE_ABOVE = 4  # tokens above which a seat with nothing better to do clues

@@ -64,6 +64,7 @@ class Observation:
         "gone_full",
         "hand_size",
         "hands",
+        "hole_guess",
         "ids",
         "last_clue_kind",
         "me",
@@ -119,6 +120,9 @@ class Observation:
         self.directions = initial_directions(variant)
         self.starts = [0] * len(variant.suits)
         self.last_clue_kind: int | None = None
+        #: Throw It in a Hole: what the strategy believes its own unseen cards are, so
+        #: that its successful play of one grows the right firework in its picture.
+        self.hole_guess: dict[int, int] = {}
         self._fw_index = {s.id: i for i, s in enumerate(variant.suits)}
         self.wild = bool(variant.wild_mask)
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
@@ -205,10 +209,11 @@ class Observation:
             self.score += 1
             if c == UNKNOWN:
                 # Thrown in a hole unseen: the firework grew if its clues say which one.
+                c = self.hole_guess.pop(event["card"], UNKNOWN)
                 guess = self.told[event["card"]] & self.playable
-                if guess and not guess & (guess - 1):
+                if c == UNKNOWN and guess and not guess & (guess - 1):
                     c = guess.bit_length() - 1
-                else:
+                if c == UNKNOWN:
                     return
             firework = event.get("firework")
             fw = self._fw_index[firework] if firework is not None else self.variant.suit_of[c]

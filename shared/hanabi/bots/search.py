@@ -196,12 +196,21 @@ class Search:
         that are clearly not worth more samples are dropped on the way."""
         diffs: dict[Action, list[int]] = {a: [] for a in rivals}
         alive = list(rivals)
-        done = 0
+        done = skipped = 0
+        obs = self.obs
         while done < samples and alive:
             deck = self._sample_deck(rng)
             if deck is None:
                 break
             now = self._now(deck)
+            snap = now[1]
+            if snap["clue_tokens"] != obs.clue_units or snap["strikes"] != obs.strikes:
+                # A sampled deck whose replayed history disagrees with the real table
+                # (possible in some variants): its moves would not be the real ones.
+                skipped += 1
+                if skipped > samples:
+                    break
+                continue
             base = self._rollout(deck, now, blueprint)
             for action in alive:
                 diffs[action].append(self._rollout(deck, now, action) - base)
