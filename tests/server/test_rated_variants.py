@@ -6,6 +6,7 @@ every variant it rates."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,3 +108,18 @@ def test_the_rated_list_covers_the_measured_families() -> None:
         assert family in families
     rated = {v.id for v in rated_variants.rated_variants()}
     assert "Pink (5 Suits)" not in rated and "Black (6 Suits)" not in rated
+
+
+def test_the_documented_expected_scores_are_the_data() -> None:
+    """docs/ratings.md lists every rated variant with hanabot's expected score: the data's."""
+    doc = (Path(__file__).parents[2] / "docs" / "ratings.md").read_text(encoding="utf-8")
+    listed = {
+        cells[0].strip("`"): float(cells[3])
+        for line in doc.splitlines()
+        if line.startswith("| `")
+        and len(cells := [c.strip() for c in line.strip("|").split("|")]) == 5
+    }
+    house = DATA["measured"]["house_bot"]
+    assert listed == {
+        row["variant"]: row["bots"][house]["mean"] for row in DATA["variants"] if row["rated"]
+    }
