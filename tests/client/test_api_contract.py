@@ -16,7 +16,13 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 CALLS = {
     "getHealth": ("health", "get", "/api/v1/health", set()),
     "getReady": ("ready", "get", "/api/v1/ready", set()),
-    "listVariants": ("variants", "get", "/api/v1/variants", set()),
+    "listVariants": (
+        "variants",
+        "get",
+        "/api/v1/variants",
+        {"q", "suits", "rule", "limit", "offset"},
+    ),
+    "getVariant": ("variant", "get", "/api/v1/variants/{key}", set()),
     "listStrategies": ("strategies", "get", "/api/v1/strategies", set()),
     "listGames": ("list_games", "get", "/api/v1/games", {"status", "limit", "cursor", "wait"}),
     "createGame": ("create_game", "post", "/api/v1/games", set()),
@@ -48,6 +54,16 @@ CALLS = {
     "getProfile": ("profile", "get", "/api/v1/players/{username}", set()),
     "getHistory": ("history", "get", "/api/v1/players/{username}/games", {"limit", "cursor"}),
     "getRatingModel": ("rating_model", "get", "/api/v1/rating-model", set()),
+    "listMyTurns": ("my_turns", "get", "/api/v1/accounts/me/turns", {"limit"}),
+    "setWebhook": ("set_webhook", "put", "/api/v1/accounts/me/webhook", set()),
+    "getWebhook": ("webhook", "get", "/api/v1/accounts/me/webhook", set()),
+    "deleteWebhook": ("delete_webhook", "delete", "/api/v1/accounts/me/webhook", set()),
+    "listWebhookDeliveries": (
+        "webhook_deliveries",
+        "get",
+        "/api/v1/accounts/me/webhook/deliveries",
+        {"limit"},
+    ),
 }
 NOT_FOR_PLAYERS = {"getOpenApi"}
 

@@ -28,7 +28,9 @@ def create(client: FlaskClient, variant: str) -> Any:
     return client.post(f"{API}/games", json=body, headers=bearer(token)), token
 
 
-@pytest.mark.parametrize("variant", ["no_variant", "rainbow", "black_powder"])
+@pytest.mark.parametrize(
+    "variant", ["no_variant", "rainbow", "black_powder", "Pink (6 Suits)", "Up or Down (5 Suits)"]
+)
 def test_a_rated_table_in_a_measured_variant_is_accepted(
     aclient: FlaskClient, variant: str
 ) -> None:
@@ -36,6 +38,14 @@ def test_a_rated_table_in_a_measured_variant_is_accepted(
     assert response.status_code == 201, response.get_json()
     table = Table(aclient, response.get_json()["id"], [token])
     assert table.get(0).get_json()["options"]["rated"] is True
+
+
+@pytest.mark.parametrize("variant", ["Pink (5 Suits)", "Up or Down & Null (6 Suits)"])
+def test_a_rated_table_in_an_unmeasured_variant_is_refused(
+    aclient: FlaskClient, variant: str
+) -> None:
+    body = assert_problem(create(aclient, variant)[0], 400, "variant_not_rated")
+    assert variant in body["detail"] and "rating-model" in body["detail"]
 
 
 def test_a_rated_table_in_a_55_card_variant_is_refused(aclient: FlaskClient) -> None:
@@ -55,8 +65,8 @@ def test_the_measured_hanablive_variants_are_rated(variant: str | int) -> None:
 @pytest.mark.parametrize(
     ("variant", "says"),
     [
-        ("Pink (5 Suits)", "can be played unrated"),  # a measured family, not this variant
-        ("Up or Down & Null (6 Suits)", "can be played unrated"),
+        ("Pink (5 Suits)", "played unrated"),  # a measured family, not this variant
+        ("Up or Down & Null (6 Suits)", "played unrated"),
         ("Black (6 Suits)", "55-card"),  # measured, but never rated
     ],
 )

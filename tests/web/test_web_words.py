@@ -31,13 +31,13 @@ def test_counts_are_singular_or_plural_as_the_number_wants(web: Browsing) -> Non
           pace: 1, turn: 40, turns_left: 1, result: null };
         const narrator = new w.Narrator(["ann", "bob"], null, true);
         return {
-          counts: [0, 1, 2].map((n) => w.count(n, "rated game")),
+          counts: [0, 1, 2].map((n) => w.turnsText(n)),
           board: hands.counters(view).textContent,
           log: [1, 2].map((n) => narrator.line({ type: "final_round", turns_left: n }).text),
         };
         """,
     )
-    assert said["counts"] == ["0 rated games", "1 rated game", "2 rated games"]
+    assert said["counts"] == ["0 turns", "1 turn", "2 turns"]
     assert "Final round1 turn left" in said["board"]
     assert "Score3 of 25 max possible" in said["board"]
     assert said["log"] == [
@@ -59,4 +59,28 @@ def test_every_end_reason_is_said_in_words(web: Browsing) -> None:
         "timeout": "a clock ran out",
         "idle": "nobody moved for too long",
         "seat_deleted": "seat deleted",
+    }
+
+
+def test_a_hidden_clue_is_said_by_its_sound_and_a_start_card_as_s(web: Browsing) -> None:
+    # Cow & Pig and Duck: the view hides what a clue said (color and rank null)
+    said = words(
+        web,
+        """
+        const info = new w.VariantInfo({ id: "x", name: "x", suits: [], clue_colors: ["red"], clue_ranks: [1] });
+        const narrator = new w.Narrator(["ann", "bob"], info, true);
+        const hidden = { type: "clue", seat: 0, target: 1, color: null, rank: null, touched: [] };
+        return {
+          moo: narrator.line({ ...hidden, sound: "moo" }).text,
+          quiet: narrator.line(hidden).text,
+          mark: w.cluesText(info, { clues: [{ color: null, rank: null }] }),
+          start: [info.cardText("red", 7), info.cardWords("red", 7)],
+        };
+        """,
+    )
+    assert said == {
+        "moo": 'ann clued bob "moo", touching nothing',
+        "quiet": "ann clued bob something, touching nothing",
+        "mark": "clued",
+        "start": ["RS", "red START"],  # Up or Down's START card (rank 7 in the API)
     }

@@ -29,6 +29,8 @@ from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
 from .storage.store import Store
 from .storage.tickets import TicketStore
+from .storage.turns import TurnIndex
+from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
@@ -42,7 +44,10 @@ from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
 from .table.tickets import StreamTickets
+from .table.turns import Turns
+from .table.variants import CATALOGUE
 from .table.votes import Votes
+from .table.webhooks import Webhooks, WebhookWorker
 from .table.writes import WriteLoop
 
 
@@ -99,6 +104,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
     writes = WriteLoop(store, reads, SettleHooks(settler))
     leaving = Leaving(store, settling, writes, reads)
+    webhooks = Webhooks(WebhookStore(store.redis, settings["HANABI_WEBHOOK_LOG"]), settings)
+    turns = Turns(TurnIndex(store.redis), store, webhooks)
+    writes.watchers.append(turns.committed)
     accounts = Accounts(
         account_store,
         LoginCounters(store.redis),
@@ -121,15 +129,21 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
+        turns=turns,
+        webhooks=webhooks,
     )
 
 
 def start_background(app: Flask, services: Services, settings: dict[str, Any]) -> BotWorker:
-    """The threads of every process: the settle sweeper, and the bot workers (which also
-    end the games whose deadline passed)."""
+    """The threads of every process: the settle sweeper, the webhook deliveries, the
+    bot workers (which also end the games whose deadline passed), and the variant
+    catalogue's warm-up."""
     if settings["HANABI_SETTLE_SWEEP"] > 0:
         sweeper = Sweeper(services.settler, settings["HANABI_SETTLE_SWEEP"])
         app.extensions["hanabi_sweeper"] = sweeper.start()
+    if settings["HANABI_WEBHOOK_WORKERS"] > 0:
+        hooks = WebhookWorker(services.webhooks, settings["HANABI_WEBHOOK_WORKERS"])
+        app.extensions["hanabi_webhooks"] = hooks.start()
     worker = BotWorker(
         services.store,
         services.reads,
@@ -139,4 +153,6 @@ def start_background(app: Flask, services: Services, settings: dict[str, Any]) -
         settings["HANABI_BOT_LEASE"],
     )
     app.extensions["hanabi_bots"] = start_worker(worker)
+    if settings["HANABI_WARM_VARIANTS"]:  # GET /variants then never builds a variant
+        CATALOGUE.warm_in_background()
     return worker

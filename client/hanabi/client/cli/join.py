@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import ApiError, Client
+from ..i18n import _
 from ..tokens import SavedSeat, TokenStore
 from .common import Fail, default_name, server_flag
 from .seat import sit, still_seated
@@ -30,6 +31,10 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
                 Text(f"Welcome back, {saved.name}: resuming your seat at {game_id}.", style="bold")
             )
         return sit(client, console, args, game_id, saved.token, store_seat=saved)
+    if args.me and resumable(client, game_id):  # a seat of the account's, saved or not
+        if not args.json:
+            console.print(Text(f"Resuming your seat at {game_id} as {args.me}.", style="bold"))
+        return sit(client, console, args, game_id, client.token, store_seat=None)
     name = args.me or args.name or default_name()
     try:
         seat = client.join(game_id, name)
@@ -46,14 +51,25 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
     return sit(client, console, args, game_id, seat.token, store_seat=saved)
 
 
+def resumable(client: Client, game_id: str) -> bool:
+    """Whether the logged-in account holds a seat at ``game_id`` (its session stands for
+    the seat: a game joined elsewhere, e.g. from ``hanabi-client turns``, resumes too)."""
+    try:
+        return client.game(game_id).get("you") is not None
+    except ApiError as exc:
+        if exc.status == 404:
+            raise
+        return False
+
+
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
-    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p = sub.add_parser("join", parents=[common], help=_("join a table, or come back to your seat"))
+    p.add_argument("id", nargs="?", metavar="ID", help=_("game id"))
     p.add_argument(
-        "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
+        "--name", help=_("your name (default: your saved seat, else $HANABI_NAME or login)")
     )
-    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
+    p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
     p.add_argument(
-        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+        "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )
     p.set_defaults(run=cmd_join)

@@ -13,7 +13,9 @@ from .games import Export, GameResource, Games, Replay
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
 from .seats import Bots, Players, Seat, Start
-from .system import Health, Ready, Strategies, Variants
+from .system import Health, Ready, Strategies
+from .turns import Deliveries, MyTurns, Webhook
+from .variants import VariantResource, Variants
 
 system = Namespace("system", description="Health and game catalogue", path="/")
 games = Namespace("games", description="Lobbies, seats, play and replays", path="/games")
@@ -28,7 +30,8 @@ GAME = "/<string:game_id>"
 ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (system, "/health", Health),
     (system, "/ready", Ready),
-    (system, "/variants", Variants),
+    (system, "/variants", Variants),  # the catalogue, searched
+    (system, "/variants/<string:key>", VariantResource),  # one, by name, number or id
     (system, "/strategies", Strategies),
     (games, "", Games),  # the listing; opening a table
     (games, GAME, GameResource),  # a game as its viewer sees it
@@ -50,6 +53,9 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (accounts, "/me/sessions", AllSessions),
     (accounts, "/me/keys", Keys),
     (accounts, "/me/keys/<string:key_id>", KeyResource),
+    (accounts, "/me/turns", MyTurns),  # turn-based play
+    (accounts, "/me/webhook", Webhook),
+    (accounts, "/me/webhook/deliveries", Deliveries),
     (sessions, "", Sessions),  # logging in
     (sessions, "/current", CurrentSession),  # logging out
     (players, "/<string:username>", Profile),

@@ -44,6 +44,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
+    "HANABI_WARM_VARIANTS": (1, int),  # 1: build every variant's answer at start (background)
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it
@@ -80,6 +81,15 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_IDLE_END": (1800, int),  # seconds without a move that end a game (0: no limit)
     "HANABI_IDLE_MAX": (7 * DAY, int),  # longest options.idle_limit a game may ask for
     "HANABI_TIMER_MIN_BASE": (10, int),  # shortest options.timer.base (tests may go to 1)
+    # Turn-based tables and webhooks (docs/turns.md)
+    "HANABI_MOVE_CLOCK_MIN": (3600, int),  # shortest options.move_clock, seconds (1 hour)
+    "HANABI_MOVE_CLOCK_MAX": (14 * DAY, int),  # longest options.move_clock (14 days)
+    "HANABI_WEBHOOK_PRIVATE": ("off", str),  # on: webhooks may reach private/loopback hosts
+    "HANABI_WEBHOOK_ATTEMPTS": (6, int),  # deliveries tried per webhook call before it fails
+    "HANABI_WEBHOOK_BACKOFF": (30.0, float),  # seconds before the first retry; then doubled
+    "HANABI_WEBHOOK_TIMEOUT": (5.0, float),  # seconds one delivery may take
+    "HANABI_WEBHOOK_WORKERS": (1, int),  # delivering threads per process; 0: none here
+    "HANABI_WEBHOOK_LOG": (50, int),  # deliveries kept per account (GET .../deliveries)
 }
 
 

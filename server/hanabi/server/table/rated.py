@@ -21,6 +21,7 @@ from ..storage.record import Record, SeatKind
 from . import ratings
 from .accounts import Account
 from .refusals import Conflict, Forbidden, Invalid, Refused, Unauthorized
+from .wording import Plural, Words
 
 HOUR_MS = 3600 * 1000
 
@@ -82,14 +83,18 @@ class RatedTables:
             if username is None:
                 raise Conflict(
                     "account_deleted",
-                    f"{name}'s account no longer exists: the host may remove that seat.",
+                    "{name}'s account no longer exists: the host may remove that seat.",
+                    name=name,
                 )
             age_ms = now - int(created)
             if self.min_age_h > 0 and age_ms < self.min_age_h * HOUR_MS:
                 raise Conflict(
                     "account_too_new",
-                    f"Rated games are open to accounts at least {self.min_age_h} hours old; "
-                    f"{name}'s was created {hours(age_ms)} ago.",
+                    "Rated games are open to accounts at least {hours} hours old; {name}'s was "
+                    "created {age} ago.",
+                    hours=self.min_age_h,
+                    name=name,
+                    age=hours(age_ms),
                 )
             if self.min_games <= 0:
                 continue
@@ -97,8 +102,11 @@ class RatedTables:
             if finished < self.min_games:
                 raise Conflict(
                     "not_enough_games",
-                    f"Rated games are open to accounts that finished {self.min_games} unrated "
-                    f"games first; {name} has finished {finished} of the {self.min_games}.",
+                    "Rated games are open to accounts that finished {needed} unrated games first; "
+                    "{name} has finished {finished} of the {needed}.",
+                    needed=self.min_games,
+                    name=name,
+                    finished=finished,
                 )
 
 
@@ -108,8 +116,10 @@ def check_options(options: Mapping[str, Any]) -> None:
         if options.get(name):
             raise Conflict(
                 "option_not_rated",
-                f"A rated game uses the standard rules: {name} is not allowed (it changes "
-                f"{changes}).",
+                "A rated game uses the standard rules: {option} is not allowed (it changes "
+                "{changes}).",
+                option=name,
+                changes=changes,
             )
 
 
@@ -119,13 +129,17 @@ def check_variant(variant: Variant, asked: Any) -> None:
     if ratings.is_rated_variant(variant):
         return
     if variant.card_count == ratings.UNRATED_CARD_COUNT:
-        why = "a 55-card variant depends too much on the draw"
-    else:
-        why = (
-            "rated games are played in the variants where hanabot's score was measured, "
-            "listed by GET /api/v1/rating-model; this one can be played unrated"
+        raise Invalid(
+            "variant_not_rated",
+            "{variant} is never rated (a 55-card variant depends on the draw).",
+            variant=asked,
         )
-    raise Invalid("variant_not_rated", f"{asked} is never rated ({why}).")
+    raise Invalid(
+        "variant_not_rated",
+        "{variant} is not rated: rated games are played in the variants where hanabot's "
+        "score was measured (GET /api/v1/rating-model lists them); it can be played unrated.",
+        variant=asked,
+    )
 
 
 def check_bot(record: Record) -> None:
@@ -145,6 +159,7 @@ def already_seated() -> Refused:
     )
 
 
-def hours(ms: int) -> str:
+def hours(ms: int) -> Words | Plural:
+    """An account's age in words, in the reader's language ("less than an hour", "5 hours")."""
     whole = ms // HOUR_MS
-    return "less than an hour" if whole < 1 else "1 hour" if whole == 1 else f"{whole} hours"
+    return Words("less than an hour") if whole < 1 else Plural(whole, "{n} hour", "{n} hours")

@@ -22,7 +22,9 @@ from .reads import Reads
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
+from .turns import Turns
 from .votes import Votes
+from .webhooks import Webhooks
 from .writes import WriteLoop
 
 
@@ -45,3 +47,5 @@ class Services:
     profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
+    turns: Turns  # whose move it is, per account (turn-based play)
+    webhooks: Webhooks  # accounts' signed webhooks

@@ -1,19 +1,23 @@
 // The page's entry: the header, then the lobby, a game or a profile by the path.
 
+import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
+import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
+import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./table.js";
 
 async function main() {
   const root = document.getElementById("main");
+  languageFooter(document.querySelector("footer.foot"));
   accountNav(document.getElementById("account"));
-  const [variants, strategies] = await Promise.all([api.get("/variants"), api.get("/strategies")]);
-  const ctx = {
-    variants: Object.fromEntries(variants.variants.map((v) => [v.id, v])),
-    strategies: strategies.strategies,
-  };
+  // the variants the page shows are asked for one by one as it needs them (the catalogue
+  // has thousands): the lobby's first choice now, a game's when it opens
+  const variants = {};
+  const [strategies] = await Promise.all([api.get("/strategies"), ensureVariant(variants, DEFAULT_VARIANT)]);
+  const ctx = { variants, strategies: strategies.strategies };
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);
@@ -24,7 +28,7 @@ async function main() {
 
 main().catch((error) => {
   fill(document.getElementById("main"),
-    h("h1", {}, "Something went wrong"),
+    h("h1", {}, _("Something went wrong")),
     h("p", { role: "alert" }, error.message || String(error)),
-    h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+    h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
 });

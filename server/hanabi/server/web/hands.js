@@ -1,8 +1,11 @@
 // Cards, hands, fireworks and the discard pile, drawn from a view. Every card shows its
-// suit letter and rank in text (never colour alone) and what its holder knows.
+// suit's colour and symbol (suits.js), its letter and rank in text (never colour alone)
+// and what its holder knows.
 
 import { h } from "./dom.js";
-import { cardLabel, certain, cluesText, count } from "./words.js";
+import { _, ngettext } from "./i18n.js";
+import { band, chip, lookOfSuit, paint, symbol } from "./suits.js";
+import { cardLabel, certain, cluesText, START_RANK } from "./words.js";
 
 /**
  * One card as a button. `own`: the viewer's card (knowledge only). `selected`: pressed.
@@ -16,11 +19,13 @@ export function cardButton(info, card, slot, { own = false, selected = false, on
   const face = visible ? info.cardText(card.suit, card.rank) : sure ? info.cardText(sure.suit, sure.rank) : "?";
   const marks = cluesText(info, k);
   const hint = possibleHint(info, visible ? k.possible : k.deduced || k.possible);
-  return h(
+  const look = suit ? lookOfSuit(info, suit) : null;
+  const el = h(
     "button",
     {
       type: "button",
-      class: `card ${suit ? info.suitClass(suit) : "suit-unknown"}${k.clued ? " clued" : ""}${selected ? " selected" : ""}`,
+      class: `card${k.clued ? " clued" : ""}${selected ? " selected" : ""}`,
+      "data-suit": suit || null,
       "aria-label": cardLabel(info, slot, card, own),
       title: cardLabel(info, slot, card, own),
       "aria-pressed": onSelect ? String(selected) : null,
@@ -28,10 +33,12 @@ export function cardButton(info, card, slot, { own = false, selected = false, on
       onclick: onSelect,
     },
     h("span", { class: "slot", "aria-hidden": "true" }, String(slot)),
+    look ? band(look) : h("span", { class: "band", "aria-hidden": "true" }, symbol(null)),
     h("span", { class: "face", "aria-hidden": "true" }, face),
     h("span", { class: "marks", "aria-hidden": "true" }, marks || "\u00a0"),
     h("span", { class: "hint", "aria-hidden": "true" }, hint),
   );
+  return paint(el, look);
 }
 
 /** A compact "RYB 1-3" of what a card may be (letters of the suits, then the ranks). */
@@ -39,9 +46,10 @@ function possibleHint(info, possible) {
   const suits = info.suits.filter((s) => (possible[s.id] || []).length);
   const ranks = new Set();
   for (const s of suits) for (const r of possible[s.id]) ranks.add(r);
-  const letters = suits.length === info.suits.length ? "any" : suits.map((s) => s.abbreviation).join("");
+  const letters = suits.length === info.suits.length ? "any" : suits.map((s) => info.letter(s.id)).join("");
   const sorted = [...ranks].sort((a, b) => a - b);
-  const rankText = sorted.length === info.clueRanks.length ? "any" : sorted.join("");
+  const all = info.variant.card_ranks || info.clueRanks;
+  const rankText = sorted.length === all.length ? "any" : sorted.map((r) => (r === START_RANK ? "S" : r)).join("");
   return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
 }
 
@@ -51,15 +59,17 @@ export function fireworks(info, view) {
   const ids = info.variant.fireworks || Object.keys(view.fireworks);
   return h(
     "ul",
-    { class: "fireworks", "aria-label": "Fireworks" },
+    { class: "fireworks", "aria-label": _("Fireworks") },
     ids.map((id) => {
-      const s = info.byId[id] || { id, abbreviation: info.letter(id) };
+      const s = info.byId[id] || { id };
       const height = view.fireworks[s.id] ?? 0;
-      return h(
+      const look = lookOfSuit(info, s.id);
+      return paint(h(
         "li",
-        { class: `firework ${info.suitClass(s.id)}`, "aria-label": `${info.suitName(s.id)} firework: ${height}` },
-        h("span", { class: "face", "aria-hidden": "true" }, `${s.abbreviation} ${height}`),
-      );
+        { class: "firework", "data-suit": s.id, "aria-label": _("{suit} firework: {height}", { suit: info.suitName(s.id), height }) },
+        look ? band(look) : null,
+        h("span", { class: "face", "aria-hidden": "true" }, `${info.letter(s.id)} ${height}`),
+      ), look);
     }),
   );
 }
@@ -68,21 +78,21 @@ export function fireworks(info, view) {
  * final round's turns left, the turn (numbered from 1, the deal, as everywhere). */
 export function counters(view) {
   const items = [
-    ["Score", `${view.score} of ${view.max_score} max possible`],
-    ["Clues", `${view.clue_tokens} of 8`],
-    ["Strikes", `${view.strikes} of 3`],
-    ["Deck", String(view.deck_size)],
+    [_("Score"), _("{score} of {max} max possible", { score: view.score, max: view.max_score })],
+    [_("Clues"), _("{n} of 8", { n: view.clue_tokens })],
+    [_("Strikes"), _("{n} of 3", { n: view.strikes }), "strikes"],
+    [_("Deck"), String(view.deck_size)],
   ];
-  if (view.pace !== null && view.pace !== undefined) items.push(["Pace", String(view.pace)]);
+  if (view.pace !== null && view.pace !== undefined) items.push([_("Pace"), String(view.pace)]);
   if (view.turns_left !== null && view.turns_left !== undefined && !view.result) {
-    items.push(["Final round", `${count(view.turns_left, "turn")} left`]);
+    items.push([_("Final round"), ngettext("{n} turn left", "{n} turns left", view.turns_left)]);
   }
-  items.push(["Turn", String(view.turn + 1)]);
+  items.push([_("Turn"), String(view.turn + 1)]);
   return h(
     "dl",
     { class: "counters" },
-    items.map(([term, value]) =>
-      h("div", { class: `counter ${term === "Strikes" && view.strikes >= 2 ? "danger" : ""}` },
+    items.map(([term, value, kind]) =>
+      h("div", { class: `counter ${kind === "strikes" && view.strikes >= 2 ? "danger" : ""}` },
         h("dt", {}, term), h("dd", {}, value)),
     ),
   );
@@ -101,18 +111,20 @@ export function discardPile(info, view) {
     cards.sort((a, b) => a.rank - b.rank);
     rows.push(
       h("li", { class: "pile-row" },
-        h("span", { class: `pile-suit ${info.suitClass(suit)}` }, info.suitName(suit)),
-        cards.map((c) =>
-          h("span", {
-            class: `mini ${info.suitClass(suit)}${c.misplayed ? " misplayed" : ""}`,
-            title: c.misplayed ? "misplayed" : "discarded",
-          }, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")),
-        ),
+        h("span", { class: "pile-suit" }, chip(info, suit, ""), " ", info.suitName(suit)),
+        cards.map((c) => {
+          const look = lookOfSuit(info, suit);
+          return paint(h("span", {
+            class: `mini${c.misplayed ? " misplayed" : ""}`,
+            "data-suit": suit,
+            title: c.misplayed ? _("misplayed") : _("discarded"),
+          }, look ? symbol(look) : null, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")), look);
+        }),
       ),
     );
   }
   return h("section", { class: "panel discards", "aria-labelledby": "discards-h" },
-    h("h2", { id: "discards-h" }, `Discard pile (${view.discards.length})`),
-    rows.length ? h("ul", { class: "pile" }, rows) : h("p", { class: "muted" }, "Nothing discarded yet."));
+    h("h2", { id: "discards-h" }, _("Discard pile ({n})", { n: view.discards.length })),
+    rows.length ? h("ul", { class: "pile" }, rows) : h("p", { class: "muted" }, _("Nothing discarded yet.")));
 }
 
