@@ -25,6 +25,7 @@ from .storage.changes import ChangeHub
 from .storage.login_counters import LoginCounters
 from .storage.rate_counters import RateCounters
 from .storage.record import GameStatus
+from .storage.seeds import SeedStore
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
 from .storage.store import Store
@@ -34,12 +35,14 @@ from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
+from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
+from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
@@ -99,10 +102,16 @@ def build_services(settings: dict[str, Any]) -> Services:
     server_time = ServerTime(store.redis)
     account_store = AccountStore(store.redis)
     settling = SettlingStore(store.redis, settings["HANABI_FINISHED_TTL"])
+    seed_store = SeedStore(
+        store.redis, settings["HANABI_SEED_RESULTS_MAX"], settings["HANABI_BOARD_MAX"]
+    )
+    results = Results(seed_store, settings["HANABI_PAGE_MAX"])
     # -- the table: reads, the write loop (settling games as they end), the operations
-    settler = Settler(store, settling, account_store, settings["HANABI_RATING_K"])
+    settler = Settler(
+        store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
+    )
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
-    writes = WriteLoop(store, reads, SettleHooks(settler))
+    writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
     leaving = Leaving(store, settling, writes, reads)
     webhooks = Webhooks(WebhookStore(store.redis, settings["HANABI_WEBHOOK_LOG"]), settings)
     turns = Turns(TurnIndex(store.redis), store, webhooks)
@@ -120,7 +129,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         reads=reads,
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
-        lobby=Lobby(writes, RatedTables(account_store, settings), settings),
+        lobby=Lobby(writes, RatedTables(account_store, settings), settings, SeedDeals(seed_store)),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),
@@ -129,6 +138,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
+        seeds=SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"]),
+        results=results,
         turns=turns,
         webhooks=webhooks,
     )

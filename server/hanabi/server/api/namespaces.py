@@ -13,6 +13,7 @@ from .games import Export, GameResource, Games, Replay
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
 from .seats import Bots, Players, Seat, Start
+from .seeds import Leaderboards, PlayerStats, Seed
 from .system import Health, Ready, Strategies
 from .turns import Deliveries, MyTurns, Webhook
 from .variants import VariantResource, Variants
@@ -23,6 +24,7 @@ accounts = Namespace("accounts", description="Accounts and their API keys", path
 sessions = Namespace("sessions", description="Logging in and out", path="/sessions")
 players = Namespace("players", description="Public profiles and histories", path="/players")
 rating = Namespace("rating", description="The rating model", path="/rating-model")
+seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
 
 GAME = "/<string:game_id>"
 
@@ -61,9 +63,12 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (players, "/<string:username>", Profile),
     (players, "/<string:username>/games", History),
     (rating, "", RatingModel),
+    (players, "/<string:username>/stats", PlayerStats),
+    (seeds, "/seeds/<string:seed_name>", Seed),
+    (seeds, "/leaderboards", Leaderboards),
 )
 
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating)
+NAMESPACES = (system, games, accounts, sessions, players, rating, seeds)

@@ -50,6 +50,11 @@ STATUS: dict[str, int] = {
     "weak_password": 400,
     "rated_known_deal": 400,
     "variant_not_rated": 400,
+    "invalid_seed_name": 400,
+    "seed_variant": 400,
+    "seed_with_deck": 400,
+    "invalid_cursor": 400,
+    "seed_players": 400,
     "not_a_session": 400,
     "webhook_url_refused": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
@@ -68,12 +73,15 @@ STATUS: dict[str, int] = {
     "not_host": 403,
     "not_your_seat": 403,
     "bot_account": 403,
+    "seed_in_play": 403,
+    "seed_not_played": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,
     "no_such_turn": 404,
     "key_not_found": 404,
     "player_not_found": 404,
+    "variant_not_found": 404,
     "unknown_variant": 404,
     "no_webhook": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
@@ -101,6 +109,7 @@ STATUS: dict[str, int] = {
     "account_deleted": 409,
     "account_too_new": 409,
     "not_enough_games": 409,
+    "seed_players_seated": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

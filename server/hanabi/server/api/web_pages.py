@@ -46,7 +46,11 @@ def _secure(response: Response) -> Response:
 @blueprint.get("/")
 @blueprint.get("/games/<game_id>")
 @blueprint.get("/players/<username>")
-def page(game_id: str | None = None, username: str | None = None) -> Response:
+@blueprint.get("/leaderboards")
+@blueprint.get("/seeds/<seed_name>")
+def page(
+    game_id: str | None = None, username: str | None = None, seed_name: str | None = None
+) -> Response:
     """The page; its script shows the lobby, a game or a profile by the path."""
     return _secure(send_from_directory(WEB, "index.html", mimetype="text/html"))
 

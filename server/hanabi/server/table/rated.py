@@ -43,7 +43,7 @@ class RatedTables:
             )
         if account.bot:
             raise Forbidden("bot_account", "Bot accounts never play rated games.")
-        if body.get("seed") or body.get("deck"):
+        if body.get("seed") not in (None, "random", "unplayed") or body.get("deck"):
             raise Invalid("rated_known_deal", "A rated game is dealt at random: no seed, no deck.")
         check_variant(get_variant(body["variant"]), body["variant"])
         check_options(body["options"])

@@ -14,11 +14,13 @@ from ..storage.changes import ChangeHub
 from ..storage.store import Store
 from .accounts import Accounts
 from .deadlines import Deadlines
+from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
 from .lobby import Lobby
 from .play import Play
 from .reads import Reads
+from .seeds import SeedPages
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
@@ -47,5 +49,7 @@ class Services:
     profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
+    seeds: SeedPages  # GET /seeds/{name}: every team's result on a seed
+    results: Results  # leaderboards and players' counts (recorded as games settle)
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks

@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
 import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
+import { showLeaderboards, showSeed } from "./leaderboards.js";
 import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./table.js";
@@ -21,8 +22,11 @@ async function main() {
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);
+  const seed = path.match(/^\/seeds\/([^/]+)\/?$/);
   if (game) await showGame(root, decodeURIComponent(game[1]), ctx);
   else if (player) await showProfile(root, decodeURIComponent(player[1]), ctx);
+  else if (path.startsWith("/leaderboards")) await showLeaderboards(root, ctx);
+  else if (seed) await showSeed(root, decodeURIComponent(seed[1]));
   else showLobby(root, ctx);
 }
 
