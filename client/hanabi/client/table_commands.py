@@ -18,8 +18,24 @@ from .narrate import player_names
 from .screen import TableScreen
 from .words import seat_name
 
-#: What was sent, in words ("Your clue was not sent"; play, discard and vote say themselves).
+#: What was sent, in words ("Your clue was not sent").
 SENT = {
+    CommandKind.PLAY: (
+        N_("Your play may or may not have reached it"),
+        N_("Your play was not sent"),
+    ),
+    CommandKind.DISCARD: (
+        N_("Your discard may or may not have reached it"),
+        N_("Your discard was not sent"),
+    ),
+    CommandKind.CLUE: (
+        N_("Your clue may or may not have reached it"),
+        N_("Your clue was not sent"),
+    ),
+    CommandKind.VOTE: (
+        N_("Your vote may or may not have reached it"),
+        N_("Your vote was not sent"),
+    ),
     CommandKind.CHAT: (
         N_("Your chat line may or may not have reached it"),
         N_("Your chat line was not sent"),
