@@ -25,6 +25,7 @@ from .storage.changes import ChangeHub
 from .storage.login_counters import LoginCounters
 from .storage.rate_counters import RateCounters
 from .storage.record import GameStatus
+from .storage.replays import RoomStore
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
 from .storage.store import Store
@@ -38,6 +39,7 @@ from .table.lobby import Lobby
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
+from .table.replays import Replays
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
@@ -84,9 +86,11 @@ def build_services(settings: dict[str, Any]) -> Services:
     }
     store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
     redis_memory.warn_if_evicting(store.redis)  # games must never be evicted
+    rooms = RoomStore(store.redis, store.sharded)
     changes = ChangeHub(
         store.redis,
-        store.version,
+        # a replay room is watched like a game, under its pseudo game id (room-<id>)
+        lambda gid: rooms.hub_version(gid) if rooms.is_hub_id(gid) else store.version(gid),
         settings["HANABI_MAX_WAITERS"],
         sharded=store.sharded,
         cluster=store.cluster,
@@ -121,6 +125,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
+        replays=Replays(rooms, reads, settings),
     )
 
 

@@ -43,13 +43,20 @@ RATES: dict[str, tuple[str, str]] = {
     "login": ("HANABI_LIMIT_LOGIN", "address"),
     "chat_seat": ("HANABI_LIMIT_CHAT_SEAT", "seat"),
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
+    "replay": ("HANABI_LIMIT_REPLAY", "address"),
+    "replay_lead": ("HANABI_LIMIT_REPLAY_LEAD", "room"),
 }
 
 #: Seconds past its expected end that a waiting request still counts against its address,
 #: should its node die without saying it ended.
 LAPSE = 15
 
-_WHOSE = {"address": "from this address", "seat": "from this seat", "game": "at this table"}
+_WHOSE = {
+    "address": "from this address",
+    "seat": "from this seat",
+    "game": "at this table",
+    "room": "in this replay room",
+}
 
 
 def client_address(trusted: list[Any]) -> str:

@@ -67,12 +67,15 @@ STATUS: dict[str, int] = {
     "not_host": 403,
     "not_your_seat": 403,
     "bot_account": 403,
+    "not_leader": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,
     "no_such_turn": 404,
     "key_not_found": 404,
     "player_not_found": 404,
+    "room_not_found": 404,
+    "no_such_follower": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it
@@ -98,6 +101,10 @@ STATUS: dict[str, int] = {
     "account_deleted": 409,
     "account_too_new": 409,
     "not_enough_games": 409,
+    "too_many_rooms": 409,
+    "room_full": 409,
+    "no_hypothetical": 409,
+    "hypothetical_full": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

@@ -19,6 +19,7 @@ from .listing import Listing
 from .lobby import Lobby
 from .play import Play
 from .reads import Reads
+from .replays import Replays
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
@@ -45,3 +46,4 @@ class Services:
     profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
+    replays: Replays  # shared replay rooms and their hypotheticals
