@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from ..api import DEFAULT_SERVER, ApiError, Client
-from . import accounts, bot, create, finished, join, listing, strategies, variants, watch
+from . import accounts, bot, create, finished, join, listing, replays, strategies, variants, watch
 from .common import Fail, make_console, print_json
 
 
@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_parser(sub, common)
     watch.add_parser(sub, common)
     finished.add_parsers(sub, common)
+    replays.add_parsers(sub, common)
     variants.add_parser(sub, common)
     strategies.add_parser(sub, common)
     accounts.add_parsers(sub, common)
