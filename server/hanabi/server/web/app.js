@@ -4,6 +4,7 @@ import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
 import { fill, h } from "./dom.js";
 import { showLobby } from "./lobby.js";
+import { showSharedReplay } from "./shared_replay.js";
 import { showGame } from "./table.js";
 
 async function main() {
@@ -17,8 +18,10 @@ async function main() {
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);
+  const room = path.match(/^\/replays\/([^/]+)\/?$/);
   if (game) await showGame(root, decodeURIComponent(game[1]), ctx);
   else if (player) await showProfile(root, decodeURIComponent(player[1]), ctx);
+  else if (room) await showSharedReplay(root, decodeURIComponent(room[1]), ctx);
   else showLobby(root, ctx);
 }
 

@@ -7,6 +7,7 @@
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { shareButton } from "./shared_replay.js";
 import { Narrator } from "./words.js";
 
 /** Everything this replay needs from the server: the final view and the whole log. */
@@ -73,6 +74,7 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
   const handsSlot = h("div");
   const pileSlot = h("div");
   const cache = new Map();
+  const shareError = h("p", { role: "alert", class: "error" });
   let wanted = last;
   const [log, entries] = turnLog(events, names, info, last, (turn) => show(turn));
 
@@ -133,7 +135,9 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
           h("div", { class: "row" },
             h("button", { type: "button", onclick: () => step(-1) }, "Previous turn"),
             h("button", { type: "button", onclick: () => step(1) }, "Next turn"),
-            h("button", { type: "button", onclick: close }, "Close the replay")),
+            h("button", { type: "button", onclick: close }, "Close the replay"),
+            shareButton(gameId, (error) => { shareError.textContent = error.message; })),
+          shareError,
           h("p", { class: "muted keys" }, "Keys: ← and → (or , and .) step a turn; Home and End jump.")),
         handsSlot),
       h("div", { class: "replay-side" },
