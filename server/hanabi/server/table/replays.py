@@ -252,11 +252,13 @@ class Replays:
             if not self._is_leader(room, token):
                 raise Forbidden("not_leader", "Only the room's leader may do that.")
             record = self.reads.load(room.state["game"])
-            written = self.rooms.commit(room_id, room.version, change(room, record))
+            state = change(room, record)
+            written = self.rooms.commit(room_id, room.version, state)
             if written == RoomWrite.GONE:
                 raise room_not_found(room_id)
             if written != RoomWrite.RACED:
-                return self.load(room_id)
+                # exactly as committed: a join in between would have changed the version
+                return StoredRoom(room_id, written, state, room.members)
         raise Unavailable("busy", "The room is changing fast; try again.", retry_after=1)
 
     def _is_leader(self, room: StoredRoom, token: str) -> bool:
