@@ -311,3 +311,25 @@ def test_the_leader_changes_at_a_bounded_rate(client: FlaskClient, finished: Tab
     body = assert_problem(refused, 429, "rate_limited")
     assert 1 <= int(refused.headers["Retry-After"]) <= 60 and "replay room" in body["detail"]
     assert get(client, room)["version"] == 41  # made, then 40 changes; the refused one none
+
+
+def test_a_room_ends_when_its_time_is_up(redis_url: str) -> None:
+    """A room lives HANABI_REPLAY_TTL seconds from its creation: then it is gone, its
+    followers' streams end, and it no longer counts against its creator."""
+    app = create_app(
+        {"REDIS_URL": redis_url, "HANABI_REPLAY_TTL": 1, "HANABI_REPLAY_ROOMS": 1, **FAST}
+    )
+    app.testing = True
+    client = app.test_client()
+    table = played(client, "rooms-ttl")
+    room, _ = room_of(client, table)
+    assert_problem(create(client, table.id, table.tokens[0]), 409, "too_many_rooms")
+    stream = Stream(client, f"{ROOMS}/{room}/stream")
+    stream.until("room")
+    started = time.monotonic()
+    assert stream.until("end", timeout=5)[-1][2] == {"reason": "gone"}
+    assert time.monotonic() - started < 3
+    time.sleep(0.2)
+    assert_problem(client.get(f"{ROOMS}/{room}"), 404, "room_not_found")
+    assert_problem(post(client, room, "followers", None, {}), 404, "room_not_found")
+    assert create(client, table.id, table.tokens[0]).status_code == 201  # its place is free

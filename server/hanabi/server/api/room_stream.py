@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 
+from ..ops.times import now_ms
 from ..storage.replays import StoredRoom
 from ..table.hypotheticals import Audience
 from ..table.refusals import Refused
@@ -77,7 +78,13 @@ class RoomStream:
                     remaining = stop_at - time.monotonic()
                     if remaining <= 0:
                         return  # the stream's time is up: the client reconnects
-                    newest = replays.wait(room.id, room.version, min(self.keepalive, remaining))
+                    # A room ends at a time it knows (no change announces it): wake then.
+                    ends_in = (room.state["expires"] - now_ms()) / 1000
+                    if ends_in <= 0:
+                        yield end(StreamEnd.GONE)
+                        return
+                    wait = min(self.keepalive, remaining, ends_in + 0.05)
+                    newest = replays.wait(room.id, room.version, wait)
                     if newest == room.version:
                         if replays.reads.changes.draining:
                             yield draining()
