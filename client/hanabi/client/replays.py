@@ -13,7 +13,7 @@ Room tokens are saved per server and room in the user's config directory
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,8 +76,17 @@ class Rooms:
         return response.json()
 
     def follow(self, room_id: str, *, token: str | None = None) -> Iterator[dict[str, Any]]:
-        """The room's state now, then after every change, until the room ends (its
-        stream; one connection: a caller that wants more reconnects)."""
+        """The room's state now, then after every change, until the room ends; a stream
+        the server closes (its time is up, a restart) is opened again."""
+        while True:
+            ended = yield from self._follow_once(room_id, token)
+            if ended:
+                return
+
+    def _follow_once(
+        self, room_id: str, token: str | None
+    ) -> Generator[dict[str, Any], None, bool]:
+        """One connection of :meth:`follow`: True once the server said the room ended."""
         headers = {"Accept": "text/event-stream", **self.t._auth_header(token or "")}
         response = self.t.session.get(
             self.t.url(f"/replays/{room_id}/stream"),
@@ -93,9 +102,10 @@ class Rooms:
                 if number == 0:
                     read_timeout(response, STREAM_QUIET)
                 if item.type == "end":
-                    return
+                    return True
                 if item.type == "room":
                     yield item.data
+        return False
 
 
 class RoomTokens:
