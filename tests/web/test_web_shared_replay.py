@@ -71,3 +71,32 @@ def test_the_follower_page_follows_the_leader(web: Browsing, web_server: WebServ
     expect(fred.get_by_role("heading", name="You lead")).to_be_visible()
     expect(ann.locator(".room-status")).to_contain_text("follower leads")
     assert ann.get_by_role("heading", name="You lead").count() == 0
+
+
+def test_cards_drawn_in_a_hidden_hypothetical_are_hidden_from_followers(
+    web: Browsing, web_server: WebServer
+) -> None:
+    table = api_table(web_server.api(), seed="web-shared-hidden")
+    table.moves(2)
+    table.end_by_vote()
+    ann = web.person()
+    table.sit(ann, 0)
+    ann.goto(f"/games/{table.game_id}")
+    ann.get_by_role("button", name="Watch the replay").click()
+    ann.get_by_role("button", name="Share replay").click()
+    expect(ann.get_by_role("heading", name="You lead")).to_be_visible()
+    room_id = ann.url.rsplit("/", 1)[1]
+    fred = web.person()
+    fred.goto(ann.url)
+    ann.get_by_role("button", name="Previous turn").click()  # before the vote that ended it
+    expect(fred.locator(".room-status")).to_contain_text("turn 3 of 4")
+    ann.get_by_label("hide drawn cards from followers").check()
+    ann.get_by_role("button", name="Branch from here").click()
+    expect(fred.locator(".room-status")).to_contain_text("hypothetical")
+    ann.locator(".moves button", has_text="Play").first.click()
+    expect(fred.get_by_label("Last move")).to_contain_text("played card")
+    room = web_server.api()._request("GET", f"/replays/{room_id}").json()
+    (drawn,) = room["hypothetical"]["hidden"]
+    key = f".card[data-key='order-{drawn}'] .face"
+    expect(fred.locator(key)).to_have_text("?")  # the follower sees the card, not its face
+    expect(ann.locator(key)).not_to_have_text("?")  # the leader sees it
