@@ -6,12 +6,23 @@ PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 PYTEST_ARGS ?=
 
+# Message catalogues (docs/i18n.md): the .po sources in locale/ are the only ones; compiled
+# here (not committed) into each package that reads them, and the web client's JSON.
+LANGS       := en zh_Hans ru
+PO          := $(foreach l,$(LANGS),locale/$(l)/LC_MESSAGES/hanabi.po)
+I18N_STAMP  := $(VENV)/.i18n
+# The refusal kinds and the engine's errors take their sentence as 2nd argument; Words its
+# 1st; Plural its 2nd and 3rd (server/hanabi/server/table/wording.py); the client's n_ is ngettext.
+KEYWORDS    := $(foreach k,Refused Invalid Unauthorized Forbidden NotFound Conflict TooMany \
+                 Unavailable IllegalAction SetupError ImportFormatError,-k $(k):2) \
+               -k Words -k Plural:2,3 -k n_:1,2
+
 # Three editable installs share the `hanabi` namespace package (no hanabi/__init__.py).
 # editable_mode=compat puts each project dir on sys.path via a .pth file, which the
 # namespace-package machinery merges cleanly (also for tools that read sys.path statically).
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: help venv test test-cluster browser lint format run openapi bench screenshots catalogue clean
+.PHONY: help venv i18n i18n-compile test test-cluster browser lint format run openapi bench screenshots catalogue clean
 
 .DEFAULT_GOAL := help
 
@@ -22,19 +33,48 @@ help:
 	@echo 'make test         the linters, the test suite, and the API tests on a Redis Cluster'
 	@echo 'make lint         ruff check and ruff format --check'
 	@echo 'make format       ruff check --fix and ruff format'
+	@echo 'make i18n         extract the messages and update locale/*/LC_MESSAGES/hanabi.po (docs/i18n.md)'
+	@echo 'make i18n-compile compile the catalogues (also done by make venv, run and test)'
 	@echo 'make openapi      write openapi.yaml from the code (the tests fail when it is stale)'
 	@echo 'make bench        the engine benchmarks (the others: python bench/<name>.py)'
 	@echo 'make screenshots  retake docs/img/lobby.png and docs/img/table.png'
 	@echo 'make catalogue    regenerate the hanab.live variant catalogue; HANABLIVE=<checkout or git dir>'
 	@echo 'make clean        remove .venv and caches'
 
-venv: $(STAMP)
+venv: $(STAMP) $(I18N_STAMP)
 
 $(STAMP): shared/pyproject.toml server/pyproject.toml client/pyproject.toml requirements-dev.txt
 	test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install $(EDITABLE) -e shared -e server -e client -r requirements-dev.txt
 	touch $@
+
+i18n: $(STAMP)
+	$(VENV)/bin/pybabel extract -F locale/babel.cfg $(KEYWORDS) --add-location=file --sort-output \
+	  --no-wrap --project=hanabi --copyright-holder="the Hanabi service's authors" \
+	  -o locale/hanabi.pot .
+	for lang in $(LANGS); do \
+	  test -f locale/$$lang/LC_MESSAGES/hanabi.po || \
+	    $(VENV)/bin/pybabel init -i locale/hanabi.pot -d locale -D hanabi -l $$lang --no-wrap; \
+	done
+	# English is the ids themselves: no guessed ("fuzzy") entries there to clear by hand.
+	$(VENV)/bin/pybabel update -i locale/hanabi.pot -d locale -D hanabi -l en --no-wrap \
+	  --ignore-obsolete --no-fuzzy-matching
+	for lang in $(filter-out en,$(LANGS)); do \
+	  $(VENV)/bin/pybabel update -i locale/hanabi.pot -d locale -D hanabi -l $$lang --no-wrap \
+	    --ignore-obsolete; \
+	done
+	$(MAKE) --no-print-directory i18n-compile
+	@echo 'Now translate every empty or "#, fuzzy" entry of locale/zh_Hans and locale/ru (docs/i18n.md),'
+	@echo 'then: make i18n-compile && $(PY) -m pytest -q tests/test_i18n_catalogues.py'
+
+i18n-compile: $(STAMP)
+	$(VENV)/bin/pybabel compile -d locale -D hanabi --statistics
+	$(PY) tools/i18n.py publish
+	touch $(I18N_STAMP)
+
+$(I18N_STAMP): $(PO) tools/i18n.py $(wildcard docs/rules*.md) | $(STAMP)
+	$(MAKE) --no-print-directory i18n-compile
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -44,7 +84,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: $(STAMP) browser
+test: $(STAMP) $(I18N_STAMP) browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -52,7 +92,7 @@ test: $(STAMP) browser
 
 # The API's tests once more, on a private 3-master Redis Cluster the run starts itself (not
 # those marked once: serving, logs, headers and the launcher are the same on any Redis).
-test-cluster: $(STAMP)
+test-cluster: $(STAMP) $(I18N_STAMP)
 	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server -m "not single_redis and not once" -q
 
 # The browser tests (the API docs, the web client in tests/web) drive Debian's chromium:
@@ -67,14 +107,14 @@ RUN_ARGS := $(call given,PORT,--port) $(call given,HOST,--host) \
             $(call given,WORKERS,--workers) $(call given,CONNECTIONS,--connections) \
             $(call given,DATA,--data)
 
-run: $(STAMP)
+run: $(STAMP) $(I18N_STAMP)
 	$(PY) -m hanabi.server $(strip $(RUN_ARGS))
 
 openapi: $(STAMP)
 	$(PY) -m hanabi.server.api.spec openapi.yaml
 
 # The README's pictures of the web client (docs/img/lobby.png, docs/img/table.png).
-screenshots: $(STAMP) browser
+screenshots: $(STAMP) $(I18N_STAMP) browser
 	$(PY) tests/web/screenshots.py docs/img
 
 bench: $(STAMP)

@@ -81,9 +81,10 @@ def test_final_round_and_unknown_slots():
 
 
 def test_slots_text():
-    assert slots_text([]) == "touching nothing"
-    assert slots_text([2]) == "touching slot 2"
-    assert slots_text([2, 4]) == "touching slots 2 and 4"
+    # the tail of a clue's sentence, comma included (the web client says the same words)
+    assert slots_text([]) == ", touching nothing"
+    assert slots_text([2]) == ", touching slot 2"
+    assert slots_text([2, 4]) == ", touching slots 2 and 4"
 
 
 def test_votes_and_the_table_ends_in_words():

@@ -30,7 +30,7 @@ def test_the_page_answers_every_path_a_person_opens(client: FlaskClient) -> None
 
 
 def test_modules_and_style_are_served_with_their_types(client: FlaskClient) -> None:
-    for name in sorted(p.name for p in WEB.iterdir()):
+    for name in sorted(p.name for p in WEB.iterdir() if p.is_file()):
         response = client.get(f"/web/{name}")
         assert response.status_code == 200, name
         assert response.headers["Content-Security-Policy"]
@@ -38,6 +38,8 @@ def test_modules_and_style_are_served_with_their_types(client: FlaskClient) -> N
             assert response.mimetype == "text/javascript", name
         if name.endswith(".css"):
             assert response.mimetype == "text/css"
+    for tag in ("en", "zh-Hans", "ru"):  # the catalogues (make i18n-compile; docs/i18n.md)
+        assert client.get(f"/web/i18n/{tag}.json").mimetype == "application/json", tag
     assert_problem(client.get("/web/../app.py"), 404, "not_found")
     assert_problem(client.get("/web/nope.js"), 404, "not_found")
 
@@ -56,6 +58,9 @@ def test_every_file_the_page_loads_ships_in_the_package() -> None:
     data = (ROOT / "server" / "pyproject.toml").read_text()
     shipped = re.findall(r'"web/\*\.(\w+)"', data)
     for path in WEB.iterdir():
+        if path.name == "i18n":  # the compiled catalogues: "web/i18n/*"
+            assert '"web/i18n/*"' in data
+            continue
         assert path.suffix[1:] in shipped, f"{path.name} would not be installed"
     imports = set()
     for module in WEB.glob("*.js"):

@@ -31,13 +31,13 @@ def test_counts_are_singular_or_plural_as_the_number_wants(web: Browsing) -> Non
           pace: 1, turn: 40, turns_left: 1, result: null };
         const narrator = new w.Narrator(["ann", "bob"], null, true);
         return {
-          counts: [0, 1, 2].map((n) => w.count(n, "rated game")),
+          counts: [0, 1, 2].map((n) => w.turnsText(n)),
           board: hands.counters(view).textContent,
           log: [1, 2].map((n) => narrator.line({ type: "final_round", turns_left: n }).text),
         };
         """,
     )
-    assert said["counts"] == ["0 rated games", "1 rated game", "2 rated games"]
+    assert said["counts"] == ["0 turns", "1 turn", "2 turns"]
     assert "Final round1 turn left" in said["board"]
     assert "Score3 of 25 max possible" in said["board"]
     assert said["log"] == [

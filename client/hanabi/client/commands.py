@@ -14,11 +14,13 @@ from enum import StrEnum
 from typing import Any
 
 from .codes import ActionKind, GameStatus
+from .i18n import N_, _
 from .narrate import player_names
 from .variants import VariantInfo
 from .words import seat_name
 
-HELP = """\
+HELP = N_(
+    """\
 Moves (on your turn; slots and players are numbered as the table shows them):
   play SLOT            p 2        play the card in slot 2
   discard SLOT         d 5        discard the card in slot 5
@@ -42,6 +44,7 @@ In the lobby:
   leave                give up your seat
 To end a game early (score 0): vote end; it ends once half of the people seated voted
 (both of two). vote keep takes your vote back."""
+)
 
 
 class CommandKind(StrEnum):
@@ -112,39 +115,41 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
     head = words[0].lower() if words else ""
     kind = ALIASES.get(head)
     if kind is None:
-        raise InputError(f'Unknown command "{words[0]}". Type "help" for the commands.')
+        raise InputError(
+            _('Unknown command "{word}". Type "help" for the commands.', word=words[0])
+        )
     if kind == CommandKind.CHAT:
         text = line.strip()[len(words[0]) :].strip()
         if not text:
-            raise InputError("Say what? For example: chat good luck!")
+            raise InputError(_("Say what? For example: chat good luck!"))
         return Command(kind, text=text)
     if head == "terminate":
         if [w.lower() for w in words[1:]] != ["now"]:
-            raise InputError('This votes to end the game with score 0: type "terminate now".')
+            raise InputError(_('This votes to end the game with score 0: type "terminate now".'))
         return Command(kind, {"end": True})
     if kind == CommandKind.VOTE:
         choice = [w.lower() for w in words[1:]]
         if choice not in (["end"], ["keep"]):
             raise InputError(
-                'Type "vote end" to vote to end the game, "vote keep" to take it back.'
+                _('Type "vote end" to vote to end the game, "vote keep" to take it back.')
             )
         return Command(kind, {"end": choice == ["end"]})
     if kind in (CommandKind.START, CommandKind.BOT):
         return _lobby(kind, line.strip())
     if kind not in MOVES:
         if len(words) > 1:
-            raise InputError(f'"{kind}" takes no arguments.')
+            raise InputError(_('"{command}" takes no arguments.', command=kind))
         return Command(kind)
     if view is None or view.get("status") == GameStatus.LOBBY:
-        raise InputError("The game has not started yet.")
+        raise InputError(_("The game has not started yet."))
     if view.get("result"):
-        raise InputError("The game is over.")
+        raise InputError(_("The game is over."))
     you = view.get("you")
     if you is None:
-        raise InputError("You are watching: spectators cannot move.")
+        raise InputError(_("You are watching: spectators cannot move."))
     if view.get("current_seat") != you:
-        whose = seat_name(player_names(view), view.get("current_seat"), "someone")
-        raise InputError(f"It is not your turn: {whose} is to play.")
+        whose = seat_name(player_names(view), view.get("current_seat"), _("someone"))
+        raise InputError(_("It is not your turn: {who} is to play.", who=whose))
     info = info or VariantInfo.from_view(view)
     if kind == CommandKind.CLUE:
         return Command(kind, _clue(words[1:], view, info))
@@ -168,12 +173,12 @@ def _lobby(kind: CommandKind, line: str) -> Command:
                 pace = -1.0
             if not 0 <= pace <= 60:
                 raise InputError(
-                    "start watch SECONDS: seconds per move, 0 to 60 (0: as fast as they come)."
+                    _("start watch SECONDS: seconds per move, 0 to 60 (0: as fast as they come).")
                 )
             rest = rest[:1]
         if rest not in ([], ["watch"]):
             raise InputError(
-                'Type "start", or "start watch [SECONDS]" to give up your seat and watch.'
+                _('Type "start", or "start watch [SECONDS]" to give up your seat and watch.')
             )
         return Command(kind, {"watch": True} if rest else {}, pace=pace)
     body: dict[str, Any] = {}
@@ -190,16 +195,20 @@ def _play_or_discard(
 ) -> dict[str, Any]:
     hand = (view.get("hands") or [])[view["you"]]
     if not args:
-        raise InputError(f"Which slot? For example: {kind} 1 (slots 1-{len(hand)}).")
+        raise InputError(
+            _("Which slot? For example: {command} 1 (slots 1-{n}).", command=kind, n=len(hand))
+        )
     if len(args) > (2 if kind == CommandKind.PLAY else 1):
-        raise InputError(f"Too many words: {kind} takes one slot number.")
-    slot = _number(args[0], f"slot, a number from 1 to {len(hand)}")
+        raise InputError(_("Too many words: {command} takes one slot number.", command=kind))
+    slot = _number(args[0], _("slot, a number from 1 to {n}", n=len(hand)))
     if not 1 <= slot <= len(hand):
-        raise InputError(f"There is no slot {slot}: your slots are 1-{len(hand)}.")
+        raise InputError(
+            _("There is no slot {slot}: your slots are 1-{n}.", slot=slot, n=len(hand))
+        )
     action: dict[str, Any] = {"type": ActionKind(kind), "card": hand[slot - 1]["order"]}
     if len(args) == 2:
         suits = [s for s in info.suits if s.id in (view.get("fireworks") or {})]
-        firework = _pick_suit(args[1], suits, "firework")
+        firework = _pick_suit(args[1], suits, N_("firework"))
         action["firework"] = firework
     return action
 
@@ -210,16 +219,18 @@ def _clue(args: list[str], view: Mapping[str, Any], info: VariantInfo) -> dict[s
     if len(args) == 1 and len(names) == 2:
         args = [names[1 - you], *args]  # two players: the clue can only be for the other one
     if len(args) != 2:
-        raise InputError("Clue whom with what? For example: clue bob red, or clue 2 3.")
+        raise InputError(_("Clue whom with what? For example: clue bob red, or clue 2 3."))
     target = _player(args[0], names)
     if target == you:
-        raise InputError("You cannot clue yourself.")
+        raise InputError(_("You cannot clue yourself."))
     value = args[1].lower()
     if value.isdigit():
         rank = int(value)
         if rank not in info.clue_ranks:
             ranks = ", ".join(map(str, info.clue_ranks))
-            raise InputError(f"{rank} is not a rank you can clue ({ranks}).")
+            raise InputError(
+                _("{rank} is not a rank you can clue ({ranks}).", rank=rank, ranks=ranks)
+            )
         return {"type": ActionKind.CLUE, "target": target, "rank": rank}
     colors = [c for c in info.clue_colors]
     exact = [c for c in colors if c == value]
@@ -229,7 +240,13 @@ def _clue(args: list[str], view: Mapping[str, Any], info: VariantInfo) -> dict[s
         if len(found) == 1:
             return {"type": ActionKind.CLUE, "target": target, "color": found[0]}
     choices = ", ".join(f"{c} ({info.color_letter(c)})" for c in colors)
-    raise InputError(f'"{args[1]}" is not a clue colour or rank. Colours: {choices}; ranks 1-5.')
+    raise InputError(
+        _(
+            '"{word}" is not a clue colour or rank. Colours: {colours}; ranks 1-5.',
+            word=args[1],
+            colours=choices,
+        )
+    )
 
 
 def _player(word: str, names: list[str]) -> int:
@@ -241,13 +258,21 @@ def _player(word: str, names: list[str]) -> int:
         number = int(w)
         if 1 <= number <= len(names):
             return number - 1
-        raise InputError(f"There is no player {number}: players are 1-{len(names)}.")
+        raise InputError(
+            _("There is no player {number}: players are 1-{n}.", number=number, n=len(names))
+        )
     starts = [i for i, n in enumerate(lowered) if n.startswith(w)]
     if len(starts) == 1:
         return starts[0]
     if len(starts) > 1:
-        raise InputError(f'"{word}" could be {" or ".join(names[i] for i in starts)}.')
-    raise InputError(f'Nobody called "{word}" here: players are {", ".join(names)}.')
+        some = _(", ").join(names[i] for i in starts[:-1])
+        raise InputError(
+            _('"{word}" could be {some} or {last}.', word=word, some=some, last=names[starts[-1]])
+        )
+    players = _(", ").join(names)
+    raise InputError(
+        _('Nobody called "{word}" here: players are {players}.', word=word, players=players)
+    )
 
 
 def _pick_suit(word: str, suits: list[Any], what: str) -> str:
@@ -259,11 +284,12 @@ def _pick_suit(word: str, suits: list[Any], what: str) -> str:
     ):
         if len(match) == 1:
             return match[0].id
-    raise InputError(f'"{word}" is not a {what}: {", ".join(s.id for s in suits)}.')
+    ids = ", ".join(s.id for s in suits)
+    raise InputError(_('"{word}" is not a {what}: {ids}.', word=word, what=_(what), ids=ids))
 
 
 def _number(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise InputError(f'"{word}" is not a {what}.') from None
+        raise InputError(_('"{word}" is not a {what}.', word=word, what=what)) from None

@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .codes import EndReason, EventKind
+from .i18n import _, n_
 from .variants import VariantInfo
-from .words import end_reason, plural, seat_name
+from .words import colour_word, end_reason, seat_name, suit_word
 
 
 def player_names(view: Mapping[str, Any]) -> list[str]:
@@ -28,11 +29,13 @@ def card_text(info: VariantInfo, suit: str | None, rank: int | None) -> str:
 
 
 def slots_text(slots: Sequence[int]) -> str:
+    """The tail of a clue's sentence: ", touching slots 2 and 4" (the web's words too)."""
     if not slots:
-        return "touching nothing"
+        return _(", touching nothing")
     if len(slots) == 1:
-        return f"touching slot {slots[0]}"
-    return f"touching slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
+        return _(", touching slot {slot}", slot=slots[0])
+    some = _(", ").join(map(str, slots[:-1]))
+    return _(", touching slots {some} and {last}", some=some, last=slots[-1])
 
 
 class Narrator:
@@ -64,7 +67,7 @@ class Narrator:
         slot = self._slot(seat, order)
         if slot is not None:
             self.hands[seat].remove(order)
-            return f" from slot {slot}"
+            return _(" from slot {slot}", slot=slot)
         return ""
 
     def feed(self, events: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -108,45 +111,67 @@ class Narrator:
             if isinstance(seat, int):
                 self.hands.setdefault(seat, []).insert(0, e.get("card"))
             if e.get("suit") is None:
-                return f"{who} drew a card", True, False
-            return f"{who} drew {card_text(self.info, e.get('suit'), e.get('rank'))}", True, False
+                return _("{who} drew a card", who=who), True, False
+            card = card_text(self.info, e.get("suit"), e.get("rank"))
+            return _("{who} drew {card}", who=who, card=card), True, False
         if kind == EventKind.CLUE:
             target = e.get("target")
-            what = e.get("color") if e.get("color") is not None else e.get("rank")
+            what = colour_word(e["color"]) if e.get("color") is not None else e.get("rank")
             touched = list(e.get("touched") or [])
             slots = [self._slot(target, o) for o in touched] if isinstance(target, int) else []
             known = [s for s in slots if s is not None]
-            tail = f", {slots_text(sorted(known))}" if len(known) == len(touched) else ""
-            return f"{who} clued {self.name(target)} {what}{tail}", False, False
+            tail = slots_text(sorted(known)) if len(known) == len(touched) else ""
+            text = _("{who} clued {target} {clue}", who=who, target=self.name(target), clue=what)
+            return text + tail, False, False
         if kind == EventKind.PLAY:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
             where = self._take(e.get("seat"), e.get("card"))
             onto = ""
             if e.get("firework") and e.get("firework") != e.get("suit"):
-                onto = f" on the {self.info.suit(e['firework']).name.lower()} firework"
-            return f"{who} played {card}{where}{onto}", False, False
+                suit = suit_word(self.info.suit(e["firework"]).name)
+                onto = _(" on the {suit} firework", suit=suit)
+            return _("{who} played {card}", who=who, card=card) + where + onto, False, False
         if kind == EventKind.MISPLAY:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
-            return f"{who} misplayed {card}{self._take(e.get('seat'), e.get('card'))}", False, False
+            where = self._take(e.get("seat"), e.get("card"))
+            return _("{who} misplayed {card}", who=who, card=card) + where, False, False
         if kind == EventKind.STRIKE:
-            return f" (strike {e.get('strikes')} of 3)", False, True
+            return _(" (strike {strikes} of 3)", strikes=e.get("strikes")), False, True
         if kind == EventKind.CLUE_TOKEN:
             return " and got a clue back", False, True
         if kind == EventKind.DISCARD:
             card = card_text(self.info, e.get("suit"), e.get("rank"))
-            return f"{who} discarded {card}{self._take(e.get('seat'), e.get('card'))}", False, False
+            where = self._take(e.get("seat"), e.get("card"))
+            return _("{who} discarded {card}", who=who, card=card) + where, False, False
         if kind == EventKind.FINAL_ROUND:
-            left = plural(int(e.get("turns_left") or 0), "turn")
-            return f"The deck is empty: final round, {left} left", False, False
+            text = n_(
+                "The deck is empty: final round, {n} turn left",
+                "The deck is empty: final round, {n} turns left",
+                int(e.get("turns_left") or 0),
+            )
+            return text, False, False
         if kind == EventKind.TERMINATE:
             return self._terminate(e, who), False, False
         if kind == EventKind.VOTE:
-            votes = f"{e.get('votes')} of {e.get('needed')} needed"
+            votes = {"votes": e.get("votes"), "needed": e.get("needed")}
             if e.get("end"):
-                return f"Someone voted to end the game ({votes})", False, False
-            return f"A vote to end the game was taken back ({votes})", False, False
+                return (
+                    _("Someone voted to end the game ({votes} of {needed} needed)", **votes),
+                    False,
+                    False,
+                )
+            return (
+                _("A vote to end the game was taken back ({votes} of {needed} needed)", **votes),
+                False,
+                False,
+            )
         if kind == EventKind.GAME_OVER:
-            return f"Game over ({end_reason(e.get('reason'))}): score {e.get('score')}", True, False
+            reason = end_reason(e.get("reason"))
+            return (
+                _("Game over ({reason}): score {score}", reason=reason, score=e.get("score")),
+                True,
+                False,
+            )
         if kind == EventKind.CHAT:
             speaker = e.get("name") or who
             return f"<{speaker}> {e.get('text', '')}", False, False
@@ -156,12 +181,12 @@ class Narrator:
     def _terminate(e: Mapping[str, Any], who: str) -> str:
         reason = e.get("reason")
         if reason == EndReason.TIMEOUT:
-            return f"{who} ran out of time"
+            return _("{who} ran out of time", who=who)
         if reason == EndReason.IDLE:
-            return "Nobody moved for too long: the server ended the game"
+            return _("Nobody moved for too long: the server ended the game")
         if e.get("seat") is None:
-            return "The players voted to end the game"
-        return f"{who} ended the game"
+            return _("The players voted to end the game")
+        return _("{who} ended the game", who=who)
 
     def _lobby(self, kind: Any, e: Mapping[str, Any]) -> tuple[str, bool, bool] | None:
         name = e.get("name") or self.name(e.get("seat"))
@@ -169,13 +194,23 @@ class Narrator:
             # The seat is the one taken then: a leave moves later seats up, so it need not
             # be the seat played at the deal. ``names`` (the table as it sits) stay as given.
             plays = e.get("plays")
-            return f"{name} joined" + (f" (a {plays} program)" if plays else ""), False, False
+            if plays:
+                return (
+                    _("{name} joined (a {strategy} program)", name=name, strategy=plays),
+                    False,
+                    False,
+                )
+            return _("{name} joined", name=name), False, False
         if kind == EventKind.PLAYS:
             plays = e.get("plays")
-            text = f"{name} plays {plays} (a program)" if plays else f"{name} plays in person"
+            text = (
+                _("{name} plays {strategy} (a program)", name=name, strategy=plays)
+                if plays
+                else _("{name} plays in person", name=name)
+            )
             return text, False, False
         if kind in (EventKind.LEAVE, EventKind.REMOVE):
-            return f"{name} left", False, False
+            return _("{name} left", name=name), False, False
         if kind == EventKind.START:
-            return "The game started", False, False
+            return _("The game started"), False, False
         return None

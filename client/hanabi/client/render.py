@@ -14,16 +14,17 @@ from rich.text import Text
 
 from .clocks import clocks_line
 from .codes import GameStatus, SeatKind, game_status
+from .i18n import N_, _, n_
 from .narrate import player_names
 from .variants import VariantInfo
-from .words import end_reason, plural, seat_name
+from .words import end_reason, seat_name
 
 MAX_CLUES = 8
 MAX_STRIKES = 3
 LABEL = 9  # width of the row labels ("  suits  ")
 DIM = "dim"
 # Shown at a table whose deal the host chose (a seed or a whole deck): they may know it.
-CUSTOM_DEAL = "The host chose this deal (a seed or a deck), so they may know every card."
+CUSTOM_DEAL = N_("The host chose this deal (a seed or a deck), so they may know every card.")
 
 
 def possible(card: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -81,7 +82,9 @@ class TableRenderer:
         return cell
 
     def _row(self, label: str, cells: Sequence[Text | str]) -> Text:
-        row = Text(f"  {label:<{LABEL - 2}}")
+        label = _(label)
+        width = LABEL - 2 - sum(1 for ch in label if ord(ch) > 0x2E80)  # CJK: two cells each
+        row = Text(f"  {label:<{width}}")
         for c in cells:
             row.append_text(self._cell(c))
         row.rstrip()
@@ -110,35 +113,45 @@ class TableRenderer:
         title = Text("Hanabi", style="bold")
         gid = game_id or view.get("id")
         if gid:
-            title.append(f" · game {gid}")
+            title.append(_(" · game {id}", id=gid))
         title.append(f" · {self.info.name}")
         if game_status(view) == GameStatus.LOBBY:
-            title.append(" · lobby")
+            title.append(_(" · lobby"))
             return [title]
-        title.append(f" · turn {int(view.get('turn') or 0) + 1}")
+        title.append(_(" · turn {turn}", turn=int(view.get("turn") or 0) + 1))
         if view.get("custom_deal"):
-            title.append(" · the host chose this deal")
+            title.append(_(" · the host chose this deal"))
         fireworks = view.get("fireworks") or {}
         top = self.info.top_score(view)
         result = view.get("result") or {}
         played = view.get("score", 0)
         if "score" in result and result["score"] != played:
             # A strikeout scores 0 (unless the table kept the score): say both.
-            score = Text(f"Score {result['score']}/{top} ({played} played)")
+            score = Text(
+                _(
+                    "Score {score}/{top} ({played} played)",
+                    score=result["score"],
+                    top=top,
+                    played=played,
+                )
+            )
         else:
-            score = Text(f"Score {played}/{top}")
+            score = Text(_("Score {score}/{top}", score=played, top=top))
         max_now = view.get("max_score")
         if isinstance(max_now, int) and max_now < top and not result:
-            score.append(f" (max {max_now} now)")
-        score.append(f"   Clues {view.get('clue_tokens', 0)}/{MAX_CLUES}")
+            score.append(_(" (max {max} now)", max=max_now))
+        score.append(_("   Clues {n}/{max}", n=view.get("clue_tokens", 0), max=MAX_CLUES))
         strikes = int(view.get("strikes") or 0)
-        score.append("   Strikes ")
+        score.append(_("   Strikes "))
         score.append(f"{strikes}/{MAX_STRIKES}", style="bold red" if strikes else "")
-        score.append(f"   Deck {view.get('deck_size', 0)}")
+        score.append(_("   Deck {n}", n=view.get("deck_size", 0)))
         if view.get("turns_left") is not None and not view.get("result"):
-            left = plural(int(view["turns_left"]), "turn")
-            score.append(f"   Final round: {left} left", style="bold")
-        works = Text("Fireworks ")
+            left = int(view["turns_left"])
+            score.append(
+                n_("   Final round: {n} turn left", "   Final round: {n} turns left", left),
+                style="bold",
+            )
+        works = Text(_("Fireworks "))
         for suit, rank in fireworks.items():
             works.append(" ")
             works.append_text(self.card(suit, rank))
@@ -149,7 +162,10 @@ class TableRenderer:
         """The lobby: who sits where."""
         names = player_names(view)
         seats = view.get("max_players")
-        lines = [Text(f"Players ({len(names)}{f' of {seats}' if seats else ''} seated):")]
+        if seats:
+            lines = [Text(_("Players ({n} of {seats} seated):", n=len(names), seats=seats))]
+        else:
+            lines = [Text(_("Players ({n} seated):", n=len(names)))]
         for seat, name in enumerate(names):
             lines.append(Text(f"  {seat + 1} {name}{self._tags(view, seat)}"))
         return lines
@@ -157,39 +173,39 @@ class TableRenderer:
     def _tags(self, view: Mapping[str, Any], seat: int) -> str:
         tags = []
         if view.get("you") == seat:
-            tags.append("you")
+            tags.append(_("you"))
         if view.get("host") == seat:
-            tags.append("host")
+            tags.append(_("host"))
         players = view.get("players") or []
         player = players[seat] if seat < len(players) else None
         kind = seat_kind(player) if isinstance(player, Mapping) else None
         if kind:
             tags.append(kind)
-        return f" ({', '.join(tags)})" if tags else ""
+        return f" ({_(', ').join(tags)})" if tags else ""
 
     def hand(self, view: Mapping[str, Any], seat: int, name: str) -> list[Text]:
         cards = (view.get("hands") or [])[seat] if seat < len(view.get("hands") or []) else []
         head = Text(f"{seat + 1} {name}{self._tags(view, seat)}", style="bold")
         if view.get("current_seat") == seat and not view.get("result"):
-            head.append("  ◀ to play", style="bold reverse")
-        lines = [head, self._row("slot", [str(i + 1) for i in range(len(cards))])]
+            head.append(_("  ◀ to play"), style="bold reverse")
+        lines = [head, self._row(N_("slot"), [str(i + 1) for i in range(len(cards))])]
         shown = [c for c in cards if c.get("suit") is not None or c.get("rank") is not None]
         if cards and len(shown) == len(cards):
             lines.append(
-                self._row("card", [self.card(c["suit"], c["rank"], is_clued(c)) for c in cards])
+                self._row(N_("card"), [self.card(c["suit"], c["rank"], is_clued(c)) for c in cards])
             )
-            lines.append(self._row("knows", [self.card(*knows(c), is_clued(c)) for c in cards]))
+            lines.append(self._row(N_("knows"), [self.card(*knows(c), is_clued(c)) for c in cards]))
         else:
-            lines.append(self._row("knows", [self.card(*knows(c), is_clued(c)) for c in cards]))
-            lines.append(self._row("suits", [self.possible_suits(c) for c in cards]))
-            lines.append(self._row("ranks", [self.possible_ranks(c) for c in cards]))
+            lines.append(self._row(N_("knows"), [self.card(*knows(c), is_clued(c)) for c in cards]))
+            lines.append(self._row(N_("suits"), [self.possible_suits(c) for c in cards]))
+            lines.append(self._row(N_("ranks"), [self.possible_ranks(c) for c in cards]))
         return lines
 
     def discards(self, view: Mapping[str, Any]) -> Text:
-        line = Text("Discards ")
+        line = Text(_("Discards "))
         piles = view.get("discards") or []
         if not piles:
-            line.append(" none")
+            line.append(_(" none"))
             return line
         order = [s.id for s in self.info.suits]
         order += [d["suit"] for d in piles if d["suit"] not in order]
@@ -208,7 +224,7 @@ class TableRenderer:
             line.append(" ")
         line.rstrip()
         if marked:
-            line.append("   (! misplayed)", style=DIM)
+            line.append(_("   (! misplayed)"), style=DIM)
         return line
 
     def result(self, view: Mapping[str, Any]) -> Text:
@@ -219,7 +235,14 @@ class TableRenderer:
             name = seat_name(names, int(seat))
             delta = change["after"] - change["before"]
             text.append(
-                f"\n  {name}: rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
+                "\n  "
+                + _(
+                    "{name}: rating {before} -> {after} ({change})",
+                    name=name,
+                    before=format(change["before"], ".1f"),
+                    after=format(change["after"], ".1f"),
+                    change=format(delta, "+.1f"),
+                )
             )
         return text
 
@@ -231,8 +254,8 @@ class TableRenderer:
         if current is None:
             return Text("")
         if view.get("you") == current:
-            return Text("Your turn.", style="bold")
-        return Text(f"{seat_name(names, current)}'s turn.")
+            return Text(_("Your turn."), style="bold")
+        return Text(_("{name}'s turn.", name=seat_name(names, current)))
 
     # -- the whole table ------------------------------------------------------------
 
@@ -252,9 +275,9 @@ class TableRenderer:
         if lobby:
             lines += self.players(view)
             if view.get("custom_deal"):
-                lines.append(Text(CUSTOM_DEAL, style="bold"))
+                lines.append(Text(_(CUSTOM_DEAL), style="bold"))
             if join_hint and not is_full(view):
-                lines.append(Text(f"Friends join with: {join_hint}"))
+                lines.append(Text(_("Friends join with: {command}", command=join_hint)))
         else:
             names = player_names(view)
             you = view.get("you")
@@ -269,7 +292,7 @@ class TableRenderer:
             lines.append(self.discards(view))
         if recent:
             lines.append(Text(""))
-            lines.append(Text("Last moves:", style="bold"))
+            lines.append(Text(_("Last moves:"), style="bold"))
             lines += [Text(f"  {r}") for r in recent]
         lines.append(Text(""))
         lines.append(self.lobby_line(view) if lobby else self.turn_line(view))
@@ -281,16 +304,20 @@ class TableRenderer:
         if is_full(view):
             if host:
                 return Text(
-                    'Every seat is taken. Type "start" to deal '
-                    '("start watch" deals and watches without you).'
+                    _(
+                        'Every seat is taken. Type "start" to deal '
+                        '("start watch" deals and watches without you).'
+                    )
                 )
-            return Text("Every seat is taken: waiting for the host to start the game.")
+            return Text(_("Every seat is taken: waiting for the host to start the game."))
         if host:
             return Text(
-                'Waiting for players. Type "start" when everyone is seated '
-                '("bot" seats a bot; "start watch" deals and watches).'
+                _(
+                    'Waiting for players. Type "start" when everyone is seated '
+                    '("bot" seats a bot; "start watch" deals and watches).'
+                )
             )
-        return Text("Waiting for the host to start the game.")
+        return Text(_("Waiting for the host to start the game."))
 
 
 def is_full(view: Mapping[str, Any]) -> bool:
@@ -303,7 +330,12 @@ def game_over_line(view: Mapping[str, Any], info: VariantInfo) -> str:
     """ "Game over (three strikes): final score 0/25", out of the variant's perfect score."""
     result = view.get("result") or {}
     reason = end_reason(result.get("reason"))
-    return f"Game over ({reason}): final score {result.get('score')}/{info.top_score(view)}"
+    return _(
+        "Game over ({reason}): final score {score}/{top}",
+        reason=reason,
+        score=result.get("score"),
+        top=info.top_score(view),
+    )
 
 
 def render_plain(view: Mapping[str, Any], info: VariantInfo | None = None, **kw: Any) -> str:

@@ -19,6 +19,7 @@ from rich.text import Text
 from .api import ApiError, Client
 from .clocks import clocks_line
 from .codes import GameStatus
+from .i18n import _
 from .narrate import Narrator, player_names
 from .pacing import DEFAULT_PACE, Pacer, narrate_upto
 from .render import TableRenderer
@@ -172,8 +173,8 @@ class TableScreen:
             return None
         lines = [
             "",
-            f"Save the replay:  hanabi-client export {self.game_id} -o {self.game_id}.json",
-            f"Step through it:  hanabi-client replay {self.game_id} --turn N",
+            _("Save the replay:  hanabi-client export {id} -o {id}.json", id=self.game_id),
+            _("Step through it:  hanabi-client replay {id} --turn N", id=self.game_id),
         ]
         if self.json_mode:
             self.emit({"type": "result", "result": view["result"], "game_id": self.game_id})
@@ -195,12 +196,13 @@ class TableScreen:
         if lobby and you is not None:
             prompt = "lobby> "
         elif you is not None and view.get("current_seat") == you:
-            prompt = "Your move> "
+            prompt = _("Your move> ")
         else:
             who = seat_name(player_names(view), view.get("current_seat"), "?")
             what = "history, help, quit" if you is None else "chat, history, help, quit"
             if not lobby:
-                self.console.print(Text(f"Waiting for {who} to play… ({what})", style="dim"))
+                waiting = _("Waiting for {who} to play… ({commands})", who=who, commands=what)
+                self.console.print(Text(waiting, style="dim"))
             # A spectator's own prompt: nothing typed there is a move or a lobby command.
             prompt = "watching> " if you is None else "> "
         self.console.print(Text(prompt, style="bold"), end="")
@@ -241,5 +243,5 @@ class TableScreen:
 
     def resume_hint(self) -> str:
         if self.token is None:
-            return f"Watch again with: {self.resume_or_watch()}"
-        return f"Resume with: {self.resume_or_watch()}"
+            return _("Watch again with: {command}", command=self.resume_or_watch())
+        return _("Resume with: {command}", command=self.resume_or_watch())

@@ -13,17 +13,32 @@ from rich.text import Text
 from .api import ApiError, Client, Unreachable
 from .codes import GameStatus
 from .commands import HELP, Command, CommandKind, InputError, parse
+from .i18n import N_, _
 from .narrate import player_names
 from .screen import TableScreen
 from .words import seat_name
 
 #: What was sent, in words ("Your clue was not sent"; play, discard and vote say themselves).
 SENT = {
-    CommandKind.CHAT: "chat line",
-    CommandKind.START: "request to deal",
-    CommandKind.BOT: "request for a bot",
-    CommandKind.LEAVE: "request to leave",
+    CommandKind.CHAT: (
+        N_("Your chat line may or may not have reached it"),
+        N_("Your chat line was not sent"),
+    ),
+    CommandKind.START: (
+        N_("Your request to deal may or may not have reached it"),
+        N_("Your request to deal was not sent"),
+    ),
+    CommandKind.BOT: (
+        N_("Your request for a bot may or may not have reached it"),
+        N_("Your request for a bot was not sent"),
+    ),
+    CommandKind.LEAVE: (
+        N_("Your request to leave may or may not have reached it"),
+        N_("Your request to leave was not sent"),
+    ),
 }
+
+MOVE_SENT = (N_("Your move may or may not have reached it"), N_("Your move was not sent"))
 
 
 class TableCommands:
@@ -62,10 +77,10 @@ class TableCommands:
             return None
         kind = command.kind
         if kind == CommandKind.QUIT:
-            screen.say(f"Left the table. {screen.resume_hint()}", code="quit")
+            screen.say(_("Left the table. {hint}", hint=screen.resume_hint()), code="quit")
             return 0
         if kind == CommandKind.HELP:
-            screen.say(HELP, code="help")
+            screen.say(_(HELP), code="help")
             screen.prompt()
             return None
         if kind == CommandKind.REDRAW:
@@ -74,22 +89,23 @@ class TableCommands:
             return None
         if kind == CommandKind.HISTORY:
             lines = screen.narrator.history() if screen.narrator else []
-            screen.say("\n".join(lines) or "Nothing has happened yet.", code="history")
+            screen.say("\n".join(lines) or _("Nothing has happened yet."), code="history")
             screen.prompt()
             return None
         if screen.token is None:
-            screen.refuse("You are watching: spectators can only look.", code="spectator")
+            screen.refuse(_("You are watching: spectators can only look."), code="spectator")
             return None
         try:
             return self.requests.get(kind, self._move)(command)
         except Unreachable as exc:
-            sent = SENT.get(kind, kind)
-            if exc.maybe_sent:
-                what = f"Your {sent} may or may not have reached it"
-            else:
-                what = f"Your {sent} was not sent"
+            maybe, lost = SENT.get(kind, MOVE_SENT)
+            what = _(maybe) if exc.maybe_sent else _(lost)
             screen.refuse(
-                f"{exc.detail}. {what}; the table will refresh when the server is back.",
+                _(
+                    "{problem}. {what}; the table will refresh when the server is back.",
+                    problem=exc.detail,
+                    what=what,
+                ),
                 code="unreachable",
             )
         except ApiError as exc:
@@ -107,7 +123,7 @@ class TableCommands:
         )
         if result.repeated:
             screen.notice = Text(
-                "(The server had already made that move: its first answer was lost on the way.)",
+                _("(The server had already made that move: its first answer was lost on the way.)"),
                 style="dim",
             )
         screen.show(result.game, force=result.repeated)
@@ -127,14 +143,16 @@ class TableCommands:
         screen = self.screen
         if exc.code == "stale_turn":
             screen.notice = Text(
-                "The game had moved on before your move arrived, so it was not made "
-                "(an earlier move of yours may have gone through after all): "
-                "here is the table as it is now.",
+                _(
+                    "The game had moved on before your move arrived, so it was not made "
+                    "(an earlier move of yours may have gone through after all): "
+                    "here is the table as it is now."
+                ),
                 style="bold red",
             )
             screen.refresh()
             return
-        screen.refuse(f"The server refused: {exc.detail}", code=exc.code)
+        screen.refuse(_("The server refused: {problem}", problem=exc.detail), code=exc.code)
 
     # -- in the lobby ---------------------------------------------------------------
 
@@ -159,14 +177,16 @@ class TableCommands:
             raise
         if self.on_leave:
             self.on_leave()  # the saved token holds no seat any more
-        screen.notice = Text("You gave up your seat: watching the game.", style="bold")
+        screen.notice = Text(_("You gave up your seat: watching the game."), style="bold")
         return self.watch(view)
 
     def _seat_bot(self, command: Command) -> int | None:
         strategy, name = command.action.get("strategy"), command.action.get("name")
         seated = self.client.add_bot(self.game_id, strategy, name, token=self.screen.token)
-        who = seat_name(player_names(seated.game), seated.seat, "A bot")
-        self.screen.notice = Text(f"{who} (a bot the server plays) took seat {seated.seat + 1}.")
+        who = seat_name(player_names(seated.game), seated.seat, _("A bot"))
+        self.screen.notice = Text(
+            _("{who} (a bot the server plays) took seat {seat}.", who=who, seat=seated.seat + 1)
+        )
         self.screen.show(seated.game, force=True)
         return None
 
@@ -175,10 +195,10 @@ class TableCommands:
         view = screen.view
         you = view.get("you") if view else None
         if you is None or not view or view.get("status") != GameStatus.LOBBY:
-            screen.refuse("You can only leave a table before the game starts.", code="bad_input")
+            screen.refuse(_("You can only leave a table before the game starts."), code="bad_input")
             return None
         self.client.leave(self.game_id, you, token=screen.token)
         if self.on_leave:
             self.on_leave()
-        screen.say("You left the table.", code="left")
+        screen.say(_("You left the table."), code="left")
         return 0

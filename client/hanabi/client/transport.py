@@ -16,6 +16,7 @@ from typing import Any
 
 import requests
 
+from . import i18n
 from .errors import Unreachable, _never_sent, _problem, _reason
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -84,7 +85,10 @@ class Transport:
         allow: tuple[int, ...] = (),
     ) -> requests.Response:
         """Send one request; retry network failures when safe; raise ApiError on 4xx/5xx."""
-        all_headers = {"Accept": "application/json, application/problem+json"}
+        all_headers = {
+            "Accept": "application/json, application/problem+json",
+            "Accept-Language": i18n.language(),  # the server answers refusals in it
+        }
         all_headers.update(self._auth_header(token))
         all_headers.update(headers or {})
         clean_params = {k: v for k, v in (params or {}).items() if v is not None}

@@ -10,15 +10,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from .codes import EndReason
+from .i18n import N_, _, pgettext
 
 #: Why a game ended (a result's or a game_over event's ``reason``), as the table says it.
 REASONS = {
-    EndReason.PERFECT: "a perfect game",
-    EndReason.DECK_OUT: "the deck ran out",
-    EndReason.STRIKEOUT: "three strikes",
-    EndReason.TERMINATED: "ended by vote",
-    EndReason.TIMEOUT: "a clock ran out",
-    EndReason.IDLE: "nobody moved for too long",
+    EndReason.PERFECT: N_("a perfect game"),
+    EndReason.DECK_OUT: N_("the deck ran out"),
+    EndReason.STRIKEOUT: N_("three strikes"),
+    EndReason.TERMINATED: N_("ended by vote"),
+    EndReason.TIMEOUT: N_("a clock ran out"),
+    EndReason.IDLE: N_("nobody moved for too long"),
 }
 
 
@@ -35,7 +36,7 @@ def seat_name(names: Sequence[str], seat: Any, unknown: str | None = None) -> st
         return names[seat]
     if unknown is not None:
         return unknown
-    return f"seat {seat + 1}" if isinstance(seat, int) else "someone"
+    return _("seat {seat}", seat=seat + 1) if isinstance(seat, int) else _("someone")
 
 
 def code_words(code: Any) -> str:
@@ -46,4 +47,25 @@ def code_words(code: Any) -> str:
 
 def end_reason(code: Any) -> str:
     """Why a game ended, in words: ``"deck_out"`` -> ``"the deck ran out"``."""
-    return REASONS.get(str(code)) or code_words(code)
+    reason = REASONS.get(str(code))
+    return _(reason) if reason else code_words(code)
+
+
+#: The clue colours as each language's players say them ("red", "红色", "красный"), and
+#: the suits as a card's ("red", "红", "красная"): the ids the web client's catalogue
+#: shares (server/hanabi/server/web/words.js).
+COLOURS = ("red", "yellow", "green", "blue", "purple", "teal", "black", "pink", "brown")
+COLOURS += ("orange", "white", "gray")
+SUITS = (*COLOURS, "rainbow", "omni", "null", "prism", "dark rainbow", "muddy rainbow")
+SUITS += ("light pink",)
+
+
+def colour_word(colour: Any) -> str:
+    """A clue colour (its id, "red") in words."""
+    return pgettext("colour", str(colour)) if str(colour) in COLOURS else str(colour)
+
+
+def suit_word(name: str) -> str:
+    """A suit's name ("Red", "Muddy Rainbow") in words, lower case in English."""
+    lowered = name.lower()
+    return pgettext("suit", lowered) if lowered in SUITS else lowered

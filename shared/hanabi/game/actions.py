@@ -66,7 +66,7 @@ class Action:
         """The inverse of :meth:`to_dict`; refuses unknown types and missing fields."""
         kind = data.get("type")
         if kind not in ACTION_TYPES:
-            raise IllegalAction("unknown_action", f"Unknown action type {kind!r}.")
+            raise IllegalAction("unknown_action", "Unknown action type {kind}.", kind=repr(kind))
         action = cls(
             kind,
             card=data.get("card"),
@@ -78,7 +78,7 @@ class Action:
             reason=data.get("reason"),
         )
         if kind in (PLAY, DISCARD) and action.card is None:
-            raise IllegalAction("card_required", f"A {kind} action must name a card.")
+            raise IllegalAction("card_required", "A {kind} action must name a card.", kind=kind)
         if kind == CLUE and action.target is None:
             raise IllegalAction("target_required", "A clue must name the player it is for.")
         return action

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class HanabiError(Exception):
-    """Base class: ``code`` is stable for programs, ``message`` is a sentence for people."""
+    """Base class: ``code`` is stable for programs, ``message`` is a sentence for people.
+
+    The sentence is given as a message id with ``{name}`` placeholders and the values as
+    keyword arguments, so that a program that speaks the reader's language (the server)
+    can translate ``template`` and fill in ``params``; ``message`` is the English.
+    """
 
     code = "hanabi_error"
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = message.format(**params) if params else message
+        super().__init__(self.message)
         self.code = code
-        self.message = message
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"
@@ -30,3 +39,8 @@ class SetupError(HanabiError):
 
 class ImportFormatError(HanabiError):
     """A hanab.live game document cannot be read."""
+
+
+def no_seat(seat: Any) -> IllegalAction:
+    """A seat that is not at the table (a clue's target, the seat a game ends for)."""
+    return IllegalAction("unknown_seat", "There is no seat {seat} at this table.", seat=repr(seat))

@@ -15,7 +15,7 @@ from typing import Any
 from . import ending, legal, snapshots
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
 from .ending import DECK_OUT, END_REASONS, IDLE, PERFECT, STRIKEOUT, TERMINATED, TIMEOUT
-from .errors import IllegalAction, SetupError
+from .errors import IllegalAction, SetupError, no_seat
 from .fireworks import Direction, direction_after, initial_directions, next_ranks, suit_max
 from .legal import COLOR, RANK
 from .setup import (
@@ -54,7 +54,9 @@ def resolve_variant(name: str) -> Variant:
     try:
         return get_variant(name)
     except KeyError:
-        raise SetupError("unknown_variant", f"There is no variant {name!r}.") from None
+        raise SetupError(
+            "unknown_variant", "There is no variant {name}.", name=repr(name)
+        ) from None
 
 
 class Game:
@@ -105,7 +107,10 @@ class Game:
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise SetupError(
                 "invalid_player_count",
-                f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}.",
+                "A game needs {low} to {high} players, not {n}.",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+                n=n,
             )
         self.setup = setup
         self.variant = variant
@@ -116,7 +121,9 @@ class Game:
         else:
             self.deck = explicit_deck(variant, setup.deck)
         if self.hand_size * n > len(self.deck):
-            raise SetupError("invalid_deck", f"{variant.name} has too few cards to deal.")
+            raise SetupError(
+                "invalid_deck", "{variant} has too few cards to deal.", variant=variant.name
+            )
         self.told = [variant.all_cards_mask & _present_mask(variant)] * len(self.deck)
         self.card_clues: dict[int, list[dict[str, Any]]] = {}
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -268,7 +275,7 @@ class Game:
         elif kind in (PLAY, DISCARD):
             events = self._play_or_discard(action, actor, turn)
         else:
-            raise IllegalAction("unknown_action", f"Unknown action type {kind!r}.")
+            raise IllegalAction("unknown_action", "Unknown action type {kind}.", kind=repr(kind))
         self.actions.append(action)
         ending.end_turn(self, events, turn, actor, final_round)
         return events
@@ -280,7 +287,7 @@ class Game:
             raise IllegalAction("no_clue_tokens", "There are no clue tokens left to give a clue.")
         target = action.target
         if type(target) is not int or not 0 <= target < self.num_players:
-            raise IllegalAction("unknown_seat", f"There is no seat {target!r} at this table.")
+            raise no_seat(target)
         if target == actor:
             raise IllegalAction("clue_to_self", "You cannot give a clue to yourself.")
         color, rank = action.color, action.rank
@@ -293,7 +300,10 @@ class Game:
                 colors = ", ".join(variant.clue_colors) or "none"
                 raise IllegalAction(
                     "unknown_color",
-                    f"{color!r} is not a clue colour of {variant.name} (colours: {colors}).",
+                    "{color} is not a clue colour of {variant} (colours: {colors}).",
+                    color=repr(color),
+                    variant=variant.name,
+                    colors=colors,
                 )
             kind = COLOR
         else:
@@ -301,13 +311,20 @@ class Game:
             if mask is None:
                 ranks = ", ".join(map(str, variant.clue_ranks)) or "none"
                 raise IllegalAction(
-                    "unknown_rank", f"{rank!r} is not a clue rank of {variant.name} ({ranks})."
+                    "unknown_rank",
+                    "{rank} is not a clue rank of {variant} ({ranks}).",
+                    rank=repr(rank),
+                    variant=variant.name,
+                    ranks=ranks,
                 )
             kind = RANK
         if rules.alternating_clues and kind == self.last_clue_kind:
-            other = "rank" if kind == COLOR else "colour"
+            if kind == COLOR:
+                raise IllegalAction(
+                    "alternating_clues", "After that last clue, the next clue must be a rank."
+                )
             raise IllegalAction(
-                "alternating_clues", f"After that last clue, the next clue must be a {other}."
+                "alternating_clues", "After that last clue, the next clue must be a colour."
             )
         deck = self.deck
         hand = self.hands[target]
@@ -371,7 +388,9 @@ class Game:
             self.next_draw += 1  # drawn and used at once: it never joins the hand
             events.append(self._draw_event(turn, actor, order))
         elif type(order) is not int or order not in hand:  # True and 1.0 are not card 1
-            raise IllegalAction("card_not_in_hand", f"Card {order!r} is not in your hand.")
+            raise IllegalAction(
+                "card_not_in_hand", "Card {card} is not in your hand.", card=repr(order)
+            )
         card = self.deck[order]
         discard = action.type == DISCARD
         if (
@@ -509,7 +528,9 @@ class Game:
                 named = None
             if named is None or named not in variant.firework_suits:
                 raise IllegalAction(
-                    "unknown_firework", f"There is no firework {action.firework!r} in this game."
+                    "unknown_firework",
+                    "There is no firework {firework} in this game.",
+                    firework=repr(action.firework),
                 )
         if not variant.wild_mask:
             return variant.suit_of[card]
@@ -540,9 +561,11 @@ class Game:
         decided outside the rules (a vote, a clock run out, an idle game)."""
         seat, reason = action.seat, action.reason or TERMINATED
         if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_players):
-            raise IllegalAction("unknown_seat", f"There is no seat {seat!r} at this table.")
+            raise no_seat(seat)
         if reason not in END_REASONS:
-            raise IllegalAction("unknown_reason", f"A game cannot end for {reason!r}.")
+            raise IllegalAction(
+                "unknown_reason", "A game cannot end for {reason}.", reason=repr(reason)
+            )
         turn = len(self.actions)
         self.actions.append(action)
         event: dict[str, Any] = {"type": "terminate", "turn": turn}

@@ -92,8 +92,9 @@ class Setup:
             unknown = set(options) - set(Options.__dataclass_fields__)
             if unknown:
                 names = ", ".join(sorted(unknown))
-                label = "option" if len(unknown) == 1 else "options"
-                raise SetupError("unknown_option", f"Unknown game {label}: {names}.")
+                if len(unknown) == 1:
+                    raise SetupError("unknown_option", "Unknown game option: {names}.", names=names)
+                raise SetupError("unknown_option", "Unknown game options: {names}.", names=names)
             options = Options(**{k: bool(v) for k, v in options.items()})
         if deck is not None:
             deck = tuple(_card_pair(c) for c in deck)
@@ -141,7 +142,11 @@ def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int
         except (KeyError, ValueError, TypeError):
             raise SetupError(
                 "invalid_deck",
-                f"Card {position} of the deck ({suit} {rank}) is not a card of {variant.name}.",
+                "Card {position} of the deck ({suit} {rank}) is not a card of {variant}.",
+                position=position,
+                suit=suit,
+                rank=rank,
+                variant=variant.name,
             ) from None
     counts = [0] * len(variant.copies)
     for c in cards:

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from ..accounts import SavedSession, SessionStore
 from ..api import ApiError, Client
+from ..i18n import _
 from ..words import end_reason, plural
 from .common import Fail, print_json
 
@@ -56,7 +57,7 @@ def password(
         return from_env
     first = getpass.getpass(prompt)
     if confirm and sys.stdin.isatty() and getpass.getpass("Again: ") != first:
-        raise Fail("The passwords differ.")
+        raise Fail(_("The passwords differ."))
     return first
 
 
@@ -87,7 +88,7 @@ def cmd_login(args: argparse.Namespace, client: Client, console: Console) -> int
 def cmd_logout(args: argparse.Namespace, client: Client, console: Console) -> int:
     store = SessionStore()
     if store.load(client.server) is None:
-        raise Fail("You are not logged in.")
+        raise Fail(_("You are not logged in."))
     try:
         if args.all:
             client.logout_everywhere()
@@ -120,7 +121,7 @@ def cmd_password(args: argparse.Namespace, client: Client, console: Console) -> 
 
 def logged_in(client: Client) -> None:
     if not client.token:
-        raise Fail("You are not logged in: hanabi-client login USERNAME")
+        raise Fail(_("You are not logged in: hanabi-client login USERNAME"))
 
 
 def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -138,7 +139,7 @@ def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> in
 def who(args: argparse.Namespace, username: str | None) -> str:
     name = args.name or username
     if not name:
-        raise Fail("Whose? Give a NAME, or log in.")
+        raise Fail(_("Whose? Give a NAME, or log in."))
     return name
 
 
@@ -189,37 +190,37 @@ def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> i
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("register", parents=[common], help="create an account")
+    p = sub.add_parser("register", parents=[common], help=_("create an account"))
     p.add_argument("username")
-    p.add_argument("--bot", action="store_true", help="an account a program plays (never rated)")
+    p.add_argument("--bot", action="store_true", help=_("an account a program plays (never rated)"))
     p.set_defaults(run=cmd_register)
 
-    p = sub.add_parser("login", parents=[common], help="log in (saves the session token)")
+    p = sub.add_parser("login", parents=[common], help=_("log in (saves the session token)"))
     p.add_argument("username")
     p.set_defaults(run=cmd_login)
 
-    p = sub.add_parser("logout", parents=[common], help="end the saved session")
+    p = sub.add_parser("logout", parents=[common], help=_("end the saved session"))
     p.add_argument(
-        "--all", action="store_true", help="end every session of the account (API keys stay)"
+        "--all", action="store_true", help=_("end every session of the account (API keys stay)")
     )
     p.set_defaults(run=cmd_logout)
 
     p = sub.add_parser(
         "password",
         parents=[common],
-        help="change the password (other sessions end; API keys too unless kept)",
+        help=_("change the password (other sessions end; API keys too unless kept)"),
     )
-    p.add_argument("--keep-api-keys", action="store_true", help="keep the account's API keys")
+    p.add_argument("--keep-api-keys", action="store_true", help=_("keep the account's API keys"))
     p.set_defaults(run=cmd_password)
 
-    p = sub.add_parser("whoami", parents=[common], help="the account you are logged in as")
+    p = sub.add_parser("whoami", parents=[common], help=_("the account you are logged in as"))
     p.set_defaults(run=cmd_whoami)
 
-    p = sub.add_parser("profile", parents=[common], help="a player's rating and statistics")
-    p.add_argument("name", nargs="?", metavar="NAME", help="default: you")
+    p = sub.add_parser("profile", parents=[common], help=_("a player's rating and statistics"))
+    p.add_argument("name", nargs="?", metavar="NAME", help=_("default: you"))
     p.set_defaults(run=cmd_profile)
 
-    p = sub.add_parser("history", parents=[common], help="a player's finished games")
-    p.add_argument("name", nargs="?", metavar="NAME", help="default: you")
+    p = sub.add_parser("history", parents=[common], help=_("a player's finished games"))
+    p.add_argument("name", nargs="?", metavar="NAME", help=_("default: you"))
     p.add_argument("--limit", type=int, default=20)
     p.set_defaults(run=cmd_history)

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import ApiError, Client
+from ..i18n import _
 from ..tokens import SavedSeat, TokenStore
 from . import strategies
 from .common import Fail, server_flag
@@ -107,23 +108,23 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "bot",
         parents=[common],
-        help="seat a bot that joins a table and plays it to the end",
+        help=_("seat a bot that joins a table and plays it to the end"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.explain = strategies.bot_epilog
-    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p.add_argument("id", nargs="?", metavar="ID", help=_("game id"))
     p.add_argument(
         "--strategy",
         metavar="S",
-        help="the bot's strategy (default: conventions; see below)",
+        help=_("the bot's strategy (default: conventions; see below)"),
     )
     p.add_argument(
         "--name",
-        help="the bot's name at the table, and the seat it resumes (default: STRATEGY-bot)",
+        help=_("the bot's name at the table, and the seat it resumes (default: STRATEGY-bot)"),
     )
     p.add_argument(
         "--api-key",
         metavar="KEY",
-        help="play as the account of this API key (default: $HANABI_API_KEY; else a guest)",
+        help=_("play as the account of this API key (default: $HANABI_API_KEY; else a guest)"),
     )
     p.set_defaults(run=cmd_bot)

@@ -14,6 +14,7 @@ from rich.text import Text
 from ..api import ApiError, Client
 from ..clocks import parse_timer
 from ..codes import SeatKind
+from ..i18n import _
 from ..render import seat_kind
 from ..tokens import SavedSeat, TokenStore
 from . import strategies
@@ -27,7 +28,7 @@ DEFAULT_PLAYERS = 2
 
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
     if args.bots is not None and args.bots < 0:  # before the table opens: none is left behind
-        raise Fail("--bots needs a number of bots, 1 or more.")
+        raise Fail(_("--bots needs a number of bots, 1 or more."))
     deck = variant = players = None
     if args.deck:
         deck, variant, players = read_deck(args.deck, client)
@@ -39,7 +40,7 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         }
     if args.rated:
         if not args.me:
-            raise Fail("A rated game needs an account: hanabi-client login USERNAME")
+            raise Fail(_("A rated game needs an account: hanabi-client login USERNAME"))
         options["rated"] = True
     if args.timer is not None:
         options = {**(options or {}), "timer": args.timer}
@@ -166,58 +167,62 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "create",
         parents=[common],
-        help="open a new table and sit at it as host",
+        help=_("open a new table and sit at it as host"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.explain = strategies.create_epilog
-    p.add_argument("--variant", help="variant id (see: hanabi-client variants)")
+    p.add_argument("--variant", help=_("variant id (see: hanabi-client variants)"))
     p.add_argument(
         "--players",
         type=int,
         metavar="N",
-        help=f"seats at the table, 2-6 (default {DEFAULT_PLAYERS}, or enough for you and --bots)",
+        help=_(
+            "seats at the table, 2-6 (default {n}, or enough for you and --bots)", n=DEFAULT_PLAYERS
+        ),
     )
-    p.add_argument("--name", help="your name (default: $HANABI_NAME, else your login)")
-    p.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
+    p.add_argument("--name", help=_("your name (default: $HANABI_NAME, else your login)"))
+    p.add_argument("--empty-clues", action="store_true", help=_("allow clues that touch no card"))
     p.add_argument(
         "--strikeout-keeps-score",
         action="store_true",
-        help="a third strike ends the game with its score (not 0)",
+        help=_("a third strike ends the game with its score (not 0)"),
     )
     p.add_argument(
-        "--deck", metavar="FILE", help="exact deal: JSON list of cards, or hanab.live JSON"
+        "--deck", metavar="FILE", help=_("exact deal: JSON list of cards, or hanab.live JSON")
     )
-    p.add_argument("--seed", help="shuffle seed (same seed, same deal)")
+    p.add_argument("--seed", help=_("shuffle seed (same seed, same deal)"))
     p.add_argument(
         "--timer",
         type=timer_arg,
         metavar="BASE+INC",
-        help="a timed game: BASE seconds on each clock, +INC after each move (e.g. 120+20); "
-        "running out ends the game with score 0",
+        help=_(
+            "a timed game: BASE seconds on each clock, +INC after each move (e.g. 120+20); "
+            "running out ends the game with score 0"
+        ),
     )
     p.add_argument(
         "--idle",
         type=int,
         metavar="SECS",
-        help="end the game if nobody moves for SECS seconds (default: the server's, 1800)",
+        help=_("end the game if nobody moves for SECS seconds (default: the server's, 1800)"),
     )
     p.add_argument(
         "--bots",
         type=int,
         metavar="N",
-        help="seat N bots that the server plays (then: start, or start watch for bots only)",
+        help=_("seat N bots that the server plays (then: start, or start watch for bots only)"),
     )
     p.add_argument(
         "--bot-strategy",
         metavar="S",
-        help="the bots' strategy (default: conventions; see below)",
+        help=_("the bots' strategy (default: conventions; see below)"),
     )
     p.add_argument(
-        "--detach", action="store_true", help="only create; take your seat later with join"
+        "--detach", action="store_true", help=_("only create; take your seat later with join")
     )
-    p.add_argument("--rated", action="store_true", help="a rated game (log in first)")
-    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
+    p.add_argument("--rated", action="store_true", help=_("a rated game (log in first)"))
+    p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
     p.add_argument(
-        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+        "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )
     p.set_defaults(run=cmd_create)

@@ -9,7 +9,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .. import i18n
 from ..api import DEFAULT_SERVER, ApiError, Client
+from ..i18n import _
 from . import accounts, bot, create, finished, join, listing, replays, strategies, variants, watch
 from .common import Fail, make_console, print_json
 
@@ -19,20 +21,26 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--server",
         default=argparse.SUPPRESS,
-        help="API server URL (default: $HANABI_SERVER, else http://127.0.0.1:8000)",
+        help=_("API server URL (default: $HANABI_SERVER, else http://127.0.0.1:8000)"),
     )
     common.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+        "--lang",
+        default=argparse.SUPPRESS,
+        metavar="LANG",
+        help=_("language: en, zh (简体中文) or ru (русский) (default: $LANGUAGE, $LC_ALL, $LANG)"),
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help=_("machine-readable output")
     )
     common.add_argument(
         "--no-color",
         action="store_true",
         default=argparse.SUPPRESS,
-        help="no colour (also: NO_COLOR=1)",
+        help=_("no colour (also: NO_COLOR=1)"),
     )
     parser = strategies.HelpParser(
         prog="hanabi-client",
-        description="Play Hanabi in a terminal against a Hanabi REST server.",
+        description=_("Play Hanabi in a terminal against a Hanabi REST server."),
         parents=[common],
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -51,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    i18n.use(i18n.choose(i18n.pre_parse(words)))  # before the parser: its help is translated
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # Game ids may begin with "-" (they are URL-safe base64), which argparse takes for an
@@ -58,9 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(extra) == 1 and extra[0].startswith("-") and getattr(args, "id", "") is None:
         args.id = extra[0]
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(_("unrecognized arguments: %s") % " ".join(extra))
     if getattr(args, "id", "") is None:
-        parser.error(f"{args.command} needs a game id")
+        parser.error(_("{command} needs a game id", command=args.command))
     args.server = getattr(args, "server", None) or os.environ.get("HANABI_SERVER") or DEFAULT_SERVER
     args.json = getattr(args, "json", False)
     args.no_color = getattr(args, "no_color", False)

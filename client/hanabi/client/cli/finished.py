@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 
 from ..api import Client
+from ..i18n import _
 from ..render import TableRenderer
 from ..variants import variant_info
 from .common import Fail, print_json
@@ -53,17 +54,17 @@ def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> in
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("export", parents=[common], help="a finished game as hanab.live JSON")
-    p.add_argument("id", nargs="?", metavar="ID", help="game id")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: stdout)")
+    p = sub.add_parser("export", parents=[common], help=_("a finished game as hanab.live JSON"))
+    p.add_argument("id", nargs="?", metavar="ID", help=_("game id"))
+    p.add_argument("-o", "--output", metavar="FILE", help=_("write to FILE (default: stdout)"))
     p.set_defaults(run=cmd_export)
 
-    p = sub.add_parser("replay", parents=[common], help="show a finished game at any turn")
-    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p = sub.add_parser("replay", parents=[common], help=_("show a finished game at any turn"))
+    p.add_argument("id", nargs="?", metavar="ID", help=_("game id"))
     p.add_argument(
         "--turn",
         type=int,
         metavar="N",
-        help="the table at turn N as it numbers them (1: the deal; default: the end)",
+        help=_("the table at turn N as it numbers them (1: the deal; default: the end)"),
     )
     p.set_defaults(run=cmd_replay)

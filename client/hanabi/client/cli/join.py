@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import ApiError, Client
+from ..i18n import _
 from ..tokens import SavedSeat, TokenStore
 from .common import Fail, default_name, server_flag
 from .seat import sit, still_seated
@@ -47,13 +48,13 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("join", parents=[common], help="join a table, or come back to your seat")
-    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p = sub.add_parser("join", parents=[common], help=_("join a table, or come back to your seat"))
+    p.add_argument("id", nargs="?", metavar="ID", help=_("game id"))
     p.add_argument(
-        "--name", help="your name (default: your saved seat, else $HANABI_NAME or login)"
+        "--name", help=_("your name (default: your saved seat, else $HANABI_NAME or login)")
     )
-    p.add_argument("--guest", action="store_true", help="play as a guest, not as your account")
+    p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
     p.add_argument(
-        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+        "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )
     p.set_defaults(run=cmd_join)

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from ..api import Client, GamePage
 from ..codes import GameStatus
+from ..i18n import _
 from ..narrate import player_names
 from ..render import CUSTOM_DEAL
 from .common import print_json, server_flag
@@ -73,10 +74,10 @@ def games_table(games: list[dict[str, Any]]) -> str:
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("list", parents=[common], help="list open tables")
-    p.add_argument("--status", choices=STATUSES, default=GameStatus.LOBBY, help="default: lobby")
+    p = sub.add_parser("list", parents=[common], help=_("list open tables"))
+    p.add_argument("--status", choices=STATUSES, default=GameStatus.LOBBY, help=_("default: lobby"))
     p.add_argument("--limit", type=int, default=20)
     p.add_argument(
-        "--watch", action="store_true", help="stay and show the list again whenever it changes"
+        "--watch", action="store_true", help=_("stay and show the list again whenever it changes")
     )
     p.set_defaults(run=cmd_list)

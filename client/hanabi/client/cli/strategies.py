@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
+from ..i18n import _
 from .common import print_json
 
 INSTALL_BOTS = "pip install './client[bot]' ./shared"
@@ -92,6 +93,6 @@ def cmd_strategies(args: argparse.Namespace, client: Any, console: Console) -> i
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "strategies", parents=[common], help="the bot strategies the server plays, in words"
+        "strategies", parents=[common], help=_("the bot strategies the server plays, in words")
     )
     p.set_defaults(run=cmd_strategies)

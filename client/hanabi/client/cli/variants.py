@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import Client
+from ..i18n import _
 from ..variants import VariantInfo
 from .common import print_json
 
@@ -74,5 +75,5 @@ def suit_words(data: dict[str, Any], name: str) -> str:
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("variants", parents=[common], help="the variants the server offers")
+    p = sub.add_parser("variants", parents=[common], help=_("the variants the server offers"))
     p.set_defaults(run=cmd_variants)

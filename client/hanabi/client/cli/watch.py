@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import Client
+from ..i18n import _
 from ..pacing import DEFAULT_PACE
 from .seat import sit
 
@@ -36,8 +37,8 @@ def pace_seconds(text: str) -> float:
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("watch", parents=[common], help="watch a game as a spectator")
-    p.add_argument("id", nargs="?", metavar="ID", help="game id")
+    p = sub.add_parser("watch", parents=[common], help=_("watch a game as a spectator"))
+    p.add_argument("id", nargs="?", metavar="ID", help=_("game id"))
     p.add_argument(
         "--pace",
         type=pace_seconds,
@@ -47,6 +48,6 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "keys: space pauses, n steps, q quits",
     )
     p.add_argument(
-        "--no-clear", action="store_true", help="do not clear the screen between redraws"
+        "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )
     p.set_defaults(run=cmd_watch)

@@ -41,8 +41,8 @@ def refuse_non_json() -> None:
     if not is_json(request.mimetype):
         raise Refused(
             "unsupported_media_type",
-            f"This API reads JSON bodies, not {request.mimetype or declared!r}: "
-            "send 'Content-Type: application/json'.",
+            "This API reads JSON bodies, not {given}: send 'Content-Type: application/json'.",
+            given=repr(request.mimetype or declared),
         )
 
 
@@ -112,7 +112,8 @@ def load_query(schema: Schema) -> dict[str, Any]:
     except ValidationError as exc:
         raise Invalid(
             "invalid_query",
-            f"The query string is not valid: {summarize(exc.messages_dict)}",
+            "The query string is not valid: {problems}",
+            problems=summarize(exc.messages_dict),
             errors=exc.messages_dict,
         ) from None
 

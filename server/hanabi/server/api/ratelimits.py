@@ -31,7 +31,9 @@ from limits import RateLimitItem, parse
 from ..ops.addresses import forwarded_client, trusted_networks
 from ..ops.times import now_ms
 from ..storage.rate_counters import RateCounters
-from ..table.refusals import TooMany, plural
+from ..table.clocks import seconds
+from ..table.refusals import TooMany
+from ..table.wording import N_, Plural, Words
 
 #: name -> (its setting, counted per what). The settings (defaults in config.py) are
 #: rates like "20/minute".
@@ -52,10 +54,10 @@ RATES: dict[str, tuple[str, str]] = {
 LAPSE = 15
 
 _WHOSE = {
-    "address": "from this address",
-    "seat": "from this seat",
-    "game": "at this table",
-    "room": "in this replay room",
+    "address": N_("from this address"),
+    "seat": N_("from this seat"),
+    "game": N_("at this table"),
+    "room": N_("in this replay room"),
 }
 
 
@@ -98,9 +100,12 @@ class Limits:
         retry = max(1, math.ceil(self.counters.reset_at(item, name, key) - time.time()))
         raise TooMany(
             "rate_limited",
-            f"Too many requests of this kind {_WHOSE[RATES[name][1]]} (at most "
-            f"{plural(item.amount, 'request')} in {plural(item.get_expiry(), 'second')}); "
-            f"try again in {plural(retry, 'second')}.",
+            "Too many requests of this kind {whose} (at most {requests} in {window}); "
+            "try again in {retry}.",
+            whose=Words(_WHOSE[RATES[name][1]]),
+            requests=Plural(item.amount, "{n} request", "{n} requests"),
+            window=seconds(item.get_expiry()),
+            retry=seconds(retry),
             retry_after=retry,
         )
 
@@ -117,8 +122,8 @@ class Limits:
         if not self.counters.hold(address, member, now, now + int(lapse * 1000), self.waiting_cap):
             raise TooMany(
                 "too_many_waiting",
-                f"This address already holds {plural(self.waiting_cap, 'waiting request')} "
-                "(long-polls and streams); close some first.",
+                "This address already holds {requests} (long-polls and streams); close some first.",
+                requests=Plural(self.waiting_cap, "{n} waiting request", "{n} waiting requests"),
                 retry_after=5,
             )
 

@@ -58,3 +58,14 @@ def page(
 def asset(name: str) -> Response:
     """A module, the style sheet or an icon (404 for anything else)."""
     return _secure(send_from_directory(WEB, name))
+
+
+@blueprint.get("/rules/<lang>")
+def rules(lang: str) -> Response:
+    """The rules in a language the page speaks (``en``, ``zh-Hans``, ``ru``), as the Markdown
+    text of docs/rules*.md (copied beside the web catalogues by ``make i18n-compile``)."""
+    if lang not in ("en", "zh-Hans", "ru"):
+        lang = "en"
+    response = send_from_directory(WEB / "i18n", f"rules.{lang}.md", mimetype="text/plain")
+    response.headers["Content-Language"] = lang
+    return _secure(response)

@@ -173,10 +173,12 @@ class Accounts:
             until = datetime.fromtimestamp(now_ms() / 1000 + left, UTC).strftime("%Y-%m-%d")
             return Conflict(
                 "username_taken",
-                f"The username {username!r} belonged to an account deleted recently: it "
-                f"stays taken until {until}.",
+                "The username {name} belonged to an account deleted recently: it stays taken "
+                "until {until}.",
+                name=repr(username),
+                until=until,
             )
-        return Conflict("username_taken", f"The username {username!r} is taken.")
+        return Conflict("username_taken", "The username {name} is taken.", name=repr(username))
 
     def by_name(self, username: str) -> str | None:
         """The id of the account named ``username`` (any case or compatibility form)."""
@@ -311,7 +313,7 @@ class Accounts:
 
     def create_key(self, account: Account, name: str) -> dict[str, Any]:
         if self.store.key_count(account.id) >= MAX_KEYS:
-            raise Conflict("too_many_keys", f"An account holds at most {MAX_KEYS} keys.")
+            raise Conflict("too_many_keys", "An account holds at most {n} keys.", n=MAX_KEYS)
         key = KEY_PREFIX + secrets.token_urlsafe(24)
         key_id = secrets.token_hex(6)
         entry = {"name": name, "created": iso(now_ms()), "hash": digest(key)}
@@ -328,7 +330,7 @@ class Accounts:
     def delete_key(self, account: Account, key_id: str) -> None:
         entry = self.store.key_entry(account.id, key_id)
         if entry is None:
-            raise NotFound("key_not_found", f"This account has no key {key_id!r}.")
+            raise NotFound("key_not_found", "This account has no key {key}.", key=repr(key_id))
         self.store.remove_key(account.id, key_id, entry["hash"])
 
     # -- credentials -------------------------------------------------------------------
@@ -379,7 +381,10 @@ class Accounts:
 def check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise Invalid(
-            "weak_password", f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters."
+            "weak_password",
+            "A password is {low} to {high} characters.",
+            low=PASSWORD_MIN,
+            high=PASSWORD_MAX,
         )
 
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..ops.times import iso
 from ..storage.record import GameStatus, SeatKind
-from .refusals import Invalid, plural
+from .refusals import Invalid
+from .wording import Plural
 
 
 def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
@@ -30,13 +31,14 @@ def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
     elif idle > config["HANABI_IDLE_MAX"]:
         raise Invalid(
             "invalid_option",
-            f"idle_limit may be at most {plural(config['HANABI_IDLE_MAX'], 'second')} on "
-            "this server.",
+            "idle_limit may be at most {time} on this server.",
+            time=seconds(config["HANABI_IDLE_MAX"]),
         )
     if timer is not None and timer["base"] < config["HANABI_TIMER_MIN_BASE"]:
         raise Invalid(
             "invalid_option",
-            f"timer.base must be at least {plural(config['HANABI_TIMER_MIN_BASE'], 'second')}.",
+            "timer.base must be at least {time}.",
+            time=seconds(config["HANABI_TIMER_MIN_BASE"]),
         )
     return {"idle_limit": idle, "timer": None if timer is None else dict(timer)}
 
@@ -81,3 +83,8 @@ def clocks_view(record: Any, now: int) -> dict[str, Any]:
     out["clocks"] = left or None
     out["deadline"] = None if clock["dl"] is None else iso(clock["dl"])
     return out
+
+
+def seconds(n: int) -> Plural:
+    """``n`` seconds in words, in the reader's language ("1 second", "5 секунд")."""
+    return Plural(n, "{n} second", "{n} seconds")

@@ -18,7 +18,7 @@ from . import rated
 from .accounts import Account
 from .clocks import timing_of
 from .rated import RatedTables
-from .refusals import Conflict, Forbidden, Invalid
+from .refusals import Conflict, Forbidden, Invalid, from_engine
 from .restore import setup_of
 from .seats import (
     bot_name,
@@ -69,7 +69,7 @@ class Lobby:
         try:
             Game(Setup.create(variant_id, 2, options, seed, deck_rows))
         except SetupError as exc:
-            raise Invalid(exc.code, exc.message) from None
+            raise from_engine(Invalid, exc) from None
         token = new_token()
         now = now_ms()
 
@@ -129,7 +129,7 @@ class Lobby:
         it (:mod:`hanabi.server.table.bots`)."""
         strategy = strategy or DEFAULT_STRATEGY
         if strategy not in STRATEGIES:  # the schema checked; be safe anyway
-            raise Invalid("unknown_strategy", f"Strategies: {descriptions()}.")
+            raise Invalid("unknown_strategy", "Strategies: {list}.", list=descriptions())
         chosen = None if name is None else check_name(name)
 
         def change(record: Record) -> Outcome:
@@ -218,7 +218,7 @@ class Lobby:
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway
-                raise Conflict(exc.code, exc.message) from None
+                raise from_engine(Conflict, exc) from None
             notes.append(self.writes.note(record, {"type": "start"}))
             events = game.deal_events()
             record.status = GameStatus.PLAYING

@@ -36,7 +36,8 @@ from enum import Enum
 from typing import Any
 
 from ..storage.login_counters import LoginCounters, counter_key
-from .refusals import TooMany, plural
+from .refusals import TooMany
+from .wording import N_, Plural, Words
 
 
 class Scope(Enum):
@@ -56,9 +57,9 @@ SETTINGS = {
 
 #: The sentence a refusal says, per counter.
 WHY = {
-    Scope.PAIR: "Too many failed logins for this account from this address",
-    Scope.ACCOUNT: "Too many failed logins for this account",
-    Scope.ADDRESS: "Too many failed logins from this address",
+    Scope.PAIR: N_("Too many failed logins for this account from this address"),
+    Scope.ACCOUNT: N_("Too many failed logins for this account"),
+    Scope.ADDRESS: N_("Too many failed logins from this address"),
 }
 
 
@@ -132,17 +133,21 @@ class LoginThrottle:
                 seconds = max(1, (left_ms + 999) // 1000)
                 raise TooMany(
                     "too_many_failed_logins",
-                    f"{WHY[limit.scope]} (at most {limit.attempts} in "
-                    f"{_duration(limit.window_s)}); try again in {_duration(seconds)}.",
+                    "{why} (at most {attempts} in {window}); try again in {retry}.",
+                    why=Words(WHY[limit.scope]),
+                    attempts=limit.attempts,
+                    window=_duration(limit.window_s),
+                    retry=_duration(seconds),
                     retry_after=seconds,
                 )
         return reservation
 
 
-def _duration(seconds: int) -> str:
-    """``seconds`` in words: "24 hours", "15 minutes", "437 seconds"."""
+def _duration(seconds: int) -> Plural:
+    """``seconds`` in words, in the reader's language: "24 hours", "15 minutes", "437
+    seconds"."""
     if seconds % 3600 == 0:
-        return plural(seconds // 3600, "hour")
+        return Plural(seconds // 3600, "{n} hour", "{n} hours")
     if seconds % 60 == 0 and seconds >= 120:
-        return plural(seconds // 60, "minute")
-    return plural(seconds, "second")
+        return Plural(seconds // 60, "{n} minute", "{n} minutes")
+    return Plural(seconds, "{n} second", "{n} seconds")

@@ -10,7 +10,7 @@ from hanabi.game import Action, IllegalAction
 from ..storage.record import GameStatus, Record
 from ..storage.store import Store
 from .reads import Reads
-from .refusals import Conflict, Invalid
+from .refusals import Conflict, Invalid, from_engine
 from .seats import require_seat
 from .writes import Outcome, WriteLoop
 
@@ -38,7 +38,7 @@ class Play:
         try:
             action = Action.from_dict(fields)
         except IllegalAction as exc:
-            raise Invalid(exc.code, exc.message) from None
+            raise from_engine(Invalid, exc) from None
         turn = body["turn"]
 
         def change(record: Record) -> Outcome:
@@ -49,14 +49,16 @@ class Play:
                 original = self.original(record, turn) if turn < record.turn else None
                 if original is not None and original[0] == seat and original[1] == action:
                     return Outcome(record, seat, original[2], original[3], replayed=True)
-                raise Conflict("stale_turn", f"It is turn {record.turn}, not turn {turn}.")
+                raise Conflict(
+                    "stale_turn", "It is turn {now}, not turn {turn}.", now=record.turn, turn=turn
+                )
             if record.status is GameStatus.FINISHED:
                 raise Conflict("game_over", "The game is over.")
             game = self.reads.live_game(record)
             try:
                 events = game.apply(action, seat)
             except IllegalAction as exc:
-                raise Conflict(exc.code, exc.message) from None
+                raise from_engine(Conflict, exc) from None
             return self.writes.advance(record, game, seat, action, events)
 
         return self.writes.write(game_id, change, by_bot=as_seat is not None)
@@ -93,7 +95,9 @@ class Play:
             cap = self.config["HANABI_MAX_CHAT_BYTES"]
             if record.chat_bytes + size > cap:
                 raise Conflict(
-                    "chat_full", f"This game's chat holds all the text it may keep ({cap} bytes)."
+                    "chat_full",
+                    "This game's chat holds all the text it may keep ({cap} bytes).",
+                    cap=cap,
                 )
             name = record.players[seat].name
             event = self.writes.note(

@@ -21,6 +21,7 @@ from ..storage.record import Record, SeatKind
 from . import ratings
 from .accounts import Account
 from .refusals import Conflict, Forbidden, Invalid, Refused, Unauthorized
+from .wording import Plural, Words
 
 HOUR_MS = 3600 * 1000
 
@@ -47,7 +48,8 @@ class RatedTables:
         if not ratings.is_rated_variant(get_variant(body["variant"])):
             raise Invalid(
                 "variant_not_rated",
-                f"{body['variant']} is never rated (a 55-card variant depends on the draw).",
+                "{variant} is never rated (a 55-card variant depends on the draw).",
+                variant=body["variant"],
             )
         check_options(body["options"])
         self.check_eligible([(account.id, account.username)])
@@ -86,14 +88,18 @@ class RatedTables:
             if username is None:
                 raise Conflict(
                     "account_deleted",
-                    f"{name}'s account no longer exists: the host may remove that seat.",
+                    "{name}'s account no longer exists: the host may remove that seat.",
+                    name=name,
                 )
             age_ms = now - int(created)
             if self.min_age_h > 0 and age_ms < self.min_age_h * HOUR_MS:
                 raise Conflict(
                     "account_too_new",
-                    f"Rated games are open to accounts at least {self.min_age_h} hours old; "
-                    f"{name}'s was created {hours(age_ms)} ago.",
+                    "Rated games are open to accounts at least {hours} hours old; {name}'s was "
+                    "created {age} ago.",
+                    hours=self.min_age_h,
+                    name=name,
+                    age=hours(age_ms),
                 )
             if self.min_games <= 0:
                 continue
@@ -101,8 +107,11 @@ class RatedTables:
             if finished < self.min_games:
                 raise Conflict(
                     "not_enough_games",
-                    f"Rated games are open to accounts that finished {self.min_games} unrated "
-                    f"games first; {name} has finished {finished} of the {self.min_games}.",
+                    "Rated games are open to accounts that finished {needed} unrated games first; "
+                    "{name} has finished {finished} of the {needed}.",
+                    needed=self.min_games,
+                    name=name,
+                    finished=finished,
                 )
 
 
@@ -112,8 +121,10 @@ def check_options(options: Mapping[str, Any]) -> None:
         if options.get(name):
             raise Conflict(
                 "option_not_rated",
-                f"A rated game uses the standard rules: {name} is not allowed (it changes "
-                f"{changes}).",
+                "A rated game uses the standard rules: {option} is not allowed (it changes "
+                "{changes}).",
+                option=name,
+                changes=changes,
             )
 
 
@@ -134,6 +145,7 @@ def already_seated() -> Refused:
     )
 
 
-def hours(ms: int) -> str:
+def hours(ms: int) -> Words | Plural:
+    """An account's age in words, in the reader's language ("less than an hour", "5 hours")."""
     whole = ms // HOUR_MS
-    return "less than an hour" if whole < 1 else "1 hour" if whole == 1 else f"{whole} hours"
+    return Words("less than an hour") if whole < 1 else Plural(whole, "{n} hour", "{n} hours")

@@ -232,11 +232,11 @@ class Reads:
         if turn is None:
             turn = last
         if turn > last:
-            raise NotFound("no_such_turn", f"The game has turns 0 to {last}.")
+            raise NotFound("no_such_turn", "The game has turns 0 to {last}.", last=last)
         try:
             game = replay(restore.setup_of(record), rebuilt.game.actions, upto=turn)
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
-            raise Refused("replay_failed", exc.message) from None
+            raise Refused("replay_failed", exc.template, **exc.params) from None
         out = rendering.with_table(full_view(game), record, None)
         out.update(clocks_view(record, self.server_time.now_ms()))
         return out

@@ -43,7 +43,9 @@ def no_name() -> Refused:
 
 
 def not_found(game_id: str) -> Refused:
-    return NotFound("game_not_found", f"There is no game {game_id!r} (or it expired).")
+    return NotFound(
+        "game_not_found", "There is no game {game} (or it expired).", game=repr(game_id)
+    )
 
 
 def bot_due(record: Record) -> bool:
@@ -109,11 +111,13 @@ def check_name(name: str) -> str:
     if refused:
         raise Invalid(
             "invalid_name",
-            "A name may not hold control or invisible format characters "
-            f"({', '.join(refused[:5])}).",
+            "A name may not hold control or invisible format characters ({chars}).",
+            chars=", ".join(refused[:5]),
         )
     if not name or len(name) > NAME_MAX:
-        raise Invalid("invalid_name", f"A name needs 1 to {NAME_MAX} characters, not only spaces.")
+        raise Invalid(
+            "invalid_name", "A name needs 1 to {n} characters, not only spaces.", n=NAME_MAX
+        )
     return name
 
 
@@ -136,7 +140,7 @@ def seatable(record: Record, name: str, max_events: int) -> None:
         raise Conflict("game_full", "Every seat at this table is taken.")
     require_room(record, max_events, len(record.players) + 1)
     if any(name_key(p.name) == name_key(name) for p in record.players):
-        raise Conflict("name_taken", f"Someone here is already called {name!r}.")
+        raise Conflict("name_taken", "Someone here is already called {name}.", name=repr(name))
 
 
 def require_room(record: Record, max_events: int, seated: int) -> None:
@@ -152,7 +156,7 @@ def require_room(record: Record, max_events: int, seated: int) -> None:
 def require_seat_at(record: Record, seat: int) -> None:
     """404 no_such_seat unless the table has a seat ``seat``."""
     if not 0 <= seat < len(record.players):
-        raise NotFound("no_such_seat", f"There is no seat {seat} at this table.")
+        raise NotFound("no_such_seat", "There is no seat {seat} at this table.", seat=seat)
 
 
 def bot_name(record: Record, strategy: str, seat: int) -> str:

@@ -49,7 +49,7 @@ class Profiles:
         """The id of the player named ``username``; 404 ``player_not_found``."""
         account_id = self.accounts.by_name(username)
         if account_id is None or self.accounts.public(account_id) is None:
-            raise NotFound("player_not_found", f"There is no player {username!r}.")
+            raise NotFound("player_not_found", "There is no player {name}.", name=repr(username))
         return account_id
 
     def profile(self, username: str) -> dict[str, Any]:

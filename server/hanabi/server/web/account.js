@@ -1,9 +1,10 @@
 // Accounts: register, log in and out (the session token stays in this browser's
 // localStorage), and a player's profile with their history and rating changes.
 
+import { _, lang, ngettext } from "./i18n.js";
 import * as api from "./api.js";
 import { alertBox, field, fill, h } from "./dom.js";
-import { count, reasonText } from "./words.js";
+import { reasonText } from "./words.js";
 
 /** The header's account area: who you are, or a form to log in or register. */
 export function accountNav(nav) {
@@ -23,7 +24,7 @@ export function accountNav(nav) {
           api.forgetSession();
           location.reload();
         },
-      }, "Log out"));
+      }, _("Log out")));
     // a session that expired elsewhere: forget it quietly
     api.get("/accounts/me", { token: me.token }).catch((error) => {
       if (error instanceof api.ApiError && error.status === 401) {
@@ -33,7 +34,7 @@ export function accountNav(nav) {
     });
     return;
   }
-  const open = h("button", { type: "button", class: "small", "aria-expanded": "false" }, "Log in or register");
+  const open = h("button", { type: "button", class: "small", "aria-expanded": "false" }, _("Log in or register"));
   const panel = loginForm();
   panel.hidden = true;
   open.addEventListener("click", () => {
@@ -63,20 +64,20 @@ function loginForm() {
       alert.show(error.message);
     }
   };
-  return h("form", { class: "login panel", "aria-label": "Account", onsubmit: run(logIn) },
-    field("Username", username),
-    field("Password", password),
+  return h("form", { class: "login panel", "aria-label": _("Account"), onsubmit: run(logIn) },
+    field(_("Username"), username),
+    field(_("Password"), password),
     alert.el,
     h("div", { class: "row" },
-      h("button", { type: "submit", class: "primary" }, "Log in"),
+      h("button", { type: "submit", class: "primary" }, _("Log in")),
       h("button", {
         type: "button",
         onclick: run(async () => {
           await api.post("/accounts", { username: username.value.trim(), password: password.value });
           await logIn();
         }),
-      }, "Register")),
-    h("small", { class: "hint" }, "Usernames: 3-20 lower-case letters, digits, - or _ (capitals become lower case). Passwords: at least 8 characters."));
+      }, _("Register"))),
+    h("small", { class: "hint" }, _("Usernames: 3-20 lower-case letters, digits, - or _ (capitals become lower case). Passwords: at least 8 characters.")));
 }
 
 /** /players/<name>: rating, results by variant, and the games with their rating changes. */
@@ -85,18 +86,18 @@ export async function showProfile(main, username, { variants }) {
   try {
     profile = await api.get(`/players/${encodeURIComponent(username)}`);
   } catch (error) {
-    fill(main, h("h1", {}, "No such player"), h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+    fill(main, h("h1", {}, _("No such player")), h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
     return;
   }
-  const history = h("ol", { class: "history", "aria-label": "Games" });
-  const more = h("button", { type: "button", hidden: true }, "More games");
+  const history = h("ol", { class: "history", "aria-label": _("Games") });
+  const more = h("button", { type: "button", hidden: true }, _("More games"));
   const alert = alertBox();
   let cursor = null;
   async function page() {
     try {
       const data = await api.get(`/players/${encodeURIComponent(username)}/games${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
       for (const g of data.games) history.append(entry(g, variants));
-      if (!history.children.length) history.append(h("li", { class: "muted" }, "No finished games yet."));
+      if (!history.children.length) history.append(h("li", { class: "muted" }, _("No finished games yet.")));
       cursor = data.next_cursor;
       more.hidden = !cursor;
     } catch (error) {
@@ -109,14 +110,14 @@ export async function showProfile(main, username, { variants }) {
     main,
     h("h1", {}, profile.username, profile.bot ? " (bot account)" : ""),
     h("dl", { class: "counters" },
-      h("div", { class: "counter" }, h("dt", {}, "Rating"), h("dd", {}, profile.rating.toFixed(0))),
-      h("div", { class: "counter" }, h("dt", {}, "Played"), h("dd", {}, count(profile.rated_games, "rated game")))),
+      h("div", { class: "counter" }, h("dt", {}, _("Rating")), h("dd", {}, profile.rating.toFixed(0))),
+      h("div", { class: "counter" }, h("dt", {}, _("Played")), h("dd", {}, ngettext("{n} rated game", "{n} rated games", profile.rated_games)))),
     alert.el,
     h("section", { class: "panel", "aria-labelledby": "stats-h" },
-      h("h2", { id: "stats-h" }, "By variant"),
+      h("h2", { id: "stats-h" }, _("By variant")),
       stats.length
         ? h("table", {},
-            h("thead", {}, h("tr", {}, ["Variant", "Games", "Average", "Best", "Strikeouts", "Rating change"].map((t) => h("th", { scope: "col" }, t)))),
+            h("thead", {}, h("tr", {}, [_("Variant"), _("Games"), _("Average"), _("Best"), _("Strikeouts"), _("Rating change")].map((t) => h("th", { scope: "col" }, t)))),
             h("tbody", {}, stats.map(([id, s]) => h("tr", {},
               h("th", { scope: "row" }, variants[id]?.name || id),
               h("td", {}, String(s.games)),
@@ -124,8 +125,8 @@ export async function showProfile(main, username, { variants }) {
               h("td", {}, Object.entries(s.best).map(([n, b]) => `${b} (${n}p)`).join(", ") || "-"),
               h("td", {}, `${(s.strikeout_rate * 100).toFixed(0)} %`),
               h("td", {}, signed(s.rating_change))))))
-        : h("p", { class: "muted" }, "No games yet.")),
-    h("section", { class: "panel", "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, "Games"), history, more),
+        : h("p", { class: "muted" }, _("No games yet."))),
+    h("section", { class: "panel", "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, _("Games")), history, more),
   );
   await page();
 }
@@ -135,8 +136,8 @@ function signed(x) {
 }
 
 function entry(g, variants) {
-  const change = g.rating_change ? ` · rating ${g.rating_change.before.toFixed(0)} → ${g.rating_change.after.toFixed(0)} (${signed(g.rating_change.after - g.rating_change.before)})` : "";
+  const change = g.rating_change ? _(" · rating {before} → {after} ({change})", { before: g.rating_change.before.toFixed(0), after: g.rating_change.after.toFixed(0), change: signed(g.rating_change.after - g.rating_change.before) }) : "";
   return h("li", {},
-    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${variants[g.variant]?.name || g.variant}: score ${g.score}`),
-    ` · ${reasonText(g.reason)} · with ${g.players.join(", ")}${g.rated ? " · rated" : ""}${change} · ${new Date(g.ended).toLocaleString()}`);
+    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, _("{variant}: score {score}", { variant: variants[g.variant]?.name || g.variant, score: g.score })),
+    _(" · {reason} · with {players}", { reason: reasonText(g.reason), players: g.players.join(_(", ")) }) + (g.rated ? _(" · rated") : "") + change + ` · ${new Date(g.ended).toLocaleString(lang)}`);
 }

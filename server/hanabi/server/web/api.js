@@ -1,6 +1,8 @@
 // The public API, as any front end uses it: JSON in, JSON or problem+json out, and the
 // event stream (EventSource, opened with a one-time ticket: a token never goes in a URL).
 
+import { _, lang } from "./i18n.js";
+
 export const BASE = "/api/v1";
 
 /** A refusal: the server's problem+json (its `code` and a sentence for a person). */
@@ -18,7 +20,7 @@ export class ApiError extends Error {
  * Throws ApiError for 4xx/5xx (with the server's sentence), TypeError when offline.
  */
 export async function call(method, path, { body, token, etag, signal } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   if (etag) headers["If-None-Match"] = etag;
@@ -182,7 +184,7 @@ export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onSta
     if (closed) return;
     if (!lost) {
       lost = true;
-      onState("Connection lost: reconnecting…");
+      onState(_("Connection lost: reconnecting…"));
     }
     clearTimeout(timer);
     timer = setTimeout(open, delay);

@@ -1,14 +1,17 @@
 // The page's entry: the header, then the lobby, a game or a profile by the path.
 
+import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
 import { fill, h } from "./dom.js";
+import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
 import { showSharedReplay } from "./shared_replay.js";
 import { showGame } from "./table.js";
 
 async function main() {
   const root = document.getElementById("main");
+  languageFooter(document.querySelector("footer.foot"));
   accountNav(document.getElementById("account"));
   const [variants, strategies] = await Promise.all([api.get("/variants"), api.get("/strategies")]);
   const ctx = {
@@ -27,7 +30,7 @@ async function main() {
 
 main().catch((error) => {
   fill(document.getElementById("main"),
-    h("h1", {}, "Something went wrong"),
+    h("h1", {}, _("Something went wrong")),
     h("p", { role: "alert" }, error.message || String(error)),
-    h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+    h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
 });

@@ -2,7 +2,8 @@
 // suit letter and rank in text (never colour alone) and what its holder knows.
 
 import { h } from "./dom.js";
-import { cardLabel, certain, cluesText, count } from "./words.js";
+import { _, ngettext } from "./i18n.js";
+import { cardLabel, certain, cluesText } from "./words.js";
 
 /**
  * One card as a button. `own`: the viewer's card (knowledge only). `selected`: pressed.
@@ -39,7 +40,7 @@ function possibleHint(info, possible) {
   const suits = info.suits.filter((s) => (possible[s.id] || []).length);
   const ranks = new Set();
   for (const s of suits) for (const r of possible[s.id]) ranks.add(r);
-  const letters = suits.length === info.suits.length ? "any" : suits.map((s) => s.abbreviation).join("");
+  const letters = suits.length === info.suits.length ? "any" : suits.map((s) => info.letter(s.id)).join("");
   const sorted = [...ranks].sort((a, b) => a - b);
   const rankText = sorted.length === info.clueRanks.length ? "any" : sorted.join("");
   return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
@@ -51,14 +52,14 @@ export function fireworks(info, view) {
   const ids = info.variant.fireworks || Object.keys(view.fireworks);
   return h(
     "ul",
-    { class: "fireworks", "aria-label": "Fireworks" },
+    { class: "fireworks", "aria-label": _("Fireworks") },
     ids.map((id) => {
-      const s = info.byId[id] || { id, abbreviation: info.letter(id) };
+      const s = info.byId[id] || { id };
       const height = view.fireworks[s.id] ?? 0;
       return h(
         "li",
-        { class: `firework ${info.suitClass(s.id)}`, "aria-label": `${info.suitName(s.id)} firework: ${height}` },
-        h("span", { class: "face", "aria-hidden": "true" }, `${s.abbreviation} ${height}`),
+        { class: `firework ${info.suitClass(s.id)}`, "aria-label": _("{suit} firework: {height}", { suit: info.suitName(s.id), height }) },
+        h("span", { class: "face", "aria-hidden": "true" }, `${info.letter(s.id)} ${height}`),
       );
     }),
   );
@@ -68,21 +69,21 @@ export function fireworks(info, view) {
  * final round's turns left, the turn (numbered from 1, the deal, as everywhere). */
 export function counters(view) {
   const items = [
-    ["Score", `${view.score} of ${view.max_score} max possible`],
-    ["Clues", `${view.clue_tokens} of 8`],
-    ["Strikes", `${view.strikes} of 3`],
-    ["Deck", String(view.deck_size)],
+    [_("Score"), _("{score} of {max} max possible", { score: view.score, max: view.max_score })],
+    [_("Clues"), _("{n} of 8", { n: view.clue_tokens })],
+    [_("Strikes"), _("{n} of 3", { n: view.strikes }), "strikes"],
+    [_("Deck"), String(view.deck_size)],
   ];
-  if (view.pace !== null && view.pace !== undefined) items.push(["Pace", String(view.pace)]);
+  if (view.pace !== null && view.pace !== undefined) items.push([_("Pace"), String(view.pace)]);
   if (view.turns_left !== null && view.turns_left !== undefined && !view.result) {
-    items.push(["Final round", `${count(view.turns_left, "turn")} left`]);
+    items.push([_("Final round"), ngettext("{n} turn left", "{n} turns left", view.turns_left)]);
   }
-  items.push(["Turn", String(view.turn + 1)]);
+  items.push([_("Turn"), String(view.turn + 1)]);
   return h(
     "dl",
     { class: "counters" },
-    items.map(([term, value]) =>
-      h("div", { class: `counter ${term === "Strikes" && view.strikes >= 2 ? "danger" : ""}` },
+    items.map(([term, value, kind]) =>
+      h("div", { class: `counter ${kind === "strikes" && view.strikes >= 2 ? "danger" : ""}` },
         h("dt", {}, term), h("dd", {}, value)),
     ),
   );
@@ -105,14 +106,14 @@ export function discardPile(info, view) {
         cards.map((c) =>
           h("span", {
             class: `mini ${info.suitClass(suit)}${c.misplayed ? " misplayed" : ""}`,
-            title: c.misplayed ? "misplayed" : "discarded",
+            title: c.misplayed ? _("misplayed") : _("discarded"),
           }, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")),
         ),
       ),
     );
   }
   return h("section", { class: "panel discards", "aria-labelledby": "discards-h" },
-    h("h2", { id: "discards-h" }, `Discard pile (${view.discards.length})`),
-    rows.length ? h("ul", { class: "pile" }, rows) : h("p", { class: "muted" }, "Nothing discarded yet."));
+    h("h2", { id: "discards-h" }, _("Discard pile ({n})", { n: view.discards.length })),
+    rows.length ? h("ul", { class: "pile" }, rows) : h("p", { class: "muted" }, _("Nothing discarded yet.")));
 }
 

@@ -2,9 +2,10 @@
 // open tables (live: the listing is held open until it changes), games in play to watch
 // and finished games to replay.
 
+import { _, ngettext } from "./i18n.js";
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
-import { count, describeVariant, reasonText, seatKind } from "./words.js";
+import { describeVariant, reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
   const alert = alertBox();
@@ -12,17 +13,17 @@ export function showLobby(main, { variants, strategies }) {
   const name = h("input", { name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName() });
   const asGuest = h("input", { type: "checkbox", name: "guest" });
   const who = h("section", { class: "panel", "aria-labelledby": "you-h" },
-    h("h2", { id: "you-h" }, "You"),
-    account ? h("p", {}, "You play as ", h("a", { href: `/players/${encodeURIComponent(account.username)}` }, account.username), ".") : null,
-    account ? field("Play as a guest", asGuest) : null,
-    field("Name", name, account ? "Your name as a guest." : "How the others see you at the table."));
+    h("h2", { id: "you-h" }, _("You")),
+    account ? h("p", {}, _("You play as "), h("a", { href: `/players/${encodeURIComponent(account.username)}` }, account.username), ".") : null,
+    account ? field(_("Play as a guest"), asGuest) : null,
+    field(_("Name"), name, account ? _("Your name as a guest.") : _("How the others see you at the table.")));
 
   /** The credential and body that seat this person: their account, or a guest's name. */
   function identity() {
     if (account && !asGuest.checked) return { token: account.token, body: {} };
     const given = name.value.trim();
     if (!given) {
-      alert.show("Type your name first: it is how the others see you at the table.");
+      alert.show(_("Type your name first: it is how the others see you at the table."));
       name.focus();
       return null;
     }
@@ -31,9 +32,9 @@ export function showLobby(main, { variants, strategies }) {
   }
 
   const lists = {
-    lobby: h("ul", { class: "games", "aria-label": "Open tables" }),
-    playing: h("ul", { class: "games", "aria-label": "Games in play" }),
-    finished: h("ul", { class: "games", "aria-label": "Finished games" }),
+    lobby: h("ul", { class: "games", "aria-label": _("Open tables") }),
+    playing: h("ul", { class: "games", "aria-label": _("Games in play") }),
+    finished: h("ul", { class: "games", "aria-label": _("Finished games") }),
   };
 
   async function join(game) {
@@ -48,45 +49,45 @@ export function showLobby(main, { variants, strategies }) {
     }
   }
 
-  const mine = h("ul", { class: "games", "aria-label": "Your games" });
+  const mine = h("ul", { class: "games", "aria-label": _("Your games") });
   const minePanel = h("section", { class: "panel", "aria-labelledby": "mine-h", hidden: true },
-    h("h2", { id: "mine-h" }, "Your games"), mine);
+    h("h2", { id: "mine-h" }, _("Your games")), mine);
   fill(
     main,
-    h("h1", {}, "Hanabi"),
-    h("p", { class: "lead" }, "The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together."),
+    h("h1", {}, _("Hanabi")),
+    h("p", { class: "lead" }, _("The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together.")),
     alert.el,
     minePanel,
     who,
     createForm(variants, strategies, identity, alert, account),
-    h("section", { class: "panel", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open tables"), lists.lobby),
-    h("section", { class: "panel", "aria-labelledby": "playing-h" }, h("h2", { id: "playing-h" }, "Games in play"), lists.playing),
-    h("section", { class: "panel", "aria-labelledby": "finished-h" }, h("h2", { id: "finished-h" }, "Finished games"), lists.finished),
+    h("section", { class: "panel", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, _("Open tables")), lists.lobby),
+    h("section", { class: "panel", "aria-labelledby": "playing-h" }, h("h2", { id: "playing-h" }, _("Games in play")), lists.playing),
+    h("section", { class: "panel", "aria-labelledby": "finished-h" }, h("h2", { id: "finished-h" }, _("Finished games")), lists.finished),
   );
 
   const row = (game) => {
     const variant = variants[game.variant]?.name || game.variant;
     const seated = api.seatToken(game.id);
-    const people = game.players.map((p) => (seatKind(p) ? `${p.name} (${seatKind(p)})` : p.name)).join(", ");
+    const people = game.players.map((p) => (seatKind(p) ? _("{name} ({kind})", { name: p.name, kind: seatKind(p) }) : p.name)).join(_(", "));
     const href = `/games/${encodeURIComponent(game.id)}`;
     let action;
     if (game.status === "lobby") {
       action = seated
-        ? h("a", { class: "button", href }, "Open")
+        ? h("a", { class: "button", href }, _("Open"))
         : [
-            h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, "Join"),
-            h("a", { class: "button", href }, "Look"),
+            h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, _("Join")),
+            h("a", { class: "button", href }, _("Look")),
           ];
     } else if (game.status === "playing") {
-      action = h("a", { class: "button", href }, seated ? "Open" : "Watch");
+      action = h("a", { class: "button", href }, seated ? _("Open") : _("Watch"));
     } else {
-      action = h("a", { class: "button", href }, "Replay");
+      action = h("a", { class: "button", href }, _("Replay"));
     }
     const state = game.status === "lobby"
-      ? `${game.players.length} of ${count(game.max_players, "seat")}`
+      ? ngettext("{seated} of {n} seat", "{seated} of {n} seats", game.max_players, { seated: game.players.length })
       : game.status === "playing"
-        ? `turn ${game.turn + 1}, score ${game.score}`
-        : `score ${game.result?.score ?? game.score}${game.result ? `, ${reasonText(game.result.reason)}` : ""}`;
+        ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score })
+        : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
     return h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
       h("span", { class: "what" }, h("strong", {}, variant), ` · ${state}`),
       h("span", { class: "who" }, people),
@@ -94,7 +95,7 @@ export function showLobby(main, { variants, strategies }) {
   };
 
   const show = (status, games) => {
-    fill(lists[status], games.length ? games.map(row) : h("li", { class: "muted" }, status === "lobby" ? "No open table: create one." : "None right now."));
+    fill(lists[status], games.length ? games.map(row) : h("li", { class: "muted" }, status === "lobby" ? _("No open table: create one.") : _("None right now.")));
   };
 
   yourGames(mine, minePanel, row);
@@ -151,7 +152,7 @@ async function liveLobby(render, signal) {
     } catch (error) {
       if (signal.aborted) return;
       failures += 1;
-      banner("The lobby lost its connection: retrying…");
+      banner(_("The lobby lost its connection: retrying…"));
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * failures, 10000)));
     }
   }
@@ -180,7 +181,7 @@ function createForm(variants, strategies, identity, alert, account) {
   const minutes = h("input", { type: "number", name: "minutes", min: "1", max: "60", value: "5", inputmode: "numeric" });
   const bonus = h("input", { type: "number", name: "per_turn", min: "0", max: "300", value: "10", inputmode: "numeric" });
   const timer = h("div", { class: "row", hidden: true },
-    field("Minutes on each clock", minutes), field("Seconds added a move", bonus));
+    field(_("Minutes on each clock"), minutes), field(_("Seconds added a move"), bonus));
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
 
   const form = h("form", {
@@ -207,18 +208,18 @@ function createForm(variants, strategies, identity, alert, account) {
       }
     },
   },
-  h("h2", { id: "create-h" }, "New game"),
-  h("div", { class: "row" }, field("Variant", variant), field("Players", players)),
+  h("h2", { id: "create-h" }, _("New game")),
+  h("div", { class: "row" }, field(_("Variant"), variant), field(_("Players"), players)),
   about,
-  h("div", { class: "row" }, field("Bots", bots), field("Bot strategy", strategy)),
+  h("div", { class: "row" }, field(_("Bots"), bots), field(_("Bot strategy"), strategy)),
   strategyAbout,
   h("fieldset", {},
-    h("legend", {}, "Options"),
-    field("Clues may touch no card", emptyClues),
-    field("A strikeout keeps the score", keepScore),
-    field("Rated", rated, account ? "Accounts only; no bots at a rated table." : "Log in to play rated games."),
-    field("Timed", timed),
+    h("legend", {}, _("Options")),
+    field(_("Clues may touch no card"), emptyClues),
+    field(_("A strikeout keeps the score"), keepScore),
+    field(_("Rated"), rated, account ? _("Accounts only; no bots at a rated table.") : _("Log in to play rated games.")),
+    field(_("Timed"), timed),
     timer),
-  h("button", { type: "submit", class: "primary" }, "Create game"));
+  h("button", { type: "submit", class: "primary" }, _("Create game")));
   return form;
 }

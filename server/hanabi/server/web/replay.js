@@ -4,6 +4,7 @@
 // Turns are numbered as the table and the terminal client number them: from 1 (the deal)
 // to the end, turn N being the board after N - 1 moves (the API's `/replay?turn=N-1`).
 
+import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
@@ -42,12 +43,12 @@ function turnLog(events, names, info, last, show) {
   }
   const entries = new Map();
   for (let turn = 1; turn <= last; turn++) {
-    const note = turn === 1 ? " (the deal)" : turn === last ? " (the end)" : "";
+    const note = turn === 1 ? _(" (the deal)") : turn === last ? _(" (the end)") : "";
     entries.set(turn, h("li", { "data-turn": String(turn) },
-      h("button", { type: "button", class: "turn-no small", onclick: () => show(turn) }, `Turn ${turn}${note}`),
-      h("span", { class: "lines" }, (lines.get(turn) || ["Nothing was done."]).map((text) => h("span", { class: "line" }, text)))));
+      h("button", { type: "button", class: "turn-no small", onclick: () => show(turn) }, _("Turn {turn}", { turn }) + note),
+      h("span", { class: "lines" }, (lines.get(turn) || [_("Nothing was done.")]).map((text) => h("span", { class: "line" }, text)))));
   }
-  return [h("ol", { class: "log-lines turn-log", "aria-label": "Game log" }, [...entries.values()]), entries];
+  return [h("ol", { class: "log-lines turn-log", "aria-label": _("Game log") }, [...entries.values()]), entries];
 }
 
 /** Mark the entry of `turn` (those after it are still to come) and scroll the log's own
@@ -68,7 +69,7 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
   const events = await allEvents(path);
   const names = finalView.players.map((p) => p.name);
   const slider = h("input", { type: "range", min: "1", max: String(last), value: String(last), step: "1", id: "replay-turn" });
-  const label = h("label", { for: "replay-turn" }, "Turn");
+  const label = h("label", { for: "replay-turn" }, _("Turn"));
   const shown = h("output", { for: "replay-turn" });
   const boardSlot = h("div");
   const handsSlot = h("div");
@@ -80,10 +81,10 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
 
   async function show(turn) {
     wanted = turn;
-    const note = turn === 1 ? " (the deal)" : turn === last ? " (the end)" : "";
+    const note = turn === 1 ? _(" (the deal)") : turn === last ? _(" (the end)") : "";
     slider.value = String(turn);
-    slider.setAttribute("aria-valuetext", `Turn ${turn} of ${last}${note}`);
-    shown.textContent = `${turn} of ${last}${note}`;
+    slider.setAttribute("aria-valuetext", _("Turn {turn} of {last}", { turn, last }) + note);
+    shown.textContent = _("{turn} of {last}", { turn, last }) + note;
     markTurn(log, entries, turn);
     let view = cache.get(turn);
     if (!view) {
@@ -91,11 +92,11 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
       cache.set(turn, view);
     }
     if (wanted !== turn) return; // a later turn was asked for meanwhile
-    fill(boardSlot, h("section", { class: "panel board", "aria-label": "Board" }, fireworks(info, view), counters(view)));
+    fill(boardSlot, h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(info, view), counters(view)));
     fill(handsSlot,
-      h("section", { class: "panel hands", "aria-label": "Hands" },
+      h("section", { class: "panel hands", "aria-label": _("Hands") },
         view.players.map((p) =>
-          h("div", { class: `player${view.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": `${p.name}'s hand` },
+          h("div", { class: `player${view.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": _("{name}'s hand", { name: p.name }) },
             h("h2", { class: "player-name" }, p.name),
             h("div", { class: "hand" }, (view.hands[p.seat] || []).map((card, i) => cardButton(info, card, i + 1, {})))))));
     fill(pileSlot, discardPile(info, view));
@@ -130,19 +131,19 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
       h("div", { class: "replay-main" },
         boardSlot,
         h("section", { class: "panel replay", "aria-labelledby": "replay-h" },
-          h("h2", { id: "replay-h" }, "Replay"),
+          h("h2", { id: "replay-h" }, _("Replay")),
           h("div", { class: "row" }, label, slider, shown),
           h("div", { class: "row" },
-            h("button", { type: "button", onclick: () => step(-1) }, "Previous turn"),
-            h("button", { type: "button", onclick: () => step(1) }, "Next turn"),
-            h("button", { type: "button", onclick: close }, "Close the replay"),
+            h("button", { type: "button", onclick: () => step(-1) }, _("Previous turn")),
+            h("button", { type: "button", onclick: () => step(1) }, _("Next turn")),
+            h("button", { type: "button", onclick: close }, _("Close the replay")),
             shareButton(gameId, (error) => { shareError.textContent = error.message; })),
           shareError,
-          h("p", { class: "muted keys" }, "Keys: ← and → (or , and .) step a turn; Home and End jump.")),
+          h("p", { class: "muted keys" }, _("Keys: ← and → (or , and .) step a turn; Home and End jump."))),
         handsSlot),
       h("div", { class: "replay-side" },
         pileSlot,
-        h("section", { class: "panel log", "aria-labelledby": "replay-log-h" }, h("h2", { id: "replay-log-h" }, "Log"), log))),
+        h("section", { class: "panel log", "aria-labelledby": "replay-log-h" }, h("h2", { id: "replay-log-h" }, _("Log")), log))),
   );
   await show(last);
 }

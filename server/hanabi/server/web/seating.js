@@ -1,6 +1,7 @@
 // A table before its start: who sits where, seating and removing bots, joining, leaving,
 // starting (or starting and watching).
 
+import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { field, h } from "./dom.js";
 import { seatKind } from "./words.js";
@@ -17,29 +18,29 @@ export function seatsPanel(game, strategies) {
   const id = encodeURIComponent(v.id);
   const seats = h(
     "ul",
-    { class: "seats", "aria-label": "Seats" },
+    { class: "seats", "aria-label": _("Seats") },
     v.players.map((p) =>
       h(
         "li",
         { class: "seat" },
         h("span", { class: "seat-name" }, p.name),
-        p.seat === v.host ? h("span", { class: "badge" }, "host") : null,
+        p.seat === v.host ? h("span", { class: "badge" }, _("host")) : null,
         seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
-        p.seat === you ? h("span", { class: "badge you" }, "you") : null,
+        p.seat === you ? h("span", { class: "badge you" }, _("you")) : null,
         host && p.seat !== you
           ? h("button", {
               type: "button",
               class: "small",
-              "aria-label": `Remove ${p.name}`,
+              "aria-label": _("Remove {name}", { name: p.name }),
               onclick: () => game.act(() => api.call("DELETE", `/games/${id}/players/${p.seat}`, { token: game.token })),
-            }, "Remove")
+            }, _("Remove"))
           : null,
       ),
     ),
-    Array.from({ length: v.max_players - v.players.length }, () => h("li", { class: "seat empty" }, "free seat")),
+    Array.from({ length: v.max_players - v.players.length }, () => h("li", { class: "seat empty" }, _("free seat"))),
   );
 
-  const parts = [h("h2", { id: "seats-h" }, `Seats (${v.players.length} of ${v.max_players})`), seats];
+  const parts = [h("h2", { id: "seats-h" }, _("Seats ({seated} of {max})", { seated: v.players.length, max: v.max_players })), seats];
 
   if (host) {
     const choice = h(
@@ -55,12 +56,12 @@ export function seatsPanel(game, strategies) {
     describe();
     parts.push(
       h("div", { class: "row" },
-        field("Bot strategy", choice),
+        field(_("Bot strategy"), choice),
         h("button", {
           type: "button",
           disabled: full,
           onclick: () => game.act(() => api.post(`/games/${id}/bots`, { strategy: choice.value }, { token: game.token })),
-        }, "Add bot")),
+        }, _("Add bot"))),
       about,
       h("div", { class: "row actions" },
         h("button", {
@@ -68,22 +69,22 @@ export function seatsPanel(game, strategies) {
           class: "primary",
           disabled: v.players.length < 2,
           onclick: () => game.act(() => api.post(`/games/${id}/start`, undefined, { token: game.token })),
-        }, "Start"),
+        }, _("Start")),
         h("button", {
           type: "button",
           disabled: v.players.length < 3,
-          title: "Give up your seat at the deal and watch the others play",
+          title: _("Give up your seat at the deal and watch the others play"),
           onclick: () => game.act(async () => {
             await api.post(`/games/${id}/start`, { watch: true }, { token: game.token });
             game.watching();
           }),
-        }, "Start and watch")),
+        }, _("Start and watch"))),
     );
-    if (v.players.length < 2) parts.push(h("p", { class: "muted" }, "Seat a bot or wait for a friend: a game needs two players."));
+    if (v.players.length < 2) parts.push(h("p", { class: "muted" }, _("Seat a bot or wait for a friend: a game needs two players.")));
   }
   if (you !== null) {
     parts.push(
-      h("p", {}, host ? "Invite friends: send them the address of this page." : "Waiting for the host to start."),
+      h("p", {}, host ? _("Invite friends: send them the address of this page.") : _("Waiting for the host to start.")),
       h("button", {
         type: "button",
         onclick: () => game.act(async () => {
@@ -99,12 +100,12 @@ export function seatsPanel(game, strategies) {
           api.forgetSeat(v.id);
           location.assign("/");
         }),
-      }, "Leave"),
+      }, _("Leave")),
     );
   } else if (!full) {
     parts.push(joinForm(game));
   } else {
-    parts.push(h("p", { class: "muted" }, "This table is full; you can watch it once it starts."));
+    parts.push(h("p", { class: "muted" }, _("This table is full; you can watch it once it starts.")));
   }
   return h("section", { class: "panel", "aria-labelledby": "seats-h" }, parts);
 }
@@ -125,10 +126,10 @@ function joinForm(game) {
         game.join(account && !asGuest.checked ? null : name.value.trim());
       },
     },
-    account ? h("p", {}, `You will sit as ${account.username}.`) : null,
-    account ? field("Play as a guest", asGuest) : null,
-    field("Name", name),
-    h("button", { type: "submit", class: "primary" }, "Join"),
+    account ? h("p", {}, _("You will sit as {name}.", { name: account.username })) : null,
+    account ? field(_("Play as a guest"), asGuest) : null,
+    field(_("Name"), name),
+    h("button", { type: "submit", class: "primary" }, _("Join")),
   );
   return form;
 }

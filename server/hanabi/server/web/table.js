@@ -9,9 +9,10 @@ import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
-import { count, Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
+import { _, ngettext } from "./i18n.js";
+import { Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
 
-const STATUS = { lobby: "Waiting for players", playing: "In play", finished: "Finished" };
+const STATUS = { lobby: _("Waiting for players"), playing: _("In play"), finished: _("Finished") };
 
 export async function showGame(main, gameId, { variants, strategies }) {
   const page = new GamePage(main, gameId, variants, strategies);
@@ -35,8 +36,8 @@ class GamePage {
     this.busy = false;
     this.replaying = false;
     this.alert = alertBox();
-    this.chatList = h("ol", { class: "chat-lines", "aria-label": "Chat messages" });
-    this.title = h("h1", {}, `Game ${gameId}`);
+    this.chatList = h("ol", { class: "chat-lines", "aria-label": _("Chat messages") });
+    this.title = h("h1", {}, _("Game {id}", { id: gameId }));
     this.status = h("p", { class: "status" });
     this.body = h("div", { class: "game" });
     this.chatPanel = this.buildChat();
@@ -59,8 +60,8 @@ class GamePage {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
         view = await api.get(this.path);
       } else if (error instanceof api.ApiError && error.status === 404) {
-        fill(this.main, h("h1", {}, "No such game"),
-          h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+        fill(this.main, h("h1", {}, _("No such game")),
+          h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
         return;
       } else {
         throw error;
@@ -121,9 +122,9 @@ class GamePage {
         if (reason === "not_a_player" && !this.spectator) {
           this.watching(); // our seat was freed (or given up at a start-and-watch)
         } else if (reason === "gone") {
-          banner("This game is gone (every person left the table).", "info");
+          banner(_("This game is gone (every person left the table)."), "info");
         } else if (reason === "revoked") {
-          banner("Your session ended (a logout or a password change elsewhere): log in again.", "info");
+          banner(_("Your session ended (a logout or a password change elsewhere): log in again."), "info");
         }
       },
     });
@@ -163,7 +164,7 @@ class GamePage {
       if (view && view.id === this.id) this.setView(view);
       return result;
     } catch (error) {
-      this.alert.show(error instanceof api.ApiError ? error.message : `The server did not answer (${error.message}).`);
+      this.alert.show(error instanceof api.ApiError ? error.message : _("The server did not answer ({error}).", { error: error.message }));
       return null;
     } finally {
       this.busy = false;
@@ -190,13 +191,14 @@ class GamePage {
     const restoreInput = keepInput(this.body);
     // a table not dealt yet is as big as its seats; a dealt one, as its players
     const size = v.status === "lobby" ? v.max_players : v.players.length;
-    this.title.textContent = `${this.info.name}, ${count(size, "player")}`;
+    this.title.textContent = ngettext("{variant}, {n} player", "{variant}, {n} players", size, { variant: this.info.name });
     const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
     // a tab in the background says when it is your turn; a spectator's, that they watch
-    document.title = myTurn ? "Your turn · Hanabi"
-      : v.you === null && v.status !== "lobby" ? `Watching: ${STATUS[v.status]} (${v.id}) · Hanabi`
-      : `Hanabi: ${STATUS[v.status]} (${v.id})`;
-    this.status.textContent = `${STATUS[v.status]}. ${this.whoYouAre()}${v.options.rated ? " Rated game." : ""}${v.options.timer ? ` Timed: ${v.options.timer.base} s each, +${v.options.timer.per_turn} s a move.` : ""}`;
+    document.title = myTurn ? _("Your turn · Hanabi")
+      : v.you === null && v.status !== "lobby" ? _("Watching: {status} ({id}) · Hanabi", { status: STATUS[v.status], id: v.id })
+      : _("Hanabi: {status} ({id})", { status: STATUS[v.status], id: v.id });
+    const timed = v.options.timer ? _(" Timed: {base} s each, +{per_turn} s a move.", v.options.timer) : "";
+    this.status.textContent = _("{status}.", { status: STATUS[v.status] }) + " " + this.whoYouAre() + (v.options.rated ? _(" Rated game.") : "") + timed;
     // a finished game's chat is closed (the server refuses a line): its lines stay, the box goes
     const canChat = v.you !== null && v.status !== "finished";
     this.chatPanel.hidden = !canChat && !this.chatList.children.length;
@@ -209,7 +211,7 @@ class GamePage {
       fill(
         this.body,
         v.status === "finished" ? this.endPanel() : null,
-        h("section", { class: "panel board", "aria-label": "Board" }, fireworks(this.info, v), counters(v)),
+        h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, v), counters(v)),
         this.handsPanel(cells),
         v.status === "playing" ? this.controls() : null,
         discardPile(this.info, v),
@@ -223,9 +225,9 @@ class GamePage {
   /** Where the viewer is: at a seat, or watching (with no seat: no moves, no chat). */
   whoYouAre() {
     const v = this.view;
-    if (v.you !== null) return `You sit at seat ${v.you + 1} as ${v.players[v.you]?.name}.`;
-    if (v.status === "playing") return "You are watching (no seat): the cards show once the game is over.";
-    return "You are watching.";
+    if (v.you !== null) return _("You sit at seat {seat} as {name}.", { seat: v.you + 1, name: v.players[v.you]?.name });
+    if (v.status === "playing") return _("You are watching (no seat): the cards show once the game is over.");
+    return _("You are watching.");
   }
 
   handsPanel(cells) {
@@ -233,7 +235,7 @@ class GamePage {
     const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
     return h(
       "section",
-      { class: "panel hands", "aria-label": "Hands" },
+      { class: "panel hands", "aria-label": _("Hands") },
       v.players.map((p) => {
         const own = p.seat === v.you;
         const clock = v.clocks ? h("span", { class: "clock", "aria-label": `${p.name}'s clock` }) : null;
@@ -242,11 +244,11 @@ class GamePage {
         const targeted = this.sel.target === p.seat;
         return h(
           "div",
-          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? `Your hand (${p.name})` : `${p.name}'s hand` },
+          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? _("Your hand ({name})", { name: p.name }) : _("{name}'s hand", { name: p.name }) },
           h("h2", { class: "player-name" },
-            own ? `${p.name} (you)` : p.name,
+            own ? _("{name} (you)", { name: p.name }) : p.name,
             seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
-            toMove ? h("span", { class: "badge turn" }, "to move") : null,
+            toMove ? h("span", { class: "badge turn" }, _("to move")) : null,
             clock),
           h("div", { class: "hand" },
             (v.hands[p.seat] || []).map((card, i) =>
@@ -263,7 +265,7 @@ class GamePage {
             ? h("button", {
                 type: "button", class: "small", "aria-pressed": String(targeted), "data-key": `target-${p.seat}`,
                 onclick: () => this.pick({ target: targeted ? null : p.seat }),
-              }, `Clue ${p.name}`)
+              }, _("Clue {name}", { name: p.name }))
             : null,
         );
       }),
@@ -316,16 +318,16 @@ class GamePage {
     const r = v.result || {};
     const changes = r.rating_changes
       ? h("ul", { class: "ratings" }, Object.entries(r.rating_changes).map(([seat, c]) =>
-          h("li", {}, `${v.players[Number(seat)]?.name}: rating ${c.before.toFixed(0)} → ${c.after.toFixed(0)} (${c.after >= c.before ? "+" : ""}${(c.after - c.before).toFixed(1)})`)))
+          h("li", {}, _("{name}: rating {before} → {after} ({change})", { name: v.players[Number(seat)]?.name, before: c.before.toFixed(0), after: c.after.toFixed(0), change: `${c.after >= c.before ? "+" : ""}${(c.after - c.before).toFixed(1)}` }))))
       : null;
     return h("section", { class: "panel end", "aria-labelledby": "end-h" },
-      h("h2", { id: "end-h" }, `Game over: score ${r.score} of ${this.info.variant.max_score}`),
-      h("p", {}, `The game ended: ${reasonText(r.reason)}.`),
+      h("h2", { id: "end-h" }, _("Game over: score {score} of {max}", { score: r.score, max: this.info.variant.max_score })),
+      h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
       h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", onclick: () => this.replay() }, "Watch the replay"),
-        h("a", { href: `${api.BASE}${this.path}/export`, download: `hanabi-${v.id}.json` }, "hanab.live export (JSON)"),
-        h("a", { href: "/" }, "Back to the lobby")));
+        h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
+        h("a", { href: `${api.BASE}${this.path}/export`, download: `hanabi-${v.id}.json` }, _("hanab.live export (JSON)")),
+        h("a", { href: "/" }, _("Back to the lobby"))));
   }
 
   async replay() {
@@ -348,8 +350,8 @@ class GamePage {
       if (line.joins && lines.length) lines[lines.length - 1] += line.text;
       else lines.push(line.text);
     }
-    const list = h("ol", { class: "log-lines", "aria-label": "Game log" }, lines.map((t) => h("li", {}, t)));
-    const panel = h("section", { class: "panel log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), list);
+    const list = h("ol", { class: "log-lines", "aria-label": _("Game log") }, lines.map((t) => h("li", {}, t)));
+    const panel = h("section", { class: "panel log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, _("Log")), list);
     setTimeout(() => (list.scrollTop = list.scrollHeight), 0);
     return panel;
   }
@@ -368,17 +370,17 @@ class GamePage {
           await api.post(`${this.path}/chat`, { text }, { token: this.token });
           input.value = "";
         } catch (error) {
-          this.alert.show(error instanceof api.ApiError ? error.message : `The server did not answer (${error.message}).`);
+          this.alert.show(error instanceof api.ApiError ? error.message : _("The server did not answer ({error}).", { error: error.message }));
         }
       },
-    }, field("Message", input), h("button", { type: "submit" }, "Send"));
-    this.chatClosed = h("p", { class: "muted", hidden: true }, "The chat closed when the game ended.");
+    }, field(_("Message"), input), h("button", { type: "submit" }, _("Send")));
+    this.chatClosed = h("p", { class: "muted", hidden: true }, _("The chat closed when the game ended."));
     return h("section", { class: "panel chat", "aria-labelledby": "chat-h", hidden: true },
-      h("h2", { id: "chat-h" }, "Chat"), this.chatList, form, this.chatClosed);
+      h("h2", { id: "chat-h" }, _("Chat")), this.chatList, form, this.chatClosed);
   }
 
   addChat(event) {
-    const name = event.name || this.view?.players[event.seat]?.name || `seat ${event.seat}`;
+    const name = event.name || this.view?.players[event.seat]?.name || _("seat {seat}", { seat: event.seat });
     this.chatList.append(h("li", {}, h("span", { class: "speaker" }, `${name}: `), h("span", { class: "said" }, event.text)));
     this.chatList.scrollTop = this.chatList.scrollHeight;
     this.chatPanel.hidden = false;

@@ -1,16 +1,49 @@
 // Cards, knowledge and moves in words, the same words the terminal client uses:
 // "Slot 2: red 3", "could be red or blue 1-3", "bob clued alice red, touching slot 2".
-// Slot 1 is the newest card, on the left.
+// Slot 1 is the newest card, on the left. Every sentence comes from the catalogue
+// (i18n.js): msgids with {name} placeholders, plurals with ngettext.
+
+import { _, lang, ngettext, pgettext } from "./i18n.js";
 
 /** Why a game ended, in words, for each end reason the engine and server give. */
 export const REASONS = {
-  perfect: "a perfect game",
-  deck_out: "the deck ran out",
-  strikeout: "three strikes",
-  terminated: "ended by vote",
-  timeout: "a clock ran out",
-  idle: "nobody moved for too long",
+  perfect: _("a perfect game"),
+  deck_out: _("the deck ran out"),
+  strikeout: _("three strikes"),
+  terminated: _("ended by vote"),
+  timeout: _("a clock ran out"),
+  idle: _("nobody moved for too long"),
 };
+
+/** The suits and clue colours as each language's players call them (a card is "red 3",
+ * "红3", "красная 3"; a colour clue "red", "红色", "красный"); a suit not listed here
+ * keeps the variant's English name. */
+const SUITS = {
+  red: pgettext("suit", "red"), yellow: pgettext("suit", "yellow"), green: pgettext("suit", "green"),
+  blue: pgettext("suit", "blue"), purple: pgettext("suit", "purple"), teal: pgettext("suit", "teal"),
+  black: pgettext("suit", "black"), rainbow: pgettext("suit", "rainbow"), pink: pgettext("suit", "pink"),
+  white: pgettext("suit", "white"), brown: pgettext("suit", "brown"), orange: pgettext("suit", "orange"),
+  gray: pgettext("suit", "gray"), omni: pgettext("suit", "omni"), null: pgettext("suit", "null"),
+  prism: pgettext("suit", "prism"), "dark rainbow": pgettext("suit", "dark rainbow"),
+  "muddy rainbow": pgettext("suit", "muddy rainbow"), "light pink": pgettext("suit", "light pink"),
+};
+const COLOURS = {
+  red: pgettext("colour", "red"), yellow: pgettext("colour", "yellow"), green: pgettext("colour", "green"),
+  blue: pgettext("colour", "blue"), purple: pgettext("colour", "purple"), teal: pgettext("colour", "teal"),
+  black: pgettext("colour", "black"), pink: pgettext("colour", "pink"), brown: pgettext("colour", "brown"),
+  orange: pgettext("colour", "orange"), white: pgettext("colour", "white"), gray: pgettext("colour", "gray"),
+};
+/** The one-letter names of the standard suits on a card's face ("R3", "红3", "К3"). */
+const LETTERS = {
+  red: pgettext("suit letter", "R"), yellow: pgettext("suit letter", "Y"), green: pgettext("suit letter", "G"),
+  blue: pgettext("suit letter", "B"), purple: pgettext("suit letter", "P"), rainbow: pgettext("suit letter", "M"),
+  black: pgettext("suit letter", "K"), white: pgettext("suit letter", "W"), teal: pgettext("suit letter", "T"),
+};
+
+/** A clue colour (an id, "red") in words. */
+export function colourWord(id) {
+  return COLOURS[id] || String(id);
+}
 
 /** An end reason in words: REASONS, or for a reason this page does not know yet (a newer
  * server's), the code with spaces ("seat_deleted" -> "seat deleted"), never the raw code. */
@@ -19,10 +52,9 @@ export function reasonText(code) {
   return REASONS[code] || String(code).replaceAll("_", " ");
 }
 
-/** A count with its noun, singular or plural as the number wants: count(1, "turn") is
- * "1 turn", count(2, "turn") "2 turns"; `plural` for nouns that do not just take an s. */
-export function count(n, singular, plural = `${singular}s`) {
-  return `${n} ${n === 1 ? singular : plural}`;
+/** "1 turn", "2 turns" ("1 ход", "2 хода", "5 ходов"): the turns of a final round. */
+export function turnsText(n) {
+  return ngettext("{n} turn", "{n} turns", n);
 }
 
 /** What the page knows of a variant: its suits by id, in order. */
@@ -38,10 +70,14 @@ export class VariantInfo {
   }
 
   suitName(id) {
-    return (this.byId[id]?.name || id || "?").toLowerCase();
+    const english = (this.byId[id]?.name || id || "?").toLowerCase();
+    return SUITS[english] || english;
   }
 
   letter(id) {
+    const english = (this.byId[id]?.name || "").toLowerCase();
+    // English keeps the variant's own letters (hanab.live's, unique within the variant)
+    if (lang !== "en" && LETTERS[english]) return LETTERS[english];
     return this.byId[id]?.abbreviation || (id ? id[0].toUpperCase() : "?");
   }
 
@@ -59,7 +95,7 @@ export class VariantInfo {
   }
 
   cardWords(suit, rank) {
-    return `${this.suitName(suit)} ${rank}`;
+    return _("{suit} {rank}", { suit: this.suitName(suit), rank });
   }
 }
 
@@ -67,22 +103,26 @@ export class VariantInfo {
  * (an API client that said it plays hat), with ", plays conventions here" when the table
  * makes it play another strategy (the view's `playing`); null for a person. */
 export function seatKind(p) {
-  const kind = p.bot ? `${p.bot} bot` : p.plays ? `${p.plays} program` : null;
+  const kind = p.bot ? _("{strategy} bot", { strategy: p.bot }) : p.plays ? _("{strategy} program", { strategy: p.plays }) : null;
   // The table can make a bot play another strategy (hat plays conventions next to people).
-  return kind && p.playing && p.playing !== (p.bot || p.plays) ? `${kind}, plays ${p.playing} here` : kind;
+  return kind && p.playing && p.playing !== (p.bot || p.plays) ? _("{kind}, plays {strategy} here", { kind, strategy: p.playing }) : kind;
 }
 
 /** One sentence a person understands about what a variant changes. */
 export function describeVariant(v) {
-  const notes = [`${v.suits.length} suits`, `${v.card_count} cards`, `best score ${v.max_score}`];
+  const notes = [
+    ngettext("{n} suit", "{n} suits", v.suits.length),
+    ngettext("{n} card", "{n} cards", v.card_count),
+    _("best score {score}", { score: v.max_score }),
+  ];
   for (const s of v.suits) {
-    const name = s.name;
-    if (s.wild) notes.push(`${name} is touched by every colour clue and may be played on any firework`);
-    else if (s.all_colors) notes.push(`${name} is touched by every colour clue`);
-    else if (s.no_colors) notes.push(`${name} is touched by no colour clue`);
-    if (s.one_of_each) notes.push(`${name} has one card of each rank: never discard one`);
+    const name = SUITS[s.name.toLowerCase()] || s.name;
+    if (s.wild) notes.push(_("{name} is touched by every colour clue and may be played on any firework", { name }));
+    else if (s.all_colors) notes.push(_("{name} is touched by every colour clue", { name }));
+    else if (s.no_colors) notes.push(_("{name} is touched by no colour clue", { name }));
+    if (s.one_of_each) notes.push(_("{name} has one card of each rank: never discard one", { name }));
   }
-  return notes.join("; ");
+  return notes.join(_("; "));
 }
 
 /** [1,2,3,5] -> "1-3, 5" */
@@ -105,30 +145,30 @@ export function ranksText(ranks) {
  */
 export function possibleText(info, possible) {
   const suits = info.suits.map((s) => s.id).filter((id) => (possible[id] || []).length);
-  if (!suits.length) return "nothing (the clues contradict)";
+  if (!suits.length) return _("nothing (the clues contradict)");
   const all = info.suits.length * info.clueRanks.length;
   const count = suits.reduce((n, id) => n + possible[id].length, 0);
-  if (suits.length === info.suits.length && count === all) return "anything";
+  if (suits.length === info.suits.length && count === all) return _("anything");
   const keys = suits.map((id) => ranksText(possible[id]));
   if (keys.every((k) => k === keys[0])) {
-    return `${orList(suits.map((id) => info.suitName(id)))} ${keys[0]}`;
+    return _("{suit} {rank}", { suit: orList(suits.map((id) => info.suitName(id))), rank: keys[0] });
   }
-  return orList(suits.map((id, i) => `${info.suitName(id)} ${keys[i]}`));
+  return orList(suits.map((id, i) => _("{suit} {rank}", { suit: info.suitName(id), rank: keys[i] })));
 }
 
 function orList(items) {
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+  return _("{some} or {last}", { some: items.slice(0, -1).join(_(", ")), last: items[items.length - 1] });
 }
 
 /** The clue marks a card carries: "red, 3" (empty when never clued). */
 export function cluesText(info, knowledge) {
   const marks = [];
   for (const c of knowledge.clues || []) {
-    const mark = c.color != null ? c.color : String(c.rank);
+    const mark = c.color != null ? colourWord(c.color) : String(c.rank);
     if (!marks.includes(mark)) marks.push(mark);
   }
-  return marks.join(", ");
+  return marks.join(_(", "));
 }
 
 /** The single identity `possible` allows, or null. */
@@ -145,14 +185,14 @@ export function certain(possible) {
  */
 export function cardLabel(info, slot, card, own) {
   const k = card.knowledge;
-  const clued = k.clued ? `, clued ${cluesText(info, k)}` : "";
+  const clued = k.clued ? _(", clued {marks}", { marks: cluesText(info, k) }) : "";
   if (card.suit == null || card.rank == null) {
     const sure = certain(k.deduced || k.possible);
-    if (sure) return `Slot ${slot}: ${info.cardWords(sure.suit, sure.rank)}${clued}`;
-    return `Slot ${slot}: unknown, could be ${possibleText(info, k.deduced || k.possible)}${clued}`;
+    if (sure) return _("Slot {slot}: {card}", { slot, card: info.cardWords(sure.suit, sure.rank) }) + clued;
+    return _("Slot {slot}: unknown, could be {possible}", { slot, possible: possibleText(info, k.deduced || k.possible) }) + clued;
   }
-  const held = own ? "" : k.clued ? `; they know it could be ${possibleText(info, k.possible)}` : "";
-  return `Slot ${slot}: ${info.cardWords(card.suit, card.rank)}${clued}${held}`;
+  const held = own ? "" : k.clued ? _("; they know it could be {possible}", { possible: possibleText(info, k.possible) }) : "";
+  return _("Slot {slot}: {card}", { slot, card: info.cardWords(card.suit, card.rank) }) + clued + held;
 }
 
 /** Turns events into sentences, following the hands to name slots. */
@@ -167,7 +207,7 @@ export class Narrator {
   }
 
   name(seat) {
-    return Number.isInteger(seat) && seat < this.names.length ? this.names[seat] : `seat ${seat}`;
+    return Number.isInteger(seat) && seat < this.names.length ? this.names[seat] : _("seat {seat}", { seat });
   }
 
   slot(seat, order) {
@@ -180,7 +220,7 @@ export class Narrator {
     const slot = this.slot(seat, order);
     if (slot === null) return "";
     this.hands.get(seat).splice(slot - 1, 1);
-    return ` from slot ${slot}`;
+    return _(" from slot {slot}", { slot });
   }
 
   /**
@@ -194,65 +234,66 @@ export class Narrator {
       case "draw": {
         if (!this.hands.has(e.seat)) this.hands.set(e.seat, []);
         this.hands.get(e.seat).unshift(e.card);
-        return { text: e.suit == null ? `${who} drew a card` : `${who} drew ${card()}`, kind: "aside" };
+        return { text: e.suit == null ? _("{who} drew a card", { who }) : _("{who} drew {card}", { who, card: card() }), kind: "aside" };
       }
       case "clue": {
-        const what = e.color != null ? e.color : e.rank;
+        const what = e.color != null ? colourWord(e.color) : e.rank;
         const slots = (e.touched || []).map((o) => this.slot(e.target, o));
         const known = slots.filter((s) => s !== null).sort((a, b) => a - b);
         let tail = "";
         if (known.length === slots.length) {
-          if (!known.length) tail = ", touching nothing";
-          else if (known.length === 1) tail = `, touching slot ${known[0]}`;
-          else tail = `, touching slots ${known.slice(0, -1).join(", ")} and ${known[known.length - 1]}`;
+          if (!known.length) tail = _(", touching nothing");
+          else if (known.length === 1) tail = _(", touching slot {slot}", { slot: known[0] });
+          else tail = _(", touching slots {some} and {last}", { some: known.slice(0, -1).join(_(", ")), last: known[known.length - 1] });
         }
-        return { text: `${who} clued ${this.name(e.target)} ${what}${tail}`, kind: "move" };
+        return { text: _("{who} clued {target} {clue}", { who, target: this.name(e.target), clue: what }) + tail, kind: "move" };
       }
       case "play": {
         const where = this.take(e.seat, e.card);
-        const onto = e.firework && e.firework !== e.suit ? ` on the ${this.info.suitName(e.firework)} firework` : "";
-        return { text: `${who} played ${card()}${where}${onto}`, kind: "move" };
+        const onto = e.firework && e.firework !== e.suit ? _(" on the {suit} firework", { suit: this.info.suitName(e.firework) }) : "";
+        return { text: _("{who} played {card}", { who, card: card() }) + where + onto, kind: "move" };
       }
       case "misplay":
-        return { text: `${who} misplayed ${card()}${this.take(e.seat, e.card)}`, kind: "move" };
+        return { text: _("{who} misplayed {card}", { who, card: card() }) + this.take(e.seat, e.card), kind: "move" };
       case "strike":
-        return { text: ` (strike ${e.strikes} of 3)`, kind: "move", joins: true };
+        return { text: _(" (strike {strikes} of 3)", { strikes: e.strikes }), kind: "move", joins: true };
       case "clue_token":
-        return { text: " and got a clue back", kind: "move", joins: true };
+        return { text: _(" and got a clue back"), kind: "move", joins: true };
       case "discard":
-        return { text: `${who} discarded ${card()}${this.take(e.seat, e.card)}`, kind: "move" };
+        return { text: _("{who} discarded {card}", { who, card: card() }) + this.take(e.seat, e.card), kind: "move" };
       case "final_round":
-        return { text: `The deck is empty: final round, ${count(e.turns_left, "turn")} left`, kind: "system" };
+        return { text: ngettext("The deck is empty: final round, {n} turn left", "The deck is empty: final round, {n} turns left", e.turns_left), kind: "system" };
       case "terminate":
-        if (e.reason === "timeout") return { text: `${who} ran out of time`, kind: "system" };
-        if (e.reason === "idle") return { text: "Nobody moved for too long: the server ended the game", kind: "system" };
-        return { text: e.seat == null ? "The players voted to end the game" : `${who} ended the game`, kind: "system" };
+        if (e.reason === "timeout") return { text: _("{who} ran out of time", { who }), kind: "system" };
+        if (e.reason === "idle") return { text: _("Nobody moved for too long: the server ended the game"), kind: "system" };
+        return { text: e.seat == null ? _("The players voted to end the game") : _("{who} ended the game", { who }), kind: "system" };
       case "vote": {
-        const votes = `${e.votes} of ${e.needed} needed`;
-        return { text: e.end ? `Someone voted to end the game (${votes})` : `A vote to end the game was taken back (${votes})`, kind: "system" };
+        const votes = { votes: e.votes, needed: e.needed };
+        return { text: e.end ? _("Someone voted to end the game ({votes} of {needed} needed)", votes) : _("A vote to end the game was taken back ({votes} of {needed} needed)", votes), kind: "system" };
       }
       case "game_over":
-        return { text: `Game over (${reasonText(e.reason)}): score ${e.score}`, kind: "system" };
+        return { text: _("Game over ({reason}): score {score}", { reason: reasonText(e.reason), score: e.score }), kind: "system" };
       case "chat":
         return { text: e.text, speaker: e.name || who, kind: "chat" };
       case "join": {
         if (!this.fixed) {
-          while (this.names.length <= e.seat) this.names.push(`seat ${this.names.length}`);
+          while (this.names.length <= e.seat) this.names.push(_("seat {seat}", { seat: this.names.length }));
           this.names[e.seat] = e.name;
         }
-        const what = e.bot ? ` (${e.bot} bot)` : e.plays ? ` (a ${e.plays} program)` : "";
-        return { text: `${e.name} joined${what}`, kind: "system" };
+        if (e.bot) return { text: _("{name} joined ({strategy} bot)", { name: e.name, strategy: e.bot }), kind: "system" };
+        if (e.plays) return { text: _("{name} joined (a {strategy} program)", { name: e.name, strategy: e.plays }), kind: "system" };
+        return { text: _("{name} joined", { name: e.name }), kind: "system" };
       }
       case "plays":
-        return { text: e.plays ? `${e.name} plays ${e.plays} (a program)` : `${e.name} plays in person`, kind: "system" };
+        return { text: e.plays ? _("{name} plays {strategy} (a program)", { name: e.name, strategy: e.plays }) : _("{name} plays in person", { name: e.name }), kind: "system" };
       case "leave":
       case "remove": {
         const name = e.name || who;
         if (!this.fixed && Number.isInteger(e.seat) && e.seat < this.names.length) this.names.splice(e.seat, 1);
-        return { text: `${name} left`, kind: "system" };
+        return { text: _("{name} left", { name }), kind: "system" };
       }
       case "start":
-        return { text: "The game started", kind: "system" };
+        return { text: _("The game started"), kind: "system" };
       default:
         return null;
     }
