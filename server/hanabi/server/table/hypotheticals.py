@@ -59,7 +59,7 @@ def check_turn(finished: Finished, turn: int) -> None:
     """404 ``no_such_turn`` past the game's last turn."""
     last = finished.game.turn
     if not 0 <= turn <= last:
-        raise NotFound("no_such_turn", f"The game has turns 0 to {last}.")
+        raise NotFound("no_such_turn", "The game has turns 0 to {last}.", last=last)
 
 
 def branch_game(record: Record, finished: Finished, branch: Branch) -> tuple[Game, int]:
@@ -85,11 +85,15 @@ def apply_move(
     """
     if len(branch.moves) >= limit:
         raise Conflict(
-            "hypothetical_full", f"A hypothetical holds at most {limit} moves; go back first."
+            "hypothetical_full",
+            "A hypothetical holds at most {limit} moves; go back first.",
+            limit=limit,
         )
     game, _ = branch_game(record, finished, branch)
     if body["turn"] != game.turn:
-        raise Conflict("stale_turn", f"It is turn {game.turn}, not turn {body['turn']}.")
+        raise Conflict(
+            "stale_turn", "It is turn {now}, not turn {turn}.", now=game.turn, turn=body["turn"]
+        )
     fields = {k: v for k, v in body.items() if k != "turn"}
     try:
         action = Action.from_dict(fields)

@@ -41,7 +41,7 @@ TRIES = 8
 
 
 def room_not_found(room_id: str) -> NotFound:
-    return NotFound("room_not_found", f"No replay room {room_id!r} (rooms expire).")
+    return NotFound("room_not_found", "No replay room {room} (rooms expire).", room=repr(room_id))
 
 
 class Replays:
@@ -81,7 +81,8 @@ class Replays:
         if not self.rooms.claim(owner, room_id, expires, limit):
             raise Conflict(
                 "too_many_rooms",
-                f"You already have {limit} open replay rooms; they close when they expire.",
+                "You already have {limit} open replay rooms; they close when they expire.",
+                limit=limit,
             )
         member_id, member_token = _member_id(), new_token()
         state = {
@@ -108,7 +109,9 @@ class Replays:
         if written == RoomWrite.GONE:
             raise room_not_found(room_id)
         if written == RoomWrite.FULL:
-            raise Conflict("room_full", f"This room has all {limit - 1} followers it may.")
+            raise Conflict(
+                "room_full", "This room has all {limit} followers it may.", limit=limit - 1
+            )
         return member_id, member_token, self.load(room_id)
 
     # -- reading ----------------------------------------------------------------------
