@@ -6,6 +6,7 @@
 //
 // Turns are shown as the table numbers them: turn N is the board after N - 1 moves.
 
+import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
@@ -41,23 +42,24 @@ export function shareButton(gameId, onError) {
         onError(error);
       }
     },
-  }, "Share replay");
+  }, _("Share replay"));
 }
 
 /** A move as a line: "ann played card #4". */
 function moveText(move, names) {
-  if (!move) return "The deal.";
+  if (!move) return _("The deal.");
   const a = move.action;
-  const who = move.seat == null ? "The table" : names[move.seat];
-  if (a.type === "play") return `${who} played card #${a.card}.`;
-  if (a.type === "discard") return `${who} discarded card #${a.card}.`;
-  if (a.type === "clue") return `${who} told ${names[a.target]} about ${a.color ?? `${a.rank}s`}.`;
-  return `${who} ended the game.`;
+  const who = move.seat == null ? _("The table") : names[move.seat];
+  if (a.type === "play") return _("{who} played card #{card}.", { who, card: a.card });
+  if (a.type === "discard") return _("{who} discarded card #{card}.", { who, card: a.card });
+  if (a.type === "clue") return _("{who} told {target} about {what}.", { who, target: names[a.target], what: a.color ?? a.rank });
+  return _("{who} ended the game.", { who });
 }
 
 function actionText(a, names) {
-  if (a.type === "clue") return `Clue ${names[a.target]}: ${a.color ?? a.rank}`;
-  return `${a.type === "play" ? "Play" : "Discard"} #${a.card}`;
+  if (a.type === "clue") return _("Clue {name}: {what}", { name: names[a.target], what: a.color ?? a.rank });
+  if (a.type === "play") return _("Play #{card}", { card: a.card });
+  return _("Discard #{card}", { card: a.card });
 }
 
 export async function showSharedReplay(root, roomId, ctx) {
@@ -92,11 +94,11 @@ export async function showSharedReplay(root, roomId, ctx) {
       };
     };
     return [
-      h("section", { class: "panel board", "aria-label": "Board" }, fireworks(info, v), counters(v)),
-      h("p", { class: "last-move", "aria-label": "Last move" }, moveText(room.last_move, names)),
-      h("section", { class: "panel hands", "aria-label": "Hands" },
+      h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(info, v), counters(v)),
+      h("p", { class: "last-move", "aria-label": _("Last move") }, moveText(room.last_move, names)),
+      h("section", { class: "panel hands", "aria-label": _("Hands") },
         v.players.map((p) =>
-          h("div", { class: `player${v.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": `${p.name}'s hand` },
+          h("div", { class: `player${v.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": _("{name}'s hand", { name: p.name }) },
             h("h2", { class: "player-name" }, p.name),
             h("div", { class: "hand" }, (v.hands[p.seat] || []).map((card, i) =>
               cardButton(info, card, i + 1, { selected: marked.has(card.order), onSelect: toggle(card.order), key: `order-${card.order}` })))))),
@@ -109,33 +111,33 @@ export async function showSharedReplay(root, roomId, ctx) {
     const names = room.view.players.map((p) => p.name);
     if (hypo) {
       return h("section", { class: "panel", "aria-labelledby": "hypo-h" },
-        h("h2", { id: "hypo-h" }, `Hypothetical from turn ${hypo.turn + 1}`),
-        h("p", {}, hypo.current_seat == null ? "This line of play is over." : `${names[hypo.current_seat]} to move:`),
+        h("h2", { id: "hypo-h" }, _("Hypothetical from turn {turn}", { turn: hypo.turn + 1 })),
+        h("p", {}, hypo.current_seat == null ? _("This line of play is over.") : _("{name} to move:", { name: names[hypo.current_seat] })),
         h("div", { class: "row moves" }, hypo.legal_actions.map((a) =>
           h("button", { type: "button", class: "small", onclick: () => lead("POST", "/hypothetical/actions", { turn: hypo.current_turn, ...a }) }, actionText(a, names)))),
-        h("button", { type: "button", onclick: () => lead("DELETE", "/hypothetical") }, "Back to the game"));
+        h("button", { type: "button", onclick: () => lead("DELETE", "/hypothetical") }, _("Back to the game")));
     }
     const slider = h("input", { type: "range", min: "1", max: String(room.last_turn + 1), value: String(room.turn + 1), id: "room-turn" });
     slider.addEventListener("change", () => lead("PUT", "/position", { turn: Number(slider.value) - 1, highlight: [] }));
     const hide = h("input", { type: "checkbox", id: "hide-draws" });
     const follower = h("input", { type: "text", id: "pass-to", size: "12" });
     return h("section", { class: "panel", "aria-labelledby": "lead-h" },
-      h("h2", { id: "lead-h" }, "You lead"),
-      h("div", { class: "row" }, h("label", { for: "room-turn" }, "Turn"), slider,
-        h("output", { for: "room-turn" }, `${room.turn + 1} of ${room.last_turn + 1}`)),
+      h("h2", { id: "lead-h" }, _("You lead")),
+      h("div", { class: "row" }, h("label", { for: "room-turn" }, _("Turn")), slider,
+        h("output", { for: "room-turn" }, _("{turn} of {last}", { turn: room.turn + 1, last: room.last_turn + 1 }))),
       h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => lead("PUT", "/position", { turn: Math.max(0, room.turn - 1) }) }, "Previous turn"),
-        h("button", { type: "button", onclick: () => lead("PUT", "/position", { turn: Math.min(room.last_turn, room.turn + 1) }) }, "Next turn")),
+        h("button", { type: "button", onclick: () => lead("PUT", "/position", { turn: Math.max(0, room.turn - 1) }) }, _("Previous turn")),
+        h("button", { type: "button", onclick: () => lead("PUT", "/position", { turn: Math.min(room.last_turn, room.turn + 1) }) }, _("Next turn"))),
       h("div", { class: "row" },
-        h("button", { type: "button", onclick: () => lead("POST", "/hypothetical", { turn: room.turn, reveal_draws: !hide.checked }) }, "Branch from here"),
-        h("label", { for: "hide-draws" }, hide, " hide drawn cards from followers")),
-      h("div", { class: "row" }, h("label", { for: "pass-to" }, "Follower id"), follower,
-        h("button", { type: "button", onclick: () => lead("PUT", "/leader", { follower: follower.value.trim() }) }, "Pass the lead")));
+        h("button", { type: "button", onclick: () => lead("POST", "/hypothetical", { turn: room.turn, reveal_draws: !hide.checked }) }, _("Branch from here")),
+        h("label", { for: "hide-draws" }, hide, " ", _("hide drawn cards from followers"))),
+      h("div", { class: "row" }, h("label", { for: "pass-to" }, _("Follower id")), follower,
+        h("button", { type: "button", onclick: () => lead("PUT", "/leader", { follower: follower.value.trim() }) }, _("Pass the lead"))));
   }
 
   function followerControls() {
     const held = mine();
-    if (held) return h("p", { class: "muted" }, `Your follower id: ${held.member} (the leader can pass you the lead).`);
+    if (held) return h("p", { class: "muted" }, _("Your follower id: {member} (the leader can pass you the lead).", { member: held.member }));
     return h("button", {
       type: "button",
       onclick: async () => {
@@ -147,16 +149,18 @@ export async function showSharedReplay(root, roomId, ctx) {
           alert.textContent = error.message;
         }
       },
-    }, "Join to lead later");
+    }, _("Join to lead later"));
   }
 
   function render() {
     const hypo = room.hypothetical;
-    const where = hypo ? `hypothetical from turn ${hypo.turn + 1}` : `turn ${room.turn + 1} of ${room.last_turn + 1}`;
+    const where = hypo
+      ? _("hypothetical from turn {turn}", { turn: hypo.turn + 1 })
+      : _("turn {turn} of {last}", { turn: room.turn + 1, last: room.last_turn + 1 });
     fill(root,
-      h("h1", {}, `Shared replay of game ${room.game_id}`),
+      h("h1", {}, _("Shared replay of game {game}", { game: room.game_id })),
       h("p", { class: "room-status", "aria-live": "polite" },
-        `${room.leader.name} leads · ${where} · ${room.followers} joined`),
+        _("{leader} leads · {where} · {n} joined", { leader: room.leader.name, where, n: room.followers })),
       alert,
       leading() ? leaderControls() : followerControls(),
       ...board());
@@ -173,6 +177,6 @@ export async function showSharedReplay(root, roomId, ctx) {
   });
   source.addEventListener("end", () => {
     source.close();
-    alert.textContent = "This room has closed (rooms expire).";
+    alert.textContent = _("This room has closed (rooms expire).");
   });
 }
