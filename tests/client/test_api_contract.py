@@ -49,6 +49,16 @@ CALLS = {
     "getProfile": ("profile", "get", "/api/v1/players/{username}", set()),
     "getHistory": ("history", "get", "/api/v1/players/{username}/games", {"limit", "cursor"}),
     "getRatingModel": ("rating_model", "get", "/api/v1/rating-model", set()),
+    "listMyTurns": ("my_turns", "get", "/api/v1/accounts/me/turns", {"limit"}),
+    "setWebhook": ("set_webhook", "put", "/api/v1/accounts/me/webhook", set()),
+    "getWebhook": ("webhook", "get", "/api/v1/accounts/me/webhook", set()),
+    "deleteWebhook": ("delete_webhook", "delete", "/api/v1/accounts/me/webhook", set()),
+    "listWebhookDeliveries": (
+        "webhook_deliveries",
+        "get",
+        "/api/v1/accounts/me/webhook/deliveries",
+        {"limit"},
+    ),
 }
 #: The shared replay rooms' calls, on :class:`hanabi.client.replays.Rooms`.
 ROOM = "/api/v1/replays/{room_id}"

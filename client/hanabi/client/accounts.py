@@ -83,6 +83,28 @@ class AccountCalls(Transport):
     def rating_model(self) -> dict[str, Any]:
         return self._request("GET", "/rating-model").json()
 
+    # -- turn-based play (docs/turns.md) -----------------------------------------------
+
+    def my_turns(self, *, limit: int | None = None) -> dict[str, Any]:
+        """The games where it is the account's move, most urgent first: ``{"games", "total"}``."""
+        return self._request("GET", "/accounts/me/turns", params={"limit": limit}).json()
+
+    def set_webhook(self, url: str) -> dict[str, Any]:
+        """Set the account's webhook: ``{"url", "secret", "created"}`` (the secret shown once)."""
+        return self._request("PUT", "/accounts/me/webhook", json={"url": url}).json()
+
+    def webhook(self) -> dict[str, Any]:
+        return self._request("GET", "/accounts/me/webhook").json()
+
+    def delete_webhook(self) -> None:
+        self._request("DELETE", "/accounts/me/webhook")
+
+    def webhook_deliveries(self, *, limit: int | None = None) -> list[dict[str, Any]]:
+        params = {"limit": limit}
+        return self._request("GET", "/accounts/me/webhook/deliveries", params=params).json()[
+            "deliveries"
+        ]
+
 
 @dataclass(frozen=True)
 class SavedSession:

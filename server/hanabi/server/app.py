@@ -30,6 +30,8 @@ from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
 from .storage.store import Store
 from .storage.tickets import TicketStore
+from .storage.turns import TurnIndex
+from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
@@ -44,7 +46,9 @@ from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
 from .table.tickets import StreamTickets
+from .table.turns import Turns
 from .table.votes import Votes
+from .table.webhooks import Webhooks, WebhookWorker
 from .table.writes import WriteLoop
 
 
@@ -103,6 +107,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
     writes = WriteLoop(store, reads, SettleHooks(settler))
     leaving = Leaving(store, settling, writes, reads)
+    webhooks = Webhooks(WebhookStore(store.redis, settings["HANABI_WEBHOOK_LOG"]), settings)
+    turns = Turns(TurnIndex(store.redis), store, webhooks)
+    writes.watchers.append(turns.committed)
     accounts = Accounts(
         account_store,
         LoginCounters(store.redis),
@@ -126,15 +133,20 @@ def build_services(settings: dict[str, Any]) -> Services:
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
         replays=Replays(rooms, reads, settings),
+        turns=turns,
+        webhooks=webhooks,
     )
 
 
 def start_background(app: Flask, services: Services, settings: dict[str, Any]) -> BotWorker:
-    """The threads of every process: the settle sweeper, and the bot workers (which also
-    end the games whose deadline passed)."""
+    """The threads of every process: the settle sweeper, the webhook deliveries, and the
+    bot workers (which also end the games whose deadline passed)."""
     if settings["HANABI_SETTLE_SWEEP"] > 0:
         sweeper = Sweeper(services.settler, settings["HANABI_SETTLE_SWEEP"])
         app.extensions["hanabi_sweeper"] = sweeper.start()
+    if settings["HANABI_WEBHOOK_WORKERS"] > 0:
+        hooks = WebhookWorker(services.webhooks, settings["HANABI_WEBHOOK_WORKERS"])
+        app.extensions["hanabi_webhooks"] = hooks.start()
     worker = BotWorker(
         services.store,
         services.reads,

@@ -20,6 +20,7 @@ from ..tokens import SavedSeat, TokenStore
 from . import strategies
 from .common import Fail, default_name, print_json, server_flag
 from .seat import join_hint, sit
+from .turns import move_clock
 
 #: Seats at a new table when neither --players nor the deck file says: as the web client's
 #: form (two), or one more than --bots (a seat for each bot and the host).
@@ -46,6 +47,8 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         options = {**(options or {}), "timer": args.timer}
     if args.idle is not None:
         options = {**(options or {}), "idle_limit": args.idle}
+    if args.move_clock is not None:  # a turn-based table (docs/turns.md)
+        options = {**(options or {}), "move_clock": args.move_clock}
     name = args.me or args.name or default_name()
     seat = client.create_game(
         name,
@@ -205,6 +208,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         type=int,
         metavar="SECS",
         help=_("end the game if nobody moves for SECS seconds (default: the server's, 1800)"),
+    )
+    p.add_argument(
+        "--move-clock",
+        type=move_clock,
+        metavar="TIME",
+        help="a turn-based table: TIME per move, e.g. 36h or 2d (see: hanabi-client turns)",
     )
     p.add_argument(
         "--bots",

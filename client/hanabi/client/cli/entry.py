@@ -12,7 +12,19 @@ from collections.abc import Sequence
 from .. import i18n
 from ..api import DEFAULT_SERVER, ApiError, Client
 from ..i18n import _
-from . import accounts, bot, create, finished, join, listing, replays, strategies, variants, watch
+from . import (
+    accounts,
+    bot,
+    create,
+    finished,
+    join,
+    listing,
+    replays,
+    strategies,
+    turns,
+    variants,
+    watch,
+)
 from .common import Fail, make_console, print_json
 
 
@@ -55,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     variants.add_parser(sub, common)
     strategies.add_parser(sub, common)
     accounts.add_parsers(sub, common)
+    turns.add_parsers(sub, common)
     return parser
 
 

@@ -31,6 +31,10 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
                 Text(f"Welcome back, {saved.name}: resuming your seat at {game_id}.", style="bold")
             )
         return sit(client, console, args, game_id, saved.token, store_seat=saved)
+    if args.me and resumable(client, game_id):  # a seat of the account's, saved or not
+        if not args.json:
+            console.print(Text(f"Resuming your seat at {game_id} as {args.me}.", style="bold"))
+        return sit(client, console, args, game_id, client.token, store_seat=None)
     name = args.me or args.name or default_name()
     try:
         seat = client.join(game_id, name)
@@ -45,6 +49,17 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
     if not args.json:
         console.print(Text(f"You joined game {game_id} as {name}.", style="bold"))
     return sit(client, console, args, game_id, seat.token, store_seat=saved)
+
+
+def resumable(client: Client, game_id: str) -> bool:
+    """Whether the logged-in account holds a seat at ``game_id`` (its session stands for
+    the seat: a game joined elsewhere, e.g. from ``hanabi-client turns``, resumes too)."""
+    try:
+        return client.game(game_id).get("you") is not None
+    except ApiError as exc:
+        if exc.status == 404:
+            raise
+        return False
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:

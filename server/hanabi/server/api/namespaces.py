@@ -24,6 +24,7 @@ from .replays import (
 )
 from .seats import Bots, Players, Seat, Start
 from .system import Health, Ready, Strategies, Variants
+from .turns import Deliveries, MyTurns, Webhook
 
 system = Namespace("system", description="Health and game catalogue", path="/")
 games = Namespace("games", description="Lobbies, seats, play and replays", path="/games")
@@ -62,6 +63,9 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (accounts, "/me/sessions", AllSessions),
     (accounts, "/me/keys", Keys),
     (accounts, "/me/keys/<string:key_id>", KeyResource),
+    (accounts, "/me/turns", MyTurns),  # turn-based play
+    (accounts, "/me/webhook", Webhook),
+    (accounts, "/me/webhook/deliveries", Deliveries),
     (sessions, "", Sessions),  # logging in
     (sessions, "/current", CurrentSession),  # logging out
     (players, "/<string:username>", Profile),

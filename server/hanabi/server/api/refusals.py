@@ -51,6 +51,7 @@ STATUS: dict[str, int] = {
     "rated_known_deal": 400,
     "variant_not_rated": 400,
     "not_a_session": 400,
+    "webhook_url_refused": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
     "auth_required": 401,
     "invalid_auth": 401,
@@ -76,6 +77,7 @@ STATUS: dict[str, int] = {
     "player_not_found": 404,
     "room_not_found": 404,
     "no_such_follower": 404,
+    "no_webhook": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it

@@ -87,6 +87,15 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_REPLAY_MOVES": (200, int),  # moves in one hypothetical
     "HANABI_LIMIT_REPLAY": ("30/minute", str),  # rooms made and joined per address
     "HANABI_LIMIT_REPLAY_LEAD": ("300/minute", str),  # a room's leader's changes
+    # Turn-based tables and webhooks (docs/turns.md)
+    "HANABI_MOVE_CLOCK_MIN": (3600, int),  # shortest options.move_clock, seconds (1 hour)
+    "HANABI_MOVE_CLOCK_MAX": (14 * DAY, int),  # longest options.move_clock (14 days)
+    "HANABI_WEBHOOK_PRIVATE": ("off", str),  # on: webhooks may reach private/loopback hosts
+    "HANABI_WEBHOOK_ATTEMPTS": (6, int),  # deliveries tried per webhook call before it fails
+    "HANABI_WEBHOOK_BACKOFF": (30.0, float),  # seconds before the first retry; then doubled
+    "HANABI_WEBHOOK_TIMEOUT": (5.0, float),  # seconds one delivery may take
+    "HANABI_WEBHOOK_WORKERS": (1, int),  # delivering threads per process; 0: none here
+    "HANABI_WEBHOOK_LOG": (50, int),  # deliveries kept per account (GET .../deliveries)
 }
 
 

@@ -34,7 +34,7 @@ import redis
 #: What the name key of a deleted account holds while the name is held (then the time).
 DELETED = "~deleted:"
 #: The parts of an account's slot (see the module's docstring).
-PARTS = ("a", "s", "k", "st", "h", "hg", "rg")
+PARTS = ("a", "s", "k", "st", "h", "hg", "rg", "tn", "ti", "wh", "wl")  # turns.py, webhooks.py
 
 
 def akey(account_id: str, part: str) -> str:

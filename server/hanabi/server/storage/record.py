@@ -109,7 +109,8 @@ class Record:
     chat_bytes: int = 0
     custom_deal: bool = False  # the creator chose the seed or the deck: they know the deal
     rated: bool = False  # a rated game (accounts only; see hanabi.server.table.settle)
-    timing: dict[str, Any] | None = None  # {"idle_limit": s, "timer": {base, per_turn}|None}
+    timing: dict[str, Any] | None = None  # {"idle_limit": s, "timer": {base, per_turn}|None,
+    # "move_clock": s (a turn-based table, table/turns.py; absent for others)}
     clock: dict[str, Any] | None = None  # {"ts", "left", "dl"} (ms), kept by the commit script
     votes: list[int] = field(default_factory=list)  # seats that voted to end (votes.py)
 

@@ -40,8 +40,9 @@ from .keys import BOTS_WAKE
 from .record import GameStatus, Record, SeatKind
 
 #: Runs in COMMIT_LUA after the version check, before any write. ARGV[11] is the change
-#: (:func:`clock_change`): "mover,per_turn,next,next_is_human,idle,base,seats,expire" in ms
-#: (mover -1: nobody to charge; next -1: the game is over; base > 0: start every clock).
+#: (:func:`clock_change`): "mover,per_turn,next,next_is_human,idle,base,seats,expire[,reset]"
+#: in ms (mover -1: nobody to charge; next -1: the game is over; base > 0: start every
+#: clock; reset > 0: a per-move clock, every seat's clock back to it after each move).
 #: Sets ``clock``: the JSON appended to the blob ("" when the game has no clock).
 CLOCK_LUA = """
 local clock = ''
@@ -71,6 +72,9 @@ if ARGV[11] ~= '' then
     if mover >= 0 and #left > mover then
       local ts = tonumber(redis.call('HGET', KEYS[1], 'ts') or now)
       left[mover + 1] = left[mover + 1] - (now - ts) + per
+    end
+    if (f[9] or 0) > 0 then
+      for i = 1, n do left[i] = f[9] end
     end
     dl = nil
     if human == 1 then
@@ -217,11 +221,12 @@ def clock_change(
         return ""
     timing = record.timing or {}
     timer = timing.get("timer")
+    reset = (timing.get("move_clock") or 0) * 1000  # a turn-based table (table/turns.py)
     n = len(record.players)
     base = 0
     if old_status is GameStatus.LOBBY:
         mover = -1
-        base = timer["base"] * 1000 if timer else 0
+        base = timer["base"] * 1000 if timer else reset
     elif record.turn != old_turn:
         seat = old_turn % n
         mover = seat if record.players[seat].kind is SeatKind.PERSON else -1
@@ -231,4 +236,5 @@ def clock_change(
     nxt = record.turn % n
     human = int(record.players[nxt].kind is SeatKind.PERSON)
     idle = timing.get("idle_limit", 0) * 1000
-    return f"{mover},{per},{nxt},{human},{idle},{base},{n},0"
+    tail = f",{reset}" if reset else ""
+    return f"{mover},{per},{nxt},{human},{idle},{base},{n},0{tail}"

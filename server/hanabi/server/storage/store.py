@@ -162,7 +162,7 @@ class Store(GameIndex):
         and blob bytes written (what a later :meth:`load` would return).
         """
         mode = "delete" if delete else "archive" if record.status is GameStatus.FINISHED else "keep"
-        ttl_ms = self.ttls[record.status] * 1000
+        ttl_ms = self.ttl_of(record) * 1000
         args: list[Any] = [expected, record.players_json(), record.blob(), ttl_ms, mode]
         args += [record.id, bot, now_ms(), self.publish, channel(record.id), clock, len(actions)]
         args += [entry.dump() for entry in actions]
@@ -188,6 +188,15 @@ class Store(GameIndex):
         record.version = int(version)
         record.clock = orjson.loads(appended) if appended else None
         return record.version, args[1], blob
+
+    def ttl_of(self, record: Record) -> int:
+        """Seconds the game lives without a change: its status's TTL, and for a turn-based
+        game in play at least its move clock and a day (it must not expire while waiting)."""
+        ttl = self.ttls[record.status]
+        move_clock = (record.timing or {}).get("move_clock")
+        if move_clock and record.status is GameStatus.PLAYING:
+            ttl = max(ttl, move_clock + 24 * 3600)
+        return ttl
 
     # -- bot turns ---------------------------------------------------------------------
 

@@ -26,6 +26,10 @@ def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
     engine knows no clocks); 400 ``invalid_option`` past the server's limits."""
     idle = options.pop("idle_limit", None)
     timer = options.pop("timer", None)
+    move_clock = options.pop("move_clock", None)
+    if move_clock is not None:  # a turn-based table: its move clock is its only limit
+        return {"idle_limit": 0, "timer": None, "move_clock": check_move_clock(
+            move_clock, timer is not None or idle is not None, config)}  # fmt: skip
     if idle is None:
         idle = config["HANABI_IDLE_END"]
     elif idle > config["HANABI_IDLE_MAX"]:
@@ -43,11 +47,35 @@ def timing_of(options: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
     return {"idle_limit": idle, "timer": None if timer is None else dict(timer)}
 
 
+def check_move_clock(seconds: int, other: bool, config: dict[str, Any]) -> int:
+    """A turn-based table's ``move_clock`` (seconds per move) within the server's bounds
+    (``HANABI_MOVE_CLOCK_MIN`` .. ``HANABI_MOVE_CLOCK_MAX``); 400 ``invalid_option`` past
+    them, or beside a timer or an idle limit (the move clock replaces both)."""
+    if other:
+        raise Invalid(
+            "invalid_option",
+            "A turn-based table (move_clock) has no timer or idle_limit: its move clock is "
+            "its only limit.",
+        )
+    low, high = config["HANABI_MOVE_CLOCK_MIN"], config["HANABI_MOVE_CLOCK_MAX"]
+    if not low <= seconds <= high:
+        raise Invalid(
+            "invalid_option",
+            "move_clock must be between {low} and {high} on this server.",
+            low=Plural(low, "{n} second", "{n} seconds"),
+            high=Plural(high, "{n} second", "{n} seconds"),
+        )
+    return seconds
+
+
 def timing_options(record: Any) -> dict[str, Any]:
     """The view's ``options.idle_limit`` and ``options.timer`` (0 and null for games from
-    before clocks)."""
+    before clocks), and ``options.move_clock`` for a turn-based table only."""
     timing = record.timing or {}
-    return {"idle_limit": timing.get("idle_limit", 0), "timer": timing.get("timer")}
+    out = {"idle_limit": timing.get("idle_limit", 0), "timer": timing.get("timer")}
+    if timing.get("move_clock"):
+        out["move_clock"] = timing["move_clock"]
+    return out
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ NON_STANDARD_OPTIONS = {
 }
 #: The other options of a table, allowed at a rated one: they change neither the score nor
 #: what is legal. ``idle_limit`` and ``timer`` only end a game early, with score 0 (a loss).
-STANDARD_OPTIONS = ("rated", "idle_limit", "timer")
+STANDARD_OPTIONS = ("rated", "idle_limit", "timer", "move_clock")
 
 
 def threshold(max_score: int) -> int:

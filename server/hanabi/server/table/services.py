@@ -23,7 +23,9 @@ from .replays import Replays
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
+from .turns import Turns
 from .votes import Votes
+from .webhooks import Webhooks
 from .writes import WriteLoop
 
 
@@ -47,3 +49,5 @@ class Services:
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
     replays: Replays  # shared replay rooms and their hypotheticals
+    turns: Turns  # whose move it is, per account (turn-based play)
+    webhooks: Webhooks  # accounts' signed webhooks

@@ -66,6 +66,8 @@ class WriteLoop:
         self.store = store
         self.reads = reads
         self.hooks = hooks or Hooks()
+        #: Called after every commit with (record, old status, old turn): the turns index.
+        self.watchers: list[Callable[[Record, GameStatus | None, int], None]] = []
 
     def write(
         self, game_id: str, change: Callable[[Record], Outcome], *, by_bot: bool = False
@@ -141,6 +143,8 @@ class WriteLoop:
                 self.store.index(record, old_status, delete=delete)
             elif record.status is GameStatus.LOBBY:
                 self.store.lobby_changed(record)  # a seat taken or freed: the lobby shows it
+            for watch in self.watchers:
+                watch(record, old_status, old_turn)
             if old_status is not GameStatus.FINISHED and record.status is GameStatus.FINISHED:
                 settled = self.hooks.finished(record)
                 if settled is not None:  # its result now has the rating changes

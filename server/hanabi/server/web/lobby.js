@@ -5,6 +5,7 @@
 import { _, ngettext } from "./i18n.js";
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
+import { moveClockField, turnsPanel } from "./turns.js";
 import { describeVariant, reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
@@ -52,11 +53,13 @@ export function showLobby(main, { variants, strategies }) {
   const mine = h("ul", { class: "games", "aria-label": _("Your games") });
   const minePanel = h("section", { class: "panel", "aria-labelledby": "mine-h", hidden: true },
     h("h2", { id: "mine-h" }, _("Your games")), mine);
+  const turns = account ? turnsPanel(account, variants) : null; // turn-based play (turns.js)
   fill(
     main,
     h("h1", {}, _("Hanabi")),
     h("p", { class: "lead" }, _("The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together.")),
     alert.el,
+    turns?.el,
     minePanel,
     who,
     createForm(variants, strategies, identity, alert, account),
@@ -112,7 +115,7 @@ export function showLobby(main, { variants, strategies }) {
   };
   others();
   const timer = setInterval(others, 15000);
-  return { close: () => (stop.abort(), clearInterval(timer)) };
+  return { close: () => (stop.abort(), clearInterval(timer), turns?.close()) };
 }
 
 /**
@@ -183,6 +186,7 @@ function createForm(variants, strategies, identity, alert, account) {
   const timer = h("div", { class: "row", hidden: true },
     field(_("Minutes on each clock"), minutes), field(_("Seconds added a move"), bonus));
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
+  const turnBased = moveClockField();
 
   const form = h("form", {
     class: "panel create",
@@ -196,6 +200,7 @@ function createForm(variants, strategies, identity, alert, account) {
       const options = { empty_clues: emptyClues.checked, strikeout_keeps_score: keepScore.checked };
       if (rated.checked) options.rated = true;
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
+      Object.assign(options, turnBased.options());
       try {
         const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
@@ -219,7 +224,8 @@ function createForm(variants, strategies, identity, alert, account) {
     field(_("A strikeout keeps the score"), keepScore),
     field(_("Rated"), rated, account ? _("Accounts only; no bots at a rated table.") : _("Log in to play rated games.")),
     field(_("Timed"), timed),
-    timer),
+    timer,
+    turnBased.el),
   h("button", { type: "submit", class: "primary" }, _("Create game")));
   return form;
 }

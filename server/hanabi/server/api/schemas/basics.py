@@ -131,6 +131,15 @@ IDLE_LIMIT = (
 )
 
 
+MOVE_CLOCK = (
+    "A turn-based (correspondence) table: seconds each move may take, e.g. 86400 for a day "
+    "(between the server's HANABI_MOVE_CLOCK_MIN, 1 hour, and HANABI_MOVE_CLOCK_MAX, 14 "
+    "days). The seat to move's clock starts again at it after every move; at 0 the game "
+    "ends (reason timeout, score 0). No timer or idle_limit beside it. Absent: not "
+    "turn-based."
+)
+
+
 TIMER = (
     "A timed game: each seat's clock runs only on its turns; at 0 the game ends (reason "
     "timeout, score 0). Bots never time out. null: untimed."

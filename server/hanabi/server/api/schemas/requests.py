@@ -16,6 +16,7 @@ from .basics import (
     CLUE_COLORS,
     CLUE_RANKS,
     IDLE_LIMIT,
+    MOVE_CLOCK,
     NAME_PATTERN,
     PLAYER_ACTIONS,
     SUIT_IDS,
@@ -43,6 +44,7 @@ class OptionsSchema(Schema):
     )
     idle_limit = integer(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
     timer = fields.Nested(TimerSchema, metadata={"description": TIMER})
+    move_clock = integer(validate=validate.Range(min=1), metadata={"description": MOVE_CLOCK})
 
 
 class DeckCardSchema(Schema):

@@ -10,6 +10,7 @@ from hanabi.game import VARIANTS
 from .basics import (
     END_REASONS,
     IDLE_LIMIT,
+    MOVE_CLOCK,
     PLAYER_ACTIONS,
     STATUSES,
     SUIT_IDS,
@@ -41,6 +42,7 @@ class GameOptionsSchema(Schema):
     strikeout_keeps_score = JsonBoolean(required=True)
     idle_limit = integer(required=True, metadata={"description": IDLE_LIMIT})
     timer = fields.Nested(TimerSchema, required=True, allow_none=True)
+    move_clock = integer(metadata={"description": MOVE_CLOCK})
     rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
 
 

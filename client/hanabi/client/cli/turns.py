@@ -1,0 +1,121 @@
+"""``hanabi-client turns``: the games where it is your move (turn-based tables and live
+ones), most urgent first; and ``hanabi-client webhook``: the account's signed webhook
+(docs/turns.md). Both act as the logged-in account; ``join <game>`` resumes any of them."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from datetime import datetime
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..api import Client
+from ..words import plural
+from .common import Fail, print_json, server_flag
+
+UNITS = {"m": 60, "h": 3600, "d": 86400}
+
+
+def move_clock(text: str) -> int:
+    """``"36h"``, ``"2d"``, ``"90m"`` or seconds -> seconds (``create --move-clock``)."""
+    text = text.strip().lower()
+    unit = UNITS.get(text[-1:], 0)
+    try:
+        amount = float(text[:-1]) if unit else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 36h or 2d") from None
+    seconds = int(amount * (unit or 1))
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError("a move clock is longer than nothing")
+    return seconds
+
+
+def duration(seconds: float) -> str:
+    """A short human duration: 2d 3h, 5h 10m, 42m, 30s."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    if hours:
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    return f"{minutes}m" if minutes else f"{secs}s"
+
+
+def left_until(stamp: str | None, now: float) -> str:
+    if not stamp:
+        return "no deadline"
+    when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    return f"{duration(when - now)} left"
+
+
+def require_login(args: argparse.Namespace) -> None:
+    if not args.me:
+        raise Fail("This needs an account: hanabi-client login USERNAME")
+
+
+def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int:
+    require_login(args)
+    found = client.my_turns(limit=args.limit)
+    if args.json:
+        print_json(found)
+        return 0
+    games = found["games"]
+    if not games:
+        console.print("No game awaits your move.")
+        return 0
+    console.print(Text(f"Your move in {plural(found['total'], 'game')}:", style="bold"))
+    now = time.time()
+    for game in games:
+        clock = "" if not game.get("move_clock") else f", {duration(game['move_clock'])}/move"
+        console.print(
+            f"  {game['game_id']}  {game['variant']}  {', '.join(game['players'])}  "
+            f"turn {game['turn'] + 1}, score {game['score']}{clock}  "
+            f"{left_until(game.get('deadline'), now)}"
+        )
+    console.print(f"Resume one with: hanabi-client join GAME{server_flag(client)}")
+    return 0
+
+
+def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> int:
+    require_login(args)
+    out: Any
+    if args.action == "set":
+        if not args.url:
+            raise Fail("webhook set needs the URL: hanabi-client webhook set https://...")
+        out = client.set_webhook(args.url)
+        text = (f"Webhook set to {out['url']}.\nIts secret (shown this once; it signs every "
+                f"call, X-Hanabi-Signature):\n  {out['secret']}")  # fmt: skip
+    elif args.action == "delete":
+        client.delete_webhook()
+        out, text = {"deleted": True}, "Webhook removed."
+    elif args.action == "deliveries":
+        out = {"deliveries": client.webhook_deliveries(limit=args.limit)}
+        lines = [f"  {d['at']}  {d['event']:<9}  try {d['attempt']}  "
+                 f"{d['status'] if d['status'] is not None else d.get('error')}  {d['outcome']}"
+                 for d in out["deliveries"]]  # fmt: skip
+        text = "\n".join(lines) or "No delivery yet."
+    else:
+        out = client.webhook()
+        text = f"Webhook: {out['url']} (set {out['created']})."
+    if args.json:
+        print_json(out)
+    else:
+        console.print(text, highlight=False)
+    return 0
+
+
+def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("turns", parents=[common], help="the games where it is your move")
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    p.set_defaults(run=cmd_turns)
+    p = sub.add_parser("webhook", parents=[common], help="your account's signed webhook")
+    p.add_argument("action", nargs="?", default="show",
+                   choices=("show", "set", "delete", "deliveries"))  # fmt: skip
+    p.add_argument("url", nargs="?", help="for set: an https:// URL")
+    p.add_argument("--limit", type=int, default=20, help="deliveries shown (default 20)")
+    p.set_defaults(run=cmd_webhook)

@@ -1,0 +1,96 @@
+"""Schemas of turn-based play: the games awaiting an account's move, its webhook and the
+webhook's delivery log (docs/turns.md)."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from .basics import integer, nullable_integer, nullable_string
+from .plain import Schema
+from .queries import QueryString
+
+
+class TurnsQuery(QueryString):
+    limit = fields.Integer(
+        load_default=50,
+        validate=validate.Range(1, 200),
+        metadata={"description": "How many games (the most urgent first); at most 200."},
+    )
+
+
+class DeliveriesQuery(QueryString):
+    limit = fields.Integer(
+        load_default=20,
+        validate=validate.Range(1, 200),
+        metadata={"description": "How many deliveries, newest first (the server keeps 50)."},
+    )
+
+
+class TurnSchema(Schema):
+    game_id = fields.String(required=True)
+    variant = fields.String(required=True)
+    players = fields.List(fields.String(), required=True, metadata={"description": "By seat."})
+    seat = integer(required=True, metadata={"description": "The seat to move: yours."})
+    turn = integer(required=True)
+    score = integer(required=True)
+    move_clock = nullable_integer(
+        metadata={"description": "Seconds per move of a turn-based table; null: not one."}
+    )
+    deadline = nullable_string(
+        metadata={"description": "When your clock runs out (RFC 3339, UTC); null: none."}
+    )
+    since = fields.String(required=True, metadata={"description": "When your move began."})
+    link = fields.String(required=True, metadata={"description": "The game in the API."})
+    web = fields.String(required=True, metadata={"description": "The game in the web client."})
+
+
+class TurnListSchema(Schema):
+    games = fields.List(fields.Nested(TurnSchema), required=True)
+    total = integer(required=True, metadata={"description": "Games awaiting your move in all."})
+
+
+class WebhookRequestSchema(Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(1, 500),
+        metadata={
+            "description": "An https:// URL of a public host (private, loopback and "
+            "link-local addresses are refused unless the server sets "
+            "HANABI_WEBHOOK_PRIVATE=on, which also allows http://).",
+            "example": "https://example.org/hanabi-hook",
+        },
+    )
+
+
+class WebhookSchema(Schema):
+    url = fields.String(required=True)
+    created = fields.String(required=True)
+
+
+class NewWebhookSchema(WebhookSchema):
+    secret = fields.String(
+        required=True,
+        metadata={
+            "description": "The HMAC-SHA256 key of X-Hanabi-Signature, shown this once; "
+            "PUT again for a new one."
+        },
+    )
+
+
+class DeliverySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "The X-Hanabi-Delivery header."})
+    event = fields.String(required=True, validate=validate.OneOf(("your_turn", "game_over")))
+    game_id = nullable_string()
+    attempt = integer(required=True)
+    status = nullable_integer(metadata={"description": "The receiver's HTTP status."})
+    error = nullable_string(metadata={"description": "Why no status (a timeout...)."})
+    outcome = fields.String(
+        required=True, validate=validate.OneOf(("delivered", "retrying", "failed", "refused"))
+    )
+    at = fields.String(required=True)
+    ms = integer(required=True, metadata={"description": "How long the try took."})
+    next_try = fields.String(metadata={"description": "When it is tried again (retrying)."})
+
+
+class DeliveryListSchema(Schema):
+    deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
