@@ -19,6 +19,8 @@ os.environ.setdefault("HANABI_LIMIT_CHAT_GAME", "100000/minute")
 # tests/server/test_rated_fairness.py holds them to the defaults.
 os.environ.setdefault("HANABI_RATED_MIN_AGE_H", "0")
 os.environ.setdefault("HANABI_RATED_MIN_GAMES", "0")
+# Servers under test build variants when asked, not all 2,428 in the background at start.
+os.environ.setdefault("HANABI_WARM_VARIANTS", "0")
 
 
 @pytest.fixture(scope="session")

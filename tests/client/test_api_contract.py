@@ -17,7 +17,13 @@ SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 CALLS = {
     "getHealth": ("health", "get", "/api/v1/health", set()),
     "getReady": ("ready", "get", "/api/v1/ready", set()),
-    "listVariants": ("variants", "get", "/api/v1/variants", set()),
+    "listVariants": (
+        "variants",
+        "get",
+        "/api/v1/variants",
+        {"q", "suits", "rule", "limit", "offset"},
+    ),
+    "getVariant": ("variant", "get", "/api/v1/variants/{key}", set()),
     "listStrategies": ("strategies", "get", "/api/v1/strategies", set()),
     "listGames": ("list_games", "get", "/api/v1/games", {"status", "limit", "cursor", "wait"}),
     "createGame": ("create_game", "post", "/api/v1/games", set()),

@@ -37,9 +37,15 @@ def code_of(call, *args, **kwargs) -> tuple[str, int | None]:
 
 def test_health_and_variants(api):
     assert api.health() == {"status": "ok"}
-    variants = {v["id"]: v for v in api.variants()}
-    assert variants["no_variant"]["max_score"] == 25
-    assert [s["abbreviation"] for s in variants["black_powder"]["suits"]][-1] == "K"
+    page = api.variants(q="pink", suits=6, limit=5)
+    assert page["total"] > 5 and len(page["variants"]) == 5 and page["next"]
+    assert all("Pink" in v["name"] and len(v["suits"]) == 6 for v in page["variants"])
+    assert api.variant("no_variant")["max_score"] == 25
+    assert [s["abbreviation"] for s in api.variant("black_powder")["suits"]][-1] == "K"
+    assert api.variant("pink & brown (6 suits)")["name"] == "Pink & Brown (6 Suits)"
+    with pytest.raises(ApiError) as caught:
+        api.variant("Nothing (9 Suits)")
+    assert (caught.value.status, caught.value.code) == (404, "unknown_variant")
 
 
 def test_server_url_may_carry_the_api_prefix(live_server):
@@ -231,7 +237,8 @@ def test_action_refusals(api):
     assert code_of(api.play, gid, 0, theirs, token=alice.token) == ("card_not_in_hand", 409)
     assert code_of(api.clue, gid, 0, 0, rank=1, token=alice.token) == ("clue_to_self", 409)
     assert code_of(api.clue, gid, 0, 1, color="black", token=alice.token) == ("unknown_color", 409)
-    assert code_of(api.clue, gid, 0, 1, color="pink", token=alice.token) == (
+    assert code_of(api.clue, gid, 0, 1, color="pink", token=alice.token) == ("unknown_color", 409)
+    assert code_of(api.clue, gid, 0, 1, color="mauve", token=alice.token) == (
         "validation_error",
         400,
     )

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from process_helpers import _stop, gunicorn
 
 from hanabi.bots import STRATEGIES
-from hanabi.game import VARIANTS
+from hanabi.game import VARIANTS, catalogue
 from hanabi.server.api.spec import spec_yaml
 from hanabi.server.ops.redis_process import free_port
 
@@ -44,7 +44,7 @@ def test_strict_types_on_start_and_actions(client: FlaskClient) -> None:
     for body in (
         {"turn": "0", "type": "discard", "card": 0},
         {"turn": 0, "type": "discard", "card": "0"},
-        {"turn": 0, "type": "clue", "target": 1, "color": "purple"},
+        {"turn": 0, "type": "clue", "target": 1, "color": "chartreuse"},
         {"turn": 0, "type": "clue", "target": 1, "rank": 7},
         {"turn": 0, "type": "play", "card": 0, "firework": "nope"},
     ):
@@ -56,8 +56,10 @@ def test_spec_lists_allowed_values_and_a_distinct_title() -> None:
     assert spec["info"]["title"] == "Hanabi Game Service API"
     schemas = spec["components"]["schemas"]
     suits = {s.id for v in VARIANTS.values() for s in v.suits}
+    suits |= {s.id + end for s in catalogue.suits() for end in ("", "_reversed")}
     assert set(schemas["DeckCard"]["properties"]["suit"]["enum"]) == suits
-    assert set(schemas["CreateGame"]["properties"]["variant"]["enum"]) == set(VARIANTS)
+    names = {*VARIANTS, *catalogue.names(), "0", "1344"}  # and every hanab.live number
+    assert names <= set(schemas["CreateGame"]["properties"]["variant"]["enum"])
     assert set(schemas["BotSeat"]["properties"]["strategy"]["enum"]) == set(STRATEGIES)
     assert "enum" in schemas["ColorClueRequest"]["properties"]["color"]
     assert "enum" in schemas["RankClueRequest"]["properties"]["rank"]

@@ -15,12 +15,16 @@ from api_helpers import API, Table, assert_problem
 from flask.testing import FlaskClient
 from marshmallow import fields, validate
 
-from hanabi.game import VARIANTS
 from hanabi.server.api import schemas
 from hanabi.server.api.schemas import plain as plain_messages
 
 GAMES = f"{API}/games"
 
+UNKNOWN_VARIANT = (
+    "There is no variant 'nope': name one by its hanab.live name (such as 'Rainbow (6 "
+    "Suits)', any letter case), its hanab.live number, or one of this service's ids (GET "
+    "/variants lists them all)."
+)
 BAD_BODIES = [
     (
         {"name": "ann", "max_players": "five"},
@@ -34,8 +38,8 @@ BAD_BODIES = [
     ),
     (
         {"name": "ann", "variant": "nope"},
-        {"variant": [f"Use one of: {', '.join(VARIANTS)}."]},
-        "variant: Use one of: no_variant, six_suits,",
+        {"variant": [UNKNOWN_VARIANT]},
+        "variant: There is no variant 'nope': name one by its hanab.live name",
     ),
     (
         {"name": "ann", "colour": "red"},

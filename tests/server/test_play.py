@@ -48,7 +48,8 @@ def test_rule_refusals_are_409_with_engine_codes(table: Table) -> None:
     assert_problem(table.act(0, 0, type="clue", target=0, rank=1), 409, "clue_to_self")
     # a colour of another variant is the engine's refusal; one of no variant, the schema's
     assert_problem(table.act(0, 0, type="clue", target=1, color="black"), 409, "unknown_color")
-    assert_problem(table.act(0, 0, type="clue", target=1, color="pink"), 400, "validation_error")
+    assert_problem(table.act(0, 0, type="clue", target=1, color="pink"), 409, "unknown_color")
+    assert_problem(table.act(0, 0, type="clue", target=1, color="mauve"), 400, "validation_error")
     assert_problem(table.act(0, 0, type="clue", target=9, rank=1), 409, "unknown_seat")
     assert table.view(0)["turn"] == 0  # nothing applied
 

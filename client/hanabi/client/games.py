@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import quote
 
 from .codes import ActionKind, GameStatus
 from .results import ActResult, BotSeat, Event, EventPage, GamePage, Poll, Seat, View, _seat
@@ -32,10 +33,25 @@ class GameCalls(Transport):
         response = self._request("GET", "/ready", idempotent=False, allow=(503,))
         return response.status_code == 200
 
-    def variants(self) -> list[dict[str, Any]]:
-        """Every variant the server offers (suits, clue colours, clue ranks, max score)."""
-        data = self._request("GET", "/variants").json()
-        return data["variants"] if isinstance(data, dict) and "variants" in data else data
+    def variants(
+        self,
+        q: str | None = None,
+        suits: int | None = None,
+        rule: str | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+    ) -> dict[str, Any]:
+        """A page of the variants the server offers, searched: ``q`` a piece of the name,
+        ``suits`` how many, ``rule`` a special rule or suit kind. ``{"variants": [...],
+        "total", "offset", "limit", "next"}``; each variant with its suits (name,
+        abbreviation, touch flags), clue colours and ranks, rules, max score, deck size."""
+        params = {"q": q, "suits": suits, "rule": rule, "limit": limit, "offset": offset}
+        return self._request("GET", "/variants", params=params).json()
+
+    def variant(self, key: str | int) -> dict[str, Any]:
+        """One variant by hanab.live name (any letter case), hanab.live number, or the
+        server's id; ApiError 404 ``unknown_variant`` else."""
+        return self._request("GET", "/variants/" + quote(str(key), safe="")).json()
 
     def strategies(self) -> list[dict[str, Any]]:
         """The bot strategies a host may seat: ``name``, ``description`` (whom to seat it

@@ -16,7 +16,7 @@ from .clocks import clocks_line
 from .codes import GameStatus, SeatKind, game_status
 from .i18n import N_, _, n_
 from .narrate import player_names
-from .variants import VariantInfo
+from .variants import VariantInfo, clue_options
 from .words import end_reason, seat_name
 
 MAX_CLUES = 8
@@ -254,7 +254,9 @@ class TableRenderer:
         if current is None:
             return Text("")
         if view.get("you") == current:
-            return Text(_("Your turn."), style="bold")
+            line = Text(_("Your turn."), style="bold")
+            line.append(f" Clues: {clue_options(self.info)}.", style="")
+            return line
         return Text(_("{name}'s turn.", name=seat_name(names, current)))
 
     # -- the whole table ------------------------------------------------------------

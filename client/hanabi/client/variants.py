@@ -53,6 +53,7 @@ class VariantInfo:
     clue_colors: tuple[str, ...]
     clue_ranks: tuple[int, ...] = (1, 2, 3, 4, 5)
     max_score: int | None = None  # the variant's perfect score (None: not known)
+    color_names: tuple[str, ...] = ()  # clue_colors as people say them ("Red"), if known
 
     def suit(self, suit_id: str | None) -> SuitInfo:
         for s in self.suits:
@@ -89,9 +90,9 @@ class VariantInfo:
             suits.append(
                 SuitInfo(
                     s["id"],
-                    s.get("name") or (known[0] if known else s["id"]),
+                    s.get("display_name") or s.get("name") or (known[0] if known else s["id"]),
                     s.get("abbreviation") or (known[1] if known else s["id"][:1].upper()),
-                    known[2] if known else "bold",
+                    known[2] if known else fill_style(s.get("fill")),
                 )
             )
         colors = data.get("clue_colors")
@@ -104,6 +105,7 @@ class VariantInfo:
             tuple(colors),
             tuple(data.get("clue_ranks") or (1, 2, 3, 4, 5)),
             data.get("max_score") if isinstance(data.get("max_score"), int) else None,
+            tuple(data.get("clue_color_names") or ()),
         )
 
     @classmethod
@@ -126,6 +128,31 @@ class VariantInfo:
         return cls(variant_id, KNOWN_VARIANT_NAMES.get(variant_id, variant_id), suits, colors)
 
 
+def fill_style(fill: Any) -> str:
+    """A terminal style for hanab.live's colour of a suit ("#e60000"): bold in it."""
+    if isinstance(fill, str) and len(fill) == 7 and fill.startswith("#"):
+        try:
+            int(fill[1:], 16)
+        except ValueError:
+            return "bold"
+        return f"bold {fill.lower()}"
+    return "bold"
+
+
+def clue_options(info: VariantInfo) -> str:
+    """The clues of the variant as a player types them: "colours: red (r), blue (b);
+    ranks: 1 2 3 4 5" (what a clue may name; the rules decide which are legal now)."""
+    names = info.color_names if len(info.color_names) == len(info.clue_colors) else ()
+    colors = [
+        f"{(names[i] if names else c).lower()} ({info.color_letter(c)})"
+        for i, c in enumerate(info.clue_colors)
+    ]
+    parts = [f"colours: {', '.join(colors)}" if colors else "no colour clues"]
+    ranks = " ".join(str(r) for r in info.clue_ranks)
+    parts.append(f"ranks: {ranks}" if ranks else "no rank clues")
+    return "; ".join(parts)
+
+
 def _suit(suit_id: str) -> SuitInfo:
     known = KNOWN_SUITS.get(suit_id)
     if known:
@@ -134,11 +161,12 @@ def _suit(suit_id: str) -> SuitInfo:
 
 
 def variant_info(client: Client, view: Mapping[str, Any]) -> VariantInfo:
-    """The variant of ``view`` as the server describes it, else as read off the view."""
-    try:
-        for entry in client.variants():
-            if entry.get("id") == view.get("variant"):
-                return VariantInfo.from_api(entry)
-    except ApiError:
-        pass
+    """The variant of ``view`` as the server describes it (``GET /variants/{id}``), else
+    as read off the view."""
+    variant = view.get("variant")
+    if variant:
+        try:
+            return VariantInfo.from_api(client.variant(str(variant)))
+        except ApiError:
+            pass
     return VariantInfo.from_view(view)

@@ -47,6 +47,7 @@ from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
 from .table.tickets import StreamTickets
 from .table.turns import Turns
+from .table.variants import CATALOGUE
 from .table.votes import Votes
 from .table.webhooks import Webhooks, WebhookWorker
 from .table.writes import WriteLoop
@@ -139,8 +140,9 @@ def build_services(settings: dict[str, Any]) -> Services:
 
 
 def start_background(app: Flask, services: Services, settings: dict[str, Any]) -> BotWorker:
-    """The threads of every process: the settle sweeper, the webhook deliveries, and the
-    bot workers (which also end the games whose deadline passed)."""
+    """The threads of every process: the settle sweeper, the webhook deliveries, the
+    bot workers (which also end the games whose deadline passed), and the variant
+    catalogue's warm-up."""
     if settings["HANABI_SETTLE_SWEEP"] > 0:
         sweeper = Sweeper(services.settler, settings["HANABI_SETTLE_SWEEP"])
         app.extensions["hanabi_sweeper"] = sweeper.start()
@@ -156,4 +158,6 @@ def start_background(app: Flask, services: Services, settings: dict[str, Any]) -
         settings["HANABI_BOT_LEASE"],
     )
     app.extensions["hanabi_bots"] = start_worker(worker)
+    if settings["HANABI_WARM_VARIANTS"]:  # GET /variants then never builds a variant
+        CATALOGUE.warm_in_background()
     return worker

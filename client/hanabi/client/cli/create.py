@@ -31,14 +31,18 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.bots is not None and args.bots < 0:  # before the table opens: none is left behind
         raise Fail(_("--bots needs a number of bots, 1 or more."))
     deck = variant = players = None
+    file_options: dict[str, bool] = {}
     if args.deck:
-        deck, variant, players = read_deck(args.deck, client)
+        deck, variant, players, file_options = read_deck(args.deck, client)
     options: dict[str, Any] | None = None
     if args.empty_clues or args.strikeout_keeps_score or args.rated:
         options = {
             "empty_clues": args.empty_clues,
             "strikeout_keeps_score": args.strikeout_keeps_score,
         }
+    table = {**file_options, **{o: True for o in TABLE_OPTIONS if getattr(args, o)}}
+    if table:
+        options = {**(options or {}), **table}
     if args.rated:
         if not args.me:
             raise Fail(_("A rated game needs an account: hanabi-client login USERNAME"))
@@ -113,10 +117,37 @@ def seat_bots(
     return game
 
 
-def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | None, int | None]:
+#: The table options a new game may set (hanab.live's), each a --flag of create.
+TABLE_OPTIONS = {
+    "one_extra_card": "every hand holds one card more",
+    "one_less_card": "every hand holds one card fewer",
+    "deck_plays": "the seat to move may play the deck's last card blind",
+    "all_or_nothing": "play on after the deck runs out; anything short of perfect scores 0",
+    "card_cycle": "a clue giver's oldest unclued card moves to their newest slot",
+    "end_at_max_possible": "end as soon as the highest score still possible is reached "
+    "(as hanab.live does; set by a hanab.live deck file)",
+}
+#: hanab.live's option keys, and the table options they are here.
+HANABLIVE_OPTIONS = {
+    "emptyClues": "empty_clues",
+    "oneExtraCard": "one_extra_card",
+    "oneLessCard": "one_less_card",
+    "deckPlays": "deck_plays",
+    "allOrNothing": "all_or_nothing",
+    "cardCycle": "card_cycle",
+    "strikeoutKeepsScore": "strikeout_keeps_score",
+}
+
+
+def read_deck(
+    path: str, client: Client
+) -> tuple[list[dict[str, Any]], str | None, int | None, dict[str, bool]]:
     """A deck file: a list of {"suit", "rank"} (or [suit, rank]), or a hanab.live game.
 
-    Returns (deck, variant id named by the file or None, player count named or None).
+    Returns (deck, variant named by the file or None, player count named or None, table
+    options the file sets). A hanab.live game is imported as hanab.live plays it: its
+    variant by name (any of hanab.live's), its options, and ``end_at_max_possible``
+    unless the file says ``endAtMaxPossible: false``.
     """
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -127,27 +158,28 @@ def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | No
     cards = data.get("deck") if isinstance(data, dict) else data
     if not isinstance(cards, list) or not cards:
         raise Fail(f"The deck file {path} holds no list of cards.")
-    variant_id = None
     players = len(data["players"]) if isinstance(data, dict) and data.get("players") else None
     if all(isinstance(c, dict) and "suitIndex" in c for c in cards):
         # hanab.live: suits by index into the variant's suit list.
-        name = (data.get("options") or {}).get("variant", "No Variant")
-        variants = client.variants()
-        match = [v for v in variants if name in (v.get("hanablive_name"), v.get("name"), v["id"])]
-        if not match:
+        given = (data.get("options") or {}) if isinstance(data, dict) else {}
+        name = given.get("variant", "No Variant")
+        try:
+            variant = client.variant(str(name))
+        except ApiError as exc:
+            if exc.status != 404:
+                raise
             raise Fail(
                 f'The deck file names the variant "{name}", which this server does not have.'
-            )
-        suits = [s["id"] for s in match[0]["suits"]]
-        variant_id = match[0]["id"]
+            ) from None
+        suits = [s["id"] for s in variant["suits"]]
+        options = {ours: True for theirs, ours in HANABLIVE_OPTIONS.items() if given.get(theirs)}
+        if given.get("endAtMaxPossible", True):
+            options["end_at_max_possible"] = True
         try:
-            return (
-                [{"suit": suits[c["suitIndex"]], "rank": c["rank"]} for c in cards],
-                variant_id,
-                players,
-            )
+            deck = [{"suit": suits[c["suitIndex"]], "rank": c["rank"]} for c in cards]
         except (IndexError, TypeError):
             raise Fail(f"The deck file {path} has a card of a suit {name} lacks.") from None
+        return deck, variant["id"], players, options
     out = []
     for c in cards:
         if isinstance(c, dict) and "suit" in c and "rank" in c:
@@ -156,7 +188,7 @@ def read_deck(path: str, client: Client) -> tuple[list[dict[str, Any]], str | No
             out.append({"suit": c[0], "rank": c[1]})
         else:
             raise Fail(f"The deck file {path} has a card that is not a suit and a rank: {c!r}.")
-    return out, variant_id, players
+    return out, None, players, {}
 
 
 def timer_arg(text: str) -> dict[str, int]:
@@ -190,6 +222,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("a third strike ends the game with its score (not 0)"),
     )
+    for option, said in TABLE_OPTIONS.items():
+        p.add_argument(f"--{option.replace('_', '-')}", dest=option, action="store_true", help=said)
     p.add_argument(
         "--deck", metavar="FILE", help=_("exact deal: JSON list of cards, or hanab.live JSON")
     )

@@ -1,5 +1,7 @@
-"""``hanabi-client variants``: the variants the server offers, each suit shown as the
-table draws it, and what the suit letters stand for."""
+"""``hanabi-client variants``: search the server's catalogue of variants (every hanab.live
+variant, and the server's own), a page at a time, each suit shown as the table draws it;
+``hanabi-client variants NAME-OR-NUMBER`` shows one: its suits and which clues touch
+them, the clues a player may give, its special rules."""
 
 from __future__ import annotations
 
@@ -9,28 +11,102 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ..api import Client
+from ..api import ApiError, Client
 from ..i18n import _
-from ..variants import VariantInfo
-from .common import print_json
+from ..variants import VariantInfo, clue_options
+from .common import Fail, print_json
 
 #: Suits whose clue colour is their own name, said no further in the legend.
-BASIC_COLORS = ("red", "yellow", "green", "blue", "white")
+BASIC_COLORS = ("red", "yellow", "green", "blue", "white", "purple")
+PAGE = 20
 
 
 def cmd_variants(args: argparse.Namespace, client: Client, console: Console) -> int:
-    variants = client.variants()
+    if args.key:
+        return show_one(args, client, console)
+    try:
+        page = client.variants(args.q, args.suits, args.rule, args.limit or PAGE, args.offset)
+    except ApiError as exc:
+        raise Fail(exc.detail) from None
     if args.json:
-        print_json({"variants": variants})
+        print_json(page)
         return 0
+    variants = page["variants"]
     for v in variants:
         info = VariantInfo.from_api(v)
-        line = Text(f"{v['id']:<16} {v.get('name', ''):<30} ")
+        number = "" if v.get("hanablive_id") is None else str(v["hanablive_id"])
+        line = Text(f"{number:>5}  {v['name']:<44} ")
         for s in info.suits:
             line.append(s.letter, style=s.style)
         line.append(f"  max {v.get('max_score', '?')}")
+        aliases = v.get("aliases") or ([v["id"]] if v.get("hanablive_id") is None else [])
+        if aliases:
+            line.append(f"  (id {', '.join(aliases)})", style="dim")
         console.print(line)
+    first, total = page["offset"] + 1, page["total"]
+    if not variants:
+        console.print(f"No variant matches ({total} in all).")
+        return 0
+    summary = f"\nVariants {first}-{page['offset'] + len(variants)} of {total}."
+    if page.get("next"):
+        summary += f" Next page: {next_command(args, page)}"
+    console.print(summary)
     console.print(variant_legend(variants))
+    console.print("One in full: hanabi-client variants NAME-OR-NUMBER")
+    return 0
+
+
+def next_command(args: argparse.Namespace, page: dict[str, Any]) -> str:
+    words = ["hanabi-client variants"]
+    if args.q:
+        words.append(f"--q {args.q!r}" if " " in args.q else f"--q {args.q}")
+    if args.suits:
+        words.append(f"--suits {args.suits}")
+    if args.rule:
+        words.append(f"--rule {args.rule}")
+    if args.limit:
+        words.append(f"--limit {args.limit}")
+    words.append(f"--offset {page['offset'] + page['limit']}")
+    return " ".join(words)
+
+
+def show_one(args: argparse.Namespace, client: Client, console: Console) -> int:
+    try:
+        v = client.variant(args.key)
+    except ApiError as exc:
+        raise Fail(exc.detail) from None
+    if args.json:
+        print_json(v)
+        return 0
+    info = VariantInfo.from_api(v)
+    title = Text(v["name"], style="bold")
+    if v.get("hanablive_id") is not None:
+        title.append(f"  (hanab.live variant {v['hanablive_id']})")
+    elif v.get("hanablive_name"):
+        title.append(f"  (hanab.live's {v['hanablive_name']}, this service's suit names)")
+    console.print(title)
+    ids = [v["id"]] if v["id"] != v["name"] else []
+    ids += [a for a in v.get("aliases") or [] if a not in ids]
+    if ids:
+        console.print(f"Also: {', '.join(ids)} (create --variant takes any of these)")
+    console.print(
+        f"{len(v['suits'])} suits, {v.get('deck_size', '?')} cards, max score "
+        f"{v.get('max_score', '?')}"
+    )
+    console.print(Text("Suits:", style="bold"))
+    for data, suit in zip(v["suits"], info.suits, strict=False):
+        line = Text("  ")
+        line.append(f"{suit.letter:<3}", style=suit.style)
+        line.append(suit_words(data, data.get("display_name") or suit.name))
+        console.print(line)
+    console.print(Text("Clues:", style="bold"))
+    console.print(f"  {clue_options(info)}")
+    rules = v.get("rules") or {}
+    if rules:
+        console.print(Text("Special rules:", style="bold"))
+        for name, value in rules.items():
+            said = name.replace("_", " ")
+            console.print(f"  {said}" if value is True else f"  {said}: {value}")
     return 0
 
 
@@ -40,7 +116,7 @@ def variant_legend(variants: list[dict[str, Any]]) -> Text:
     styles: dict[str, str] = {}
     for v in variants:
         info = VariantInfo.from_api(v)
-        for data, suit in zip(v.get("suits") or [], info.suits):
+        for data, suit in zip(v.get("suits") or [], info.suits, strict=False):
             said = suit_words(data, suit.name)
             if said not in by_letter.setdefault(suit.letter, []):
                 by_letter[suit.letter].append(said)
@@ -57,23 +133,54 @@ def variant_legend(variants: list[dict[str, Any]]) -> Text:
 def suit_words(data: dict[str, Any], name: str) -> str:
     """A suit in words: "Rainbow (every colour clue touches it; one of each rank)"."""
     notes = []
+    own = data.get("color") or (data.get("touched_by") or [None])[0]
     if data.get("all_colors"):
         notes.append("every colour clue touches it")
     elif data.get("no_colors"):
         notes.append("no colour clue touches it")
-    elif data.get("color") and data.get("color") not in BASIC_COLORS:
-        notes.append(f"its own clue colour, {data['color']}")
+    elif data.get("prism"):
+        notes.append("touched by the colour in its rank's place")
+    elif len(data.get("touched_by") or []) > 1:
+        notes.append(f"touched by {' and '.join(data['touched_by'])} clues")
+    elif own and own not in BASIC_COLORS:
+        notes.append(f"its own clue colour, {own}")
     if data.get("all_ranks"):
         notes.append("every rank clue touches it")
     elif data.get("no_ranks"):
         notes.append("no rank clue touches it")
     if data.get("one_of_each"):
         notes.append("one card of each rank")
+    if data.get("reversed"):
+        notes.append("played 5 down to 1")
+    if data.get("inverted"):
+        notes.append("playing it discards it, and the reverse")
     if data.get("wild"):
         notes.append("wild: plays on any firework that needs its rank")
     return f"{name} ({', '.join(notes)})" if notes else name
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("variants", parents=[common], help=_("the variants the server offers"))
+    p = sub.add_parser(
+        "variants",
+        parents=[common],
+        help=_("the variants the server offers"),
+        description="Search the variants (every hanab.live variant, by its hanab.live "
+        "name), a page at a time; with NAME-OR-NUMBER, show one in full.",
+    )
+    p.add_argument(
+        "key",
+        nargs="?",
+        metavar="NAME-OR-NUMBER",
+        help="one variant: its hanab.live name (any case; quote it), number or id",
+    )
+    p.add_argument("--q", metavar="TEXT", help="a piece of the name (e.g. pink)")
+    p.add_argument("--suits", type=int, metavar="N", help="only variants with N suits")
+    p.add_argument(
+        "--rule",
+        metavar="R",
+        help="a special rule (up_or_down, throw_it_in_a_hole, ...) or a suit kind "
+        "(rainbow, pink, white, brown, dark, ...)",
+    )
+    p.add_argument("--limit", type=int, metavar="N", help=f"variants per page (default {PAGE})")
+    p.add_argument("--offset", type=int, metavar="N", help="skip the first N matches")
     p.set_defaults(run=cmd_variants)

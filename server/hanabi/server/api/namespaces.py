@@ -23,8 +23,9 @@ from .replays import (
     RoomStreamResource,
 )
 from .seats import Bots, Players, Seat, Start
-from .system import Health, Ready, Strategies, Variants
+from .system import Health, Ready, Strategies
 from .turns import Deliveries, MyTurns, Webhook
+from .variants import VariantResource, Variants
 
 system = Namespace("system", description="Health and game catalogue", path="/")
 games = Namespace("games", description="Lobbies, seats, play and replays", path="/games")
@@ -41,7 +42,8 @@ ROOM = "/<string:room_id>"
 ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (system, "/health", Health),
     (system, "/ready", Ready),
-    (system, "/variants", Variants),
+    (system, "/variants", Variants),  # the catalogue, searched
+    (system, "/variants/<string:key>", VariantResource),  # one, by name, number or id
     (system, "/strategies", Strategies),
     (games, "", Games),  # the listing; opening a table
     (games, GAME, GameResource),  # a game as its viewer sees it

@@ -23,7 +23,7 @@ from .schemas.requests import ACTION_REQUESTS, ChatSchema, VoteSchema, action_re
 def _action_result(svc: Services, outcome: Outcome, status: int) -> Response:
     record = outcome.record
     over = record.status is GameStatus.FINISHED
-    events = svc.reads.redact(outcome.events, outcome.seat, over, outcome.first_seq)
+    events = svc.reads.redact(outcome.events, outcome.seat, over, outcome.first_seq, record.variant)
     game = svc.reads.rendered(record, outcome.seat, outcome.game)
     body = b'{"events":' + orjson.dumps(events) + b',"game":' + game + b"}"
     return json_response(body, status, raw=True)

@@ -77,6 +77,7 @@ STATUS: dict[str, int] = {
     "player_not_found": 404,
     "room_not_found": 404,
     "no_such_follower": 404,
+    "unknown_variant": 404,
     "no_webhook": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,

@@ -1,5 +1,5 @@
 """The system routes: whether the service and its storage answer, whether this node takes
-new clients, and the catalogue of variants and bot strategies."""
+new clients, and the bot strategies (the variants are in :mod:`.variants`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from flask import Response
 from flask_restx import Resource
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
-from hanabi.game import VARIANTS
 
 from ..ops import metrics
 from ..storage import redis_errors
@@ -16,7 +15,7 @@ from ..table.refusals import Unavailable
 from .context import services
 from .http import json_response
 from .operations import operation
-from .schemas.system import HealthSchema, StrategyListSchema, VariantListSchema
+from .schemas.system import HealthSchema, StrategyListSchema
 
 
 class Health(Resource):
@@ -58,19 +57,6 @@ class Ready(Resource):
             )
         ping_storage()
         return json_response({"status": "ok"})
-
-
-_VARIANTS_BODY = orjson.dumps({"variants": [v.to_dict() for v in VARIANTS.values()]})
-
-
-class Variants(Resource):
-    @operation(
-        id="listVariants",
-        summary="Every variant this service plays",
-        responses={200: (VariantListSchema, "The variants")},
-    )
-    def get(self) -> Response:
-        return json_response(_VARIANTS_BODY, raw=True)
 
 
 _STRATEGIES_BODY = orjson.dumps(

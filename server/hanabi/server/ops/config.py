@@ -44,6 +44,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
+    "HANABI_WARM_VARIANTS": (1, int),  # 1: build every variant's answer at start (background)
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)
     "HANABI_BOT_WORKER": (1, int),  # bot-playing threads per process; 0: this process plays none
     "HANABI_BOT_LEASE": (3.0, float),  # seconds a claimed bot turn waits before another takes it

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from hanabi.game import Action, Game, HanabiError, export_game, full_view, replay
+from hanabi.game import Action, Game, HanabiError, export_game, full_view, get_variant, replay
 from hanabi.game.views import redact_event
 
 from ..storage.archive import encode_action
@@ -200,7 +200,7 @@ class Reads:
             return []
         raw = self.store.events(record.id, after, min(after + limit, record.event_count) - 1)
         reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
-        return self.redact(raw, seat, reveal, after + 1)
+        return self.redact(raw, seat, reveal, after + 1, record.variant)
 
     def event_page(
         self, record: Record, seat: int | None, after: int, limit: int
@@ -213,9 +213,20 @@ class Reads:
         return {"events": events, "last_seq": record.event_count, "next": end if more else None}
 
     def redact(
-        self, events: list[dict[str, Any]], seat: int | None, over: bool, first_seq: int
+        self,
+        events: list[dict[str, Any]],
+        seat: int | None,
+        over: bool,
+        first_seq: int,
+        variant_id: str,
     ) -> list[dict[str, Any]]:
-        return [{**redact_event(e, seat, over), "seq": first_seq + i} for i, e in enumerate(events)]
+        """Events as ``seat`` may see them. The variant hides more than the draws: what a
+        clue was (Cow & Pig, Duck), the cards thrown in the hole (Throw It in a Hole)."""
+        variant = get_variant(variant_id)
+        return [
+            {**redact_event(e, seat, over, variant), "seq": first_seq + i}
+            for i, e in enumerate(events)
+        ]
 
     # -- finished games ----------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from hanabi.game import VARIANTS, ActionKind, EndReason
+from hanabi.game import START_RANK, VARIANTS, ActionKind, EndReason, catalogue
 
 from ...storage.record import GameStatus
 
@@ -17,20 +17,10 @@ EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
     "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "plays",
 )  # fmt: skip
-#: Why a game of this service ends: the rules' reasons for its variants and options, and
-#: the table's (a vote, a clock, an idle game). Not hanab.live's all-or-nothing or
-#: max-possible endings: no variant or option of the service ends a game that way.
-END_REASONS = tuple(
-    reason.value
-    for reason in (
-        EndReason.PERFECT,
-        EndReason.DECK_OUT,
-        EndReason.STRIKEOUT,
-        EndReason.TERMINATED,
-        EndReason.TIMEOUT,
-        EndReason.IDLE,
-    )
-)
+#: Why a game of this service ends: the rules' reasons for its variants and options
+#: (hanab.live's max-possible and all-or-nothing endings with those table options), and
+#: the table's (a vote, a clock, an idle game).
+END_REASONS = tuple(reason.value for reason in EndReason)
 MAX_WAIT = 30
 CHAT_MAX = 300
 
@@ -52,9 +42,22 @@ NAME_PATTERN = f"^[^{_CONTROL}{_FORMAT}]*[^{_BLANK}{_FORMAT}][^{_CONTROL}{_FORMA
 
 #: What the server accepts where a request names a suit, a clue colour or a clue rank (in
 #: some variant; the engine then checks the game's own), so the contract lists them.
-SUIT_IDS = tuple(sorted({s.id for v in VARIANTS.values() for s in v.suits}))
-CLUE_COLORS = tuple(sorted({c for v in VARIANTS.values() for c in v.to_dict()["clue_colors"]}))
+#: hanab.live's suits count too, each also reversed (``<id>_reversed``), and its colours.
+SUIT_IDS = tuple(
+    sorted(
+        {s.id for v in VARIANTS.values() for s in v.suits}
+        | {s.id + suffix for s in catalogue.suits() for suffix in ("", "_reversed")}
+    )
+)
+CLUE_COLORS = tuple(
+    sorted(
+        {c for v in VARIANTS.values() for c in v.to_dict()["clue_colors"]}
+        | {c["id"] for c in catalogue.colors()}
+    )
+)
 CLUE_RANKS = tuple(sorted({r for v in VARIANTS.values() for r in v.to_dict()["clue_ranks"]}))
+#: The ranks of cards: 1 to 5, and 7 for the START card of Up or Down.
+CARD_RANKS = (1, 2, 3, 4, 5, START_RANK)
 
 
 class FullMatch(validate.Regexp):

@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 
 from .basics import EVENT_TYPES, FullMatch, JsonBoolean, integer, nullable_integer
 from .plain import Schema  # marshmallow's, refusing in plain words
-from .views import GameViewSchema
+from .views import SOUND, GameViewSchema
 
 
 class EventSchema(Schema):
@@ -37,9 +37,10 @@ class EventSchema(Schema):
     color = fields.String(allow_none=True)
     rank = integer(allow_none=True)
     touched = fields.List(integer())
+    sound = SOUND
     card = integer()
     suit = fields.String(allow_none=True)
-    firework = fields.String()
+    firework = fields.String(allow_none=True)
     strikes = integer()
     clue_tokens = integer()
     turns_left = integer()

@@ -8,10 +8,11 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
-from hanabi.game import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
 
 from ...table.seats import NAME_MAX
 from .basics import (
+    CARD_RANKS,
     CHAT_MAX,
     CLUE_COLORS,
     CLUE_RANKS,
@@ -27,10 +28,12 @@ from .basics import (
     text_field,
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
+from .table_options import TableOptionsSchema
+from .variants import variant_field
 from .views import GameViewSchema, TimerSchema
 
 
-class OptionsSchema(Schema):
+class OptionsSchema(TableOptionsSchema):
     empty_clues = JsonBoolean(load_default=False)
     strikeout_keeps_score = JsonBoolean(load_default=False)
     rated = JsonBoolean(
@@ -49,12 +52,16 @@ class OptionsSchema(Schema):
 
 class DeckCardSchema(Schema):
     suit = fields.String(required=True, validate=validate.OneOf(SUIT_IDS))
-    rank = integer(required=True, validate=validate.Range(1, 5))
+    rank = integer(
+        required=True,
+        validate=validate.OneOf(CARD_RANKS),
+        metadata={"description": "1 to 5; 7 is the START card of Up or Down."},
+    )
 
 
 class CreateGameSchema(Schema):
     name = text_field(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
-    variant = fields.String(load_default="no_variant", validate=validate.OneOf(tuple(VARIANTS)))
+    variant = variant_field(load_default="no_variant")
     max_players = integer(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
     seed = fields.String(validate=validate.Length(1, 64))

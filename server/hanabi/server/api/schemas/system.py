@@ -56,10 +56,6 @@ class VariantSchema(Schema):
     max_score = integer(required=True)
 
 
-class VariantListSchema(Schema):
-    variants = fields.List(fields.Nested(VariantSchema), required=True)
-
-
 class StrategySchema(Schema):
     name = fields.String(
         required=True, metadata={"description": "What POST /games/{game_id}/bots takes."}

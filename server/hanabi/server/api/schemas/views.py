@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from hanabi.game import VARIANTS
-
 from .basics import (
     END_REASONS,
     IDLE_LIMIT,
@@ -21,6 +19,14 @@ from .basics import (
     nullable_string,
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
+
+HIDDEN_IN_HOLE = "null while a Throw It in a Hole game is on (the plays are unseen)."
+
+#: What a game's ``variant`` holds.
+VARIANT_ID = (
+    "The variant: its hanab.live name, or this service's id for the games created under "
+    "one (no_variant, rainbow...); GET /variants/{key} describes either."
+)
 
 
 class TimerSchema(Schema):
@@ -44,6 +50,13 @@ class GameOptionsSchema(Schema):
     timer = fields.Nested(TimerSchema, required=True, allow_none=True)
     move_clock = integer(metadata={"description": MOVE_CLOCK})
     rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
+    # hanab.live's table options (docs/variants.md): present (true) only when on
+    one_extra_card = JsonBoolean()
+    one_less_card = JsonBoolean()
+    deck_plays = JsonBoolean()
+    all_or_nothing = JsonBoolean()
+    card_cycle = JsonBoolean()
+    end_at_max_possible = JsonBoolean()
 
 
 class RatingChangeSchema(Schema):
@@ -102,9 +115,18 @@ class ActionSchema(Schema):
     firework = fields.String()
 
 
+#: What the table hears of a clue in Cow & Pig (moo: a colour, oink: a rank) and Duck.
+SOUND = fields.String(
+    validate=validate.OneOf(("moo", "oink", "quack")),
+    metadata={"description": "Cow & Pig and Duck: all that is told of a clue (its colour "
+              "and rank are null while the game is on)."},
+)  # fmt: skip
+
+
 class ClueTagSchema(Schema):
     color = nullable_string()
     rank = nullable_integer()
+    sound = SOUND
 
 
 class KnowledgeSchema(Schema):
@@ -146,6 +168,7 @@ class ClueSchema(Schema):
     color = nullable_string()
     rank = nullable_integer()
     touched = fields.List(integer(), required=True)
+    sound = SOUND
 
 
 class VotesSchema(Schema):
@@ -170,7 +193,7 @@ class GameViewSchema(Schema):
     version = integer(
         required=True, metadata={"description": "Grows with every change to the game."}
     )
-    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(required=True, metadata={"description": VARIANT_ID})
     options = fields.Nested(GameOptionsSchema, required=True)
     max_players = integer(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
@@ -179,12 +202,13 @@ class GameViewSchema(Schema):
     custom_deal = custom_deal_field()
     turn = integer(required=True)
     current_seat = nullable_integer()
-    clue_tokens = integer(required=True)
+    clue_tokens = fields.Float(
+        required=True, metadata={"description": "Whole tokens; halves in Clue Starved (7.5)."}
+    )
     strikes = integer(required=True)
     deck_size = integer(required=True)
-    score = integer(required=True)
-    max_score = integer(
-        required=True,
+    score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
+    max_score = nullable_integer(
         metadata={
             "description": "Best score the cards allow, given those discarded or misplayed "
             "(a finished game keeps the figure it ended with, whatever its final score)."
@@ -196,7 +220,25 @@ class GameViewSchema(Schema):
             "and once the game is over."
         }
     )
-    fireworks = fields.Dict(keys=fields.String(), values=integer(), required=True)
+    fireworks = fields.Dict(
+        keys=fields.String(),
+        values=integer(allow_none=True),
+        required=True,
+        metadata={"description": "Suit -> height; null in Throw It in a Hole."},
+    )
+    firework_states = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        allow_none=True,
+        metadata={"description": "Reversed suits, Up or Down, Sudoku: each firework's last "
+                  "rank, the way it goes, its first rank and the ranks it takes next (null "
+                  "in Throw It in a Hole)."},
+    )  # fmt: skip
+    hole = fields.List(
+        integer(),
+        metadata={"description": "Throw It in a Hole: the orders of the cards played into "
+                  "the hole, which nobody sees until the game is over."},
+    )  # fmt: skip
     hands = fields.List(fields.List(fields.Nested(CardSchema)), required=True)
     discards = fields.List(fields.Nested(DiscardSchema), required=True)
     clues = fields.List(fields.Nested(ClueSchema), required=True)
@@ -228,7 +270,7 @@ class GameViewSchema(Schema):
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    variant = fields.String(required=True, validate=validate.OneOf(tuple(VARIANTS)))
+    variant = fields.String(required=True, metadata={"description": VARIANT_ID})
     max_players = integer(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = integer(required=True)
