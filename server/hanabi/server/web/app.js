@@ -15,7 +15,8 @@ async function main() {
   accountNav(document.getElementById("account"));
   const [variants, strategies] = await Promise.all([api.get("/variants"), api.get("/strategies")]);
   const ctx = {
-    variants: Object.fromEntries(variants.variants.map((v) => [v.id, v])),
+    // by id and by alias: views name a game's variant by the service's own id (no_variant)
+    variants: Object.fromEntries(variants.variants.flatMap((v) => [v.id, ...(v.aliases || [])].map((k) => [k, v]))),
     strategies: strategies.strategies,
   };
   const path = location.pathname;
