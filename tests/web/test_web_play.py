@@ -15,6 +15,7 @@ from web_support import (
     create_game,
     game_over,
     my_turn,
+    pick_variant,
     take_turn,
     wait_until,
 )
@@ -303,9 +304,9 @@ def test_the_host_frees_seats_and_a_guest_leaves(web: Browsing, web_server: WebS
 def test_a_wild_card_is_played_on_the_firework_you_name(web: Browsing) -> None:
     ann = web.person()
     ann.goto("/")
-    ann.get_by_role("combobox", name="Variant").select_option("wild_rainbow")
+    pick_variant(ann, "Wild Rainbow", typed="wild")
     expect(ann.get_by_text(re.compile(r"may be played on any firework"))).to_be_visible()
-    create_game(ann, "ann", players=2, bots=1, variant="wild_rainbow")
+    create_game(ann, "ann", players=2, bots=1, variant="Wild Rainbow")
     ann.get_by_role("button", name="Start", exact=True).click()
     expect(ann.get_by_text("Your turn:")).to_be_visible()
     ann.keyboard.press("1")

@@ -60,3 +60,27 @@ def test_every_end_reason_is_said_in_words(web: Browsing) -> None:
         "idle": "nobody moved for too long",
         "seat_deleted": "seat deleted",
     }
+
+
+def test_a_hidden_clue_is_said_by_its_sound_and_a_start_card_as_s(web: Browsing) -> None:
+    # Cow & Pig and Duck: the view hides what a clue said (color and rank null)
+    said = words(
+        web,
+        """
+        const info = new w.VariantInfo({ id: "x", name: "x", suits: [], clue_colors: ["red"], clue_ranks: [1] });
+        const narrator = new w.Narrator(["ann", "bob"], info, true);
+        const hidden = { type: "clue", seat: 0, target: 1, color: null, rank: null, touched: [] };
+        return {
+          moo: narrator.line({ ...hidden, sound: "moo" }).text,
+          quiet: narrator.line(hidden).text,
+          mark: w.cluesText(info, { clues: [{ color: null, rank: null }] }),
+          start: [info.cardText("red", 7), info.cardWords("red", 7)],
+        };
+        """,
+    )
+    assert said == {
+        "moo": 'ann clued bob "moo", touching nothing',
+        "quiet": "ann clued bob something, touching nothing",
+        "mark": "clued",
+        "start": ["RS", "red START"],  # Up or Down's START card (rank 7 in the API)
+    }

@@ -90,15 +90,17 @@ def create_game(
     bots: int = 0,
     strategy: str = "conventions",
     guest: bool = False,
-    variant: str = "no_variant",
+    variant: str | None = None,
 ) -> str:
     """Open a table from the lobby; returns the game's id (from the page's address).
-    ``guest``: a logged-in person sits as a guest (under ``name``)."""
+    ``guest``: a logged-in person sits as a guest (under ``name``); ``variant``: the name
+    of a variant to pick (None: the picker's default, No Variant)."""
     page.goto("/")
     if guest:
         page.get_by_label("Play as a guest").check()
     page.get_by_label("Name", exact=True).fill(name)
-    page.get_by_role("combobox", name="Variant").select_option(variant)
+    if variant is not None:
+        pick_variant(page, variant)
     page.get_by_label("Players").select_option(str(players))
     page.get_by_label("Bots", exact=True).fill(str(bots))
     page.get_by_label("Bot strategy").select_option(strategy)
@@ -106,6 +108,15 @@ def create_game(
     page.wait_for_url(re.compile(r"/games/[^/]+$"))
     expect(page.get_by_role("heading", name=re.compile(r"^Seats"))).to_be_visible()
     return page.url.rsplit("/", 1)[1]
+
+
+def pick_variant(page: Page, name: str, typed: str | None = None) -> None:
+    """Choose a variant in the lobby's picker as a person does: type words of its name
+    (``typed``, else the name), then click the result of that exact name."""
+    box = page.get_by_role("combobox", name="Variant")
+    box.fill(typed if typed is not None else name)
+    page.get_by_role("option", name=re.compile(f"^{re.escape(name)}:")).click()
+    expect(page.locator(".variant-chosen")).to_have_text(name)
 
 
 def counter_value(page: Page, term: str) -> Locator:

@@ -255,7 +255,7 @@ class TableRenderer:
             return Text("")
         if view.get("you") == current:
             line = Text(_("Your turn."), style="bold")
-            line.append(f" Clues: {clue_options(self.info)}.", style="")
+            line.append(" " + _("Clues: {clues}.", clues=clue_options(self.info)), style="")
             return line
         return Text(_("{name}'s turn.", name=seat_name(names, current)))
 

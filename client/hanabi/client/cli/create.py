@@ -206,7 +206,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.explain = strategies.create_epilog
-    p.add_argument("--variant", help=_("variant id (see: hanabi-client variants)"))
+    p.add_argument(
+        "--variant",
+        help=_(
+            "a variant: its hanab.live name (quote it; any case), number or id "
+            "(see: hanabi-client variants)"
+        ),
+    )
     p.add_argument(
         "--players",
         type=int,

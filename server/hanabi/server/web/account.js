@@ -3,6 +3,7 @@
 
 import { _, lang, ngettext } from "./i18n.js";
 import * as api from "./api.js";
+import { ensureVariant, variantName } from "./catalogue.js";
 import { alertBox, field, fill, h } from "./dom.js";
 import { reasonText } from "./words.js";
 
@@ -106,6 +107,7 @@ export async function showProfile(main, username, { variants }) {
   }
   more.addEventListener("click", page);
   const stats = Object.entries(profile.stats || {});
+  await Promise.all(stats.map(([id]) => ensureVariant(variants, id).catch(() => null)));
   fill(
     main,
     h("h1", {}, profile.username, profile.bot ? " (bot account)" : ""),
@@ -137,7 +139,10 @@ function signed(x) {
 
 function entry(g, variants) {
   const change = g.rating_change ? _(" · rating {before} → {after} ({change})", { before: g.rating_change.before.toFixed(0), after: g.rating_change.after.toFixed(0), change: signed(g.rating_change.after - g.rating_change.before) }) : "";
+  const link = h("a", { href: `/games/${encodeURIComponent(g.id)}` });
+  const say = (variant) => (link.textContent = _("{variant}: score {score}", { variant, score: g.score }));
+  say(variantName(variants, g.variant, say));
   return h("li", {},
-    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, _("{variant}: score {score}", { variant: variants[g.variant]?.name || g.variant, score: g.score })),
+    link,
     _(" · {reason} · with {players}", { reason: reasonText(g.reason), players: g.players.join(_(", ")) }) + (g.rated ? _(" · rated") : "") + change + ` · ${new Date(g.ended).toLocaleString(lang)}`);
 }

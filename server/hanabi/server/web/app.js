@@ -3,6 +3,7 @@
 import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
+import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
 import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
@@ -13,12 +14,11 @@ async function main() {
   const root = document.getElementById("main");
   languageFooter(document.querySelector("footer.foot"));
   accountNav(document.getElementById("account"));
-  const [variants, strategies] = await Promise.all([api.get("/variants"), api.get("/strategies")]);
-  const ctx = {
-    // by id and by alias: views name a game's variant by the service's own id (no_variant)
-    variants: Object.fromEntries(variants.variants.flatMap((v) => [v.id, ...(v.aliases || [])].map((k) => [k, v]))),
-    strategies: strategies.strategies,
-  };
+  // the variants the page shows are asked for one by one as it needs them (the catalogue
+  // has thousands): the lobby's first choice now, a game's when it opens
+  const variants = {};
+  const [strategies] = await Promise.all([api.get("/strategies"), ensureVariant(variants, DEFAULT_VARIANT)]);
+  const ctx = { variants, strategies: strategies.strategies };
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);

@@ -1,9 +1,11 @@
 // Cards, hands, fireworks and the discard pile, drawn from a view. Every card shows its
-// suit letter and rank in text (never colour alone) and what its holder knows.
+// suit's colour and symbol (suits.js), its letter and rank in text (never colour alone)
+// and what its holder knows.
 
 import { h } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
-import { cardLabel, certain, cluesText } from "./words.js";
+import { band, chip, lookOfSuit, paint, symbol } from "./suits.js";
+import { cardLabel, certain, cluesText, START_RANK } from "./words.js";
 
 /**
  * One card as a button. `own`: the viewer's card (knowledge only). `selected`: pressed.
@@ -17,11 +19,13 @@ export function cardButton(info, card, slot, { own = false, selected = false, on
   const face = visible ? info.cardText(card.suit, card.rank) : sure ? info.cardText(sure.suit, sure.rank) : "?";
   const marks = cluesText(info, k);
   const hint = possibleHint(info, visible ? k.possible : k.deduced || k.possible);
-  return h(
+  const look = suit ? lookOfSuit(info, suit) : null;
+  const el = h(
     "button",
     {
       type: "button",
-      class: `card ${suit ? info.suitClass(suit) : "suit-unknown"}${k.clued ? " clued" : ""}${selected ? " selected" : ""}`,
+      class: `card${k.clued ? " clued" : ""}${selected ? " selected" : ""}`,
+      "data-suit": suit || null,
       "aria-label": cardLabel(info, slot, card, own),
       title: cardLabel(info, slot, card, own),
       "aria-pressed": onSelect ? String(selected) : null,
@@ -29,10 +33,12 @@ export function cardButton(info, card, slot, { own = false, selected = false, on
       onclick: onSelect,
     },
     h("span", { class: "slot", "aria-hidden": "true" }, String(slot)),
+    look ? band(look) : h("span", { class: "band", "aria-hidden": "true" }, symbol(null)),
     h("span", { class: "face", "aria-hidden": "true" }, face),
     h("span", { class: "marks", "aria-hidden": "true" }, marks || "\u00a0"),
     h("span", { class: "hint", "aria-hidden": "true" }, hint),
   );
+  return paint(el, look);
 }
 
 /** A compact "RYB 1-3" of what a card may be (letters of the suits, then the ranks). */
@@ -42,7 +48,8 @@ function possibleHint(info, possible) {
   for (const s of suits) for (const r of possible[s.id]) ranks.add(r);
   const letters = suits.length === info.suits.length ? "any" : suits.map((s) => info.letter(s.id)).join("");
   const sorted = [...ranks].sort((a, b) => a - b);
-  const rankText = sorted.length === info.clueRanks.length ? "any" : sorted.join("");
+  const all = info.variant.card_ranks || info.clueRanks;
+  const rankText = sorted.length === all.length ? "any" : sorted.map((r) => (r === START_RANK ? "S" : r)).join("");
   return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
 }
 
@@ -56,11 +63,13 @@ export function fireworks(info, view) {
     ids.map((id) => {
       const s = info.byId[id] || { id };
       const height = view.fireworks[s.id] ?? 0;
-      return h(
+      const look = lookOfSuit(info, s.id);
+      return paint(h(
         "li",
-        { class: `firework ${info.suitClass(s.id)}`, "aria-label": _("{suit} firework: {height}", { suit: info.suitName(s.id), height }) },
+        { class: "firework", "data-suit": s.id, "aria-label": _("{suit} firework: {height}", { suit: info.suitName(s.id), height }) },
+        look ? band(look) : null,
         h("span", { class: "face", "aria-hidden": "true" }, `${info.letter(s.id)} ${height}`),
-      );
+      ), look);
     }),
   );
 }
@@ -102,13 +111,15 @@ export function discardPile(info, view) {
     cards.sort((a, b) => a.rank - b.rank);
     rows.push(
       h("li", { class: "pile-row" },
-        h("span", { class: `pile-suit ${info.suitClass(suit)}` }, info.suitName(suit)),
-        cards.map((c) =>
-          h("span", {
-            class: `mini ${info.suitClass(suit)}${c.misplayed ? " misplayed" : ""}`,
+        h("span", { class: "pile-suit" }, chip(info, suit, ""), " ", info.suitName(suit)),
+        cards.map((c) => {
+          const look = lookOfSuit(info, suit);
+          return paint(h("span", {
+            class: `mini${c.misplayed ? " misplayed" : ""}`,
+            "data-suit": suit,
             title: c.misplayed ? _("misplayed") : _("discarded"),
-          }, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")),
-        ),
+          }, look ? symbol(look) : null, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")), look);
+        }),
       ),
     );
   }

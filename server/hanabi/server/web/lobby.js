@@ -5,8 +5,10 @@
 import { _, ngettext } from "./i18n.js";
 import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
+import { DEFAULT_VARIANT, variantName } from "./catalogue.js";
+import { variantPicker } from "./picker.js";
 import { moveClockField, turnsPanel } from "./turns.js";
-import { describeVariant, reasonText, seatKind } from "./words.js";
+import { reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
   const alert = alertBox();
@@ -69,7 +71,10 @@ export function showLobby(main, { variants, strategies }) {
   );
 
   const row = (game) => {
-    const variant = variants[game.variant]?.name || game.variant;
+    const variant = variantName(variants, game.variant, (name) => {
+      li.setAttribute("aria-label", `${name}: ${people}`);
+      li.querySelector(".variant-name").textContent = name;
+    });
     const seated = api.seatToken(game.id);
     const people = game.players.map((p) => (seatKind(p) ? _("{name} ({kind})", { name: p.name, kind: seatKind(p) }) : p.name)).join(_(", "));
     const href = `/games/${encodeURIComponent(game.id)}`;
@@ -91,10 +96,11 @@ export function showLobby(main, { variants, strategies }) {
       : game.status === "playing"
         ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score })
         : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
-    return h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
-      h("span", { class: "what" }, h("strong", {}, variant), ` · ${state}`),
+    const li = h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
+      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`),
       h("span", { class: "who" }, people),
       h("span", { class: "row" }, action));
+    return li;
   };
 
   const show = (status, games) => {
@@ -162,12 +168,7 @@ async function liveLobby(render, signal) {
 }
 
 function createForm(variants, strategies, identity, alert, account) {
-  const variant = h("select", { name: "variant" },
-    Object.values(variants).map((v) => h("option", { value: v.id }, v.name)));
-  const about = h("small", { class: "hint" });
-  const describe = () => (about.textContent = describeVariant(variants[variant.value]));
-  variant.addEventListener("change", describe);
-  describe();
+  const variant = variantPicker(variants, variants[DEFAULT_VARIANT] || Object.values(variants)[0]);
   const players = h("select", { name: "players" },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === 2 }, String(n))));
   const bots = h("input", { type: "number", name: "bots", min: "0", max: "5", value: "0", inputmode: "numeric" });
@@ -202,7 +203,7 @@ function createForm(variants, strategies, identity, alert, account) {
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       Object.assign(options, turnBased.options());
       try {
-        const grant = await api.post("/games", { ...me.body, variant: variant.value, max_players: Number(players.value), options }, { token: me.token });
+        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
         for (let i = 0; i < seatBots; i++) {
           await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
@@ -214,8 +215,8 @@ function createForm(variants, strategies, identity, alert, account) {
     },
   },
   h("h2", { id: "create-h" }, _("New game")),
-  h("div", { class: "row" }, field(_("Variant"), variant), field(_("Players"), players)),
-  about,
+  variant.el,
+  h("div", { class: "row" }, field(_("Players"), players)),
   h("div", { class: "row" }, field(_("Bots"), bots), field(_("Bot strategy"), strategy)),
   strategyAbout,
   h("fieldset", {},

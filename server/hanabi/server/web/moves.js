@@ -2,9 +2,9 @@
 // clue; only what the view's legal_actions allow is enabled. And the vote to end.
 
 import * as api from "./api.js";
+import { clueButtons } from "./clues.js";
 import { h } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
-import { colourWord } from "./words.js";
 
 /** The "Your move" panel of `page` (a GamePage), or null for a spectator. */
 export function movePanel(page) {
@@ -46,21 +46,11 @@ export function movePanel(page) {
       const name = v.players[target]?.name;
       const clues = page.legal((a) => a.type === "clue" && a.target === target);
       const chosen = page.sel.clue;
-      const option = (kind, value, text, cls) => {
-        const ok = clues.some((a) => a[kind] === value);
-        const pressed = chosen && chosen[kind] === value;
-        return h("button", {
-          type: "button", class: `clue ${cls}`, disabled: !ok, "aria-pressed": String(Boolean(pressed)),
-          "aria-label": _("{clue} clue", { clue: text }), "data-key": `clue-${kind}-${value}`,
-          onclick: () => page.pick({ clue: pressed ? null : { [kind]: value } }),
-        }, text);
-      };
       const legalChosen = chosen && clues.some((a) => ("color" in chosen ? a.color === chosen.color : a.rank === chosen.rank));
       parts.push(
         h("div", { class: "clues", role: "group", "aria-label": _("Clue for {name}", { name }) },
           h("p", {}, _("Clue for {name}:", { name })),
-          h("div", { class: "row" }, page.info.clueColors.map((c) => option("color", c, colourWord(c), page.info.suitClass(c)))),
-          h("div", { class: "row" }, page.info.clueRanks.map((r) => option("rank", r, String(r), "rank"))),
+          clueButtons(page.info, v, clues, chosen, (clue) => page.pick({ clue })),
           h("button", {
             type: "button", class: "primary", disabled: !legalChosen, "data-key": "give-clue",
             onclick: () => page.send({ type: "clue", target, ...chosen }),

@@ -8,6 +8,7 @@
 
 import { _ } from "./i18n.js";
 import * as api from "./api.js";
+import { bareVariant, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { VariantInfo } from "./words.js";
@@ -67,7 +68,9 @@ export async function showSharedReplay(root, roomId, ctx) {
   const mine = () => membership(roomId);
   const alert = h("p", { role: "alert", class: "error" });
   let room = await api.get(path, { token: mine()?.token });
-  const info = new VariantInfo(ctx.variants[room.view.variant]);
+  const variant = room.view.variant;
+  if (!(await ensureVariant(ctx.variants, variant))) ctx.variants[variant] = bareVariant(variant, room.view);
+  const info = new VariantInfo(ctx.variants[variant]);
   const leading = () => mine() !== null && mine().member === room.leader.id;
 
   async function lead(method, sub, body) {

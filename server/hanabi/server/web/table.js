@@ -3,6 +3,7 @@
 // change); moves go to the API; nothing here knows a card the view does not show.
 
 import * as api from "./api.js";
+import { bareVariant, ensureVariant } from "./catalogue.js";
 import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
@@ -67,6 +68,7 @@ class GamePage {
         throw error;
       }
     }
+    if (!(await ensureVariant(this.variants, view.variant))) this.variants[view.variant] = bareVariant(view.variant, view);
     this.setView(view);
     this.open();
   }

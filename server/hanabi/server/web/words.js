@@ -57,6 +57,9 @@ export function turnsText(n) {
   return ngettext("{n} turn", "{n} turns", n);
 }
 
+/** Up or Down's START card has rank 7 in the API (hanab.live's number); people read "S". */
+export const START_RANK = 7;
+
 /** What the page knows of a variant: its suits by id, in order. */
 export class VariantInfo {
   constructor(variant) {
@@ -91,11 +94,11 @@ export class VariantInfo {
   }
 
   cardText(suit, rank) {
-    return `${suit ? this.letter(suit) : "?"}${rank ?? "?"}`;
+    return `${suit ? this.letter(suit) : "?"}${rank === START_RANK ? "S" : rank ?? "?"}`;
   }
 
   cardWords(suit, rank) {
-    return _("{suit} {rank}", { suit: this.suitName(suit), rank });
+    return _("{suit} {rank}", { suit: this.suitName(suit), rank: rank === START_RANK ? _("START") : rank });
   }
 }
 
@@ -120,8 +123,16 @@ export function describeVariant(v) {
     if (s.wild) notes.push(_("{name} is touched by every colour clue and may be played on any firework", { name }));
     else if (s.all_colors) notes.push(_("{name} is touched by every colour clue", { name }));
     else if (s.no_colors) notes.push(_("{name} is touched by no colour clue", { name }));
+    else if (s.prism) notes.push(_("{name} is touched by the colour at its rank's place", { name }));
+    if (s.all_ranks) notes.push(_("{name} is touched by every rank clue", { name }));
+    else if (s.no_ranks) notes.push(_("{name} is touched by no rank clue", { name }));
     if (s.one_of_each) notes.push(_("{name} has one card of each rank: never discard one", { name }));
+    if (s.reversed) notes.push(_("{name} is built from 5 down to 1", { name }));
+    if (s.inverted) notes.push(_("playing {name} discards it, discarding it plays it", { name }));
   }
+  const rules = Object.keys(v.rules || {}).filter((r) => !r.startsWith("special_rank_") && r !== "stack_size");
+  if (rules.length) notes.push(_("rules: {rules}", { rules: rules.map((r) => r.replaceAll("_", " ")).join(_(", ")) }));
+  if (v.rules?.special_rank) notes.push(_("the {rank}s are special", { rank: v.rules.special_rank }));
   return notes.join(_("; "));
 }
 
@@ -165,7 +176,8 @@ function orList(items) {
 export function cluesText(info, knowledge) {
   const marks = [];
   for (const c of knowledge.clues || []) {
-    const mark = c.color != null ? colourWord(c.color) : String(c.rank);
+    // Cow & Pig and Duck: nobody sees what a clue said, only that it touched the card
+    const mark = c.color != null ? colourWord(c.color) : c.rank != null ? String(c.rank) : _("clued");
     if (!marks.includes(mark)) marks.push(mark);
   }
   return marks.join(_(", "));
@@ -237,7 +249,7 @@ export class Narrator {
         return { text: e.suit == null ? _("{who} drew a card", { who }) : _("{who} drew {card}", { who, card: card() }), kind: "aside" };
       }
       case "clue": {
-        const what = e.color != null ? colourWord(e.color) : e.rank;
+        const what = e.color != null ? colourWord(e.color) : e.rank != null ? e.rank : e.sound ? `"${e.sound}"` : _("something");
         const slots = (e.touched || []).map((o) => this.slot(e.target, o));
         const known = slots.filter((s) => s !== null).sort((a, b) => a - b);
         let tail = "";
