@@ -56,6 +56,9 @@ def args_for(argv: list[str]) -> argparse.Namespace:
         (["history", "bob"], "ann"),
         (["watch", "g1"], None),  # a spectator sends no credential
         (["list"], None),
+        (["seeds", "p2v0s1"], "ann"),  # a seed's results are shown to an account
+        (["stats"], "ann"),
+        (["leaderboard", "--variant", "rainbow", "--players", "3"], None),
     ],
 )
 def test_which_commands_act_as_the_account(config, argv, acts_as):

@@ -83,6 +83,31 @@ class AccountCalls(Transport):
     def rating_model(self) -> dict[str, Any]:
         return self._request("GET", "/rating-model").json()
 
+    def seed(
+        self, name: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """A page of every team's result on seed ``name`` (docs/seeds.md: for an account
+        that finished a game on it): ``{"seed", ..., "results", "next_cursor"}``."""
+        params = {"limit": limit, "cursor": cursor}
+        return self._request("GET", f"/seeds/{name}", params=params).json()
+
+    def leaderboard(
+        self,
+        *,
+        variant: str | None = None,
+        players: int | None = None,
+        kind: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        """A page of a variant and table size's best games (``kind``: score or turns)."""
+        params = {"variant": variant, "players": players, "kind": kind, "limit": limit}
+        return self._request("GET", "/leaderboards", params={**params, "cursor": cursor}).json()
+
+    def player_stats(self, username: str) -> dict[str, Any]:
+        """A player's games, max scores and average per variant (the games that count)."""
+        return self._request("GET", f"/players/{username}/stats").json()
+
     # -- turn-based play (docs/turns.md) -----------------------------------------------
 
     def my_turns(self, *, limit: int | None = None) -> dict[str, Any]:

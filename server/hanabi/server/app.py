@@ -26,6 +26,7 @@ from .storage.login_counters import LoginCounters
 from .storage.rate_counters import RateCounters
 from .storage.record import GameStatus
 from .storage.replays import RoomStore
+from .storage.seeds import SeedStore
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
 from .storage.store import Store
@@ -35,6 +36,7 @@ from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
+from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
@@ -42,6 +44,7 @@ from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.replays import Replays
+from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
@@ -103,10 +106,16 @@ def build_services(settings: dict[str, Any]) -> Services:
     server_time = ServerTime(store.redis)
     account_store = AccountStore(store.redis)
     settling = SettlingStore(store.redis, settings["HANABI_FINISHED_TTL"])
+    seed_store = SeedStore(
+        store.redis, settings["HANABI_SEED_RESULTS_MAX"], settings["HANABI_BOARD_MAX"]
+    )
+    results = Results(seed_store, settings["HANABI_PAGE_MAX"])
     # -- the table: reads, the write loop (settling games as they end), the operations
-    settler = Settler(store, settling, account_store, settings["HANABI_RATING_K"])
+    settler = Settler(
+        store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
+    )
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
-    writes = WriteLoop(store, reads, SettleHooks(settler))
+    writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
     leaving = Leaving(store, settling, writes, reads)
     webhooks = Webhooks(WebhookStore(store.redis, settings["HANABI_WEBHOOK_LOG"]), settings)
     turns = Turns(TurnIndex(store.redis), store, webhooks)
@@ -124,7 +133,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         reads=reads,
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
-        lobby=Lobby(writes, RatedTables(account_store, settings), settings),
+        lobby=Lobby(writes, RatedTables(account_store, settings), settings, SeedDeals(seed_store)),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),
@@ -134,6 +143,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
         replays=Replays(rooms, reads, settings),
+        seeds=SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"]),
+        results=results,
         turns=turns,
         webhooks=webhooks,
     )

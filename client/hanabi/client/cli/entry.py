@@ -20,6 +20,7 @@ from . import (
     join,
     listing,
     replays,
+    seeds,
     strategies,
     turns,
     variants,
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     strategies.add_parser(sub, common)
     accounts.add_parsers(sub, common)
     turns.add_parsers(sub, common)
+    seeds.add_parsers(sub, common)
     return parser
 
 

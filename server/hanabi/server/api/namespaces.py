@@ -23,6 +23,7 @@ from .replays import (
     RoomStreamResource,
 )
 from .seats import Bots, Players, Seat, Start
+from .seeds import Leaderboards, PlayerStats, Seed
 from .system import Health, Ready, Strategies
 from .turns import Deliveries, MyTurns, Webhook
 from .variants import VariantResource, Variants
@@ -34,6 +35,7 @@ sessions = Namespace("sessions", description="Logging in and out", path="/sessio
 players = Namespace("players", description="Public profiles and histories", path="/players")
 rating = Namespace("rating", description="The rating model", path="/rating-model")
 replays = Namespace("replays", description="Shared replay rooms and hypotheticals", path="/replays")
+seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
 
 GAME = "/<string:game_id>"
 ROOM = "/<string:room_id>"
@@ -81,9 +83,12 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (replays, ROOM + "/leader", Leader),
     (replays, ROOM + "/hypothetical", Hypothetical),
     (replays, ROOM + "/hypothetical/actions", HypotheticalActions),
+    (players, "/<string:username>/stats", PlayerStats),
+    (seeds, "/seeds/<string:seed_name>", Seed),
+    (seeds, "/leaderboards", Leaderboards),
 )
 
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating, replays)
+NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds)

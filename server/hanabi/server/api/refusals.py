@@ -50,6 +50,11 @@ STATUS: dict[str, int] = {
     "weak_password": 400,
     "rated_known_deal": 400,
     "variant_not_rated": 400,
+    "invalid_seed_name": 400,
+    "seed_variant": 400,
+    "seed_with_deck": 400,
+    "invalid_cursor": 400,
+    "seed_players": 400,
     "not_a_session": 400,
     "webhook_url_refused": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
@@ -69,6 +74,8 @@ STATUS: dict[str, int] = {
     "not_your_seat": 403,
     "bot_account": 403,
     "not_leader": 403,
+    "seed_in_play": 403,
+    "seed_not_played": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,
@@ -77,6 +84,7 @@ STATUS: dict[str, int] = {
     "player_not_found": 404,
     "room_not_found": 404,
     "no_such_follower": 404,
+    "variant_not_found": 404,
     "unknown_variant": 404,
     "no_webhook": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
@@ -108,6 +116,7 @@ STATUS: dict[str, int] = {
     "room_full": 409,
     "no_hypothetical": 409,
     "hypothetical_full": 409,
+    "seed_players_seated": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

@@ -42,6 +42,10 @@ PARAM_SCHEMAS = {
     "string": {"type": "string", "minLength": 1, "maxLength": 64},
     "int": {"type": "integer", "minimum": 0},
 }
+#: Path parameters with a shape of their own, by name.
+NAMED_PARAM_SCHEMAS = {
+    "seed_name": {"type": "string", "pattern": "^p[2-6]v(0|[1-9][0-9]{0,5})s[1-9][0-9]{0,8}$"},
+}
 METHODS = ("get", "post", "put", "patch", "delete")
 #: Request headers whose values have a shape of their own.
 HEADER_SCHEMAS = {"Last-Event-ID": {"type": "string", "pattern": "^[0-9]{1,12}$"}}
@@ -55,7 +59,8 @@ def routes() -> list[tuple[str, dict[str, Any], dict[str, Operation]]]:
             for url in route.urls:
                 rule = re.sub("/+", "/", PREFIX + namespace.path + url)
                 params = {
-                    name: PARAM_SCHEMAS[kind or "string"] for kind, name in _CONVERTER.findall(rule)
+                    name: NAMED_PARAM_SCHEMAS.get(name) or PARAM_SCHEMAS[kind or "string"]
+                    for kind, name in _CONVERTER.findall(rule)
                 }
                 path = _CONVERTER.sub(r"{\2}", rule)
                 ops = {

@@ -47,8 +47,13 @@ def _secure(response: Response) -> Response:
 @blueprint.get("/games/<game_id>")
 @blueprint.get("/players/<username>")
 @blueprint.get("/replays/<room_id>")
+@blueprint.get("/leaderboards")
+@blueprint.get("/seeds/<seed_name>")
 def page(
-    game_id: str | None = None, username: str | None = None, room_id: str | None = None
+    game_id: str | None = None,
+    username: str | None = None,
+    room_id: str | None = None,
+    seed_name: str | None = None,
 ) -> Response:
     """The page; its script shows the lobby, a game or a profile by the path."""
     return _secure(send_from_directory(WEB, "index.html", mimetype="text/html"))

@@ -43,6 +43,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMIT_CHAT_SEAT": ("20/minute", str),  # chat lines per seat
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
+    "HANABI_SEED_RESULTS_MAX": (100_000, int),  # results kept per seed (the best)
+    "HANABI_BOARD_MAX": (1_000, int),  # games kept per leaderboard (variant and size)
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
     "HANABI_WARM_VARIANTS": (1, int),  # 1: build every variant's answer at start (background)
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)

@@ -33,6 +33,7 @@ from .seats import (
     require_seat_at,
     seatable,
 )
+from .seeds import SeedDeals
 from .writes import Outcome, WriteLoop
 
 
@@ -48,10 +49,13 @@ def player_name(account: Account | None, name: str | None) -> str:
 class Lobby:
     """Opening tables, taking and freeing seats, seating bots, dealing."""
 
-    def __init__(self, writes: WriteLoop, rated: RatedTables, config: dict[str, Any]) -> None:
+    def __init__(
+        self, writes: WriteLoop, rated: RatedTables, config: dict[str, Any], seeds: SeedDeals
+    ) -> None:
         self.writes = writes
         self.rated = rated
         self.config = config
+        self.seeds = seeds
 
     def create(self, body: dict[str, Any], account: Account | None = None) -> Outcome:
         """Open a table; with ``account`` its seat 0 is bound to it under its username."""
@@ -63,7 +67,9 @@ class Lobby:
         engine_options = dict(body["options"])
         timing = timing_of(engine_options, self.config)  # takes the clock options out
         options = Options(**engine_options).to_dict()
-        seed = body.get("seed") or secrets.token_hex(8)
+        seed_name, chosen = self.seeds.mode(body)  # table/seeds.py: random, unplayed, a name
+        seed = body.get("seed") if seed_name is None and chosen else None
+        seed = seed or secrets.token_hex(8)
         deck = body.get("deck")
         deck_rows = None if deck is None else [[c["suit"], c["rank"]] for c in deck]
         try:
@@ -86,9 +92,10 @@ class Lobby:
                 created=now,
                 updated=now,
                 players=[Player(name, None, hash_token(token), account and account.id)],
-                custom_deal=body.get("seed") is not None or deck is not None,
+                custom_deal=chosen,
                 rated=is_rated,
                 timing=timing,
+                seed_name=seed_name,
             )
 
         joined = {"type": "join", "seat": 0, "name": name, "bot": None}
@@ -215,6 +222,7 @@ class Lobby:
                 notes.append(self.writes.note(record, {**event, "host": record.host}))
                 seat = None
             self.rated.check_start(record)
+            self.seeds.deal(record)  # the seed's name and deck, now that the seats are known
             try:
                 game = Game(setup_of(record))
             except SetupError as exc:  # settings were checked at creation; be safe anyway

@@ -43,7 +43,7 @@ class RatedTables:
             )
         if account.bot:
             raise Forbidden("bot_account", "Bot accounts never play rated games.")
-        if body.get("seed") or body.get("deck"):
+        if body.get("seed") not in (None, "random", "unplayed") or body.get("deck"):
             raise Invalid("rated_known_deal", "A rated game is dealt at random: no seed, no deck.")
         if not ratings.is_rated_variant(get_variant(body["variant"])):
             raise Invalid(

@@ -75,6 +75,8 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         custom_deal=record.custom_deal,
         votes=votes_view(record, seat),
     )
+    if seat is not None and record.seed_name is not None:
+        out["seed"] = record.seed_name  # a seat's only, and never a custom seed (docs/seeds.md)
     changes = (record.result or {}).get("rating_changes")
     if changes is not None and out.get("result") is not None:
         out["result"] = {**out["result"], "rating_changes": changes}

@@ -14,12 +14,14 @@ from ..storage.changes import ChangeHub
 from ..storage.store import Store
 from .accounts import Accounts
 from .deadlines import Deadlines
+from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
 from .lobby import Lobby
 from .play import Play
 from .reads import Reads
 from .replays import Replays
+from .seeds import SeedPages
 from .settle import Settler
 from .stats import Profiles
 from .tickets import StreamTickets
@@ -49,5 +51,7 @@ class Services:
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
     replays: Replays  # shared replay rooms and their hypotheticals
+    seeds: SeedPages  # GET /seeds/{name}: every team's result on a seed
+    results: Results  # leaderboards and players' counts (recorded as games settle)
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -68,12 +69,18 @@ class Settler:
     """Applies finished games to their accounts (see the module doc)."""
 
     def __init__(
-        self, store: Store, settling: SettlingStore, accounts: AccountStore, k: float
+        self,
+        store: Store,
+        settling: SettlingStore,
+        accounts: AccountStore,
+        k: float,
+        results: Callable[[Record], None] | None = None,
     ) -> None:
         self.store = store
         self.settling = settling
         self.accounts = accounts
         self.k = k
+        self.results = results  # seeds and leaderboards (table/leaderboards.Results.record)
 
     def pending(self, record: Record) -> None:
         """Call before the commit that starts ``record``: it will be settled when it ends
@@ -104,6 +111,8 @@ class Settler:
                 changes[str(member["seat"])] = entry["rating_change"]
         if plan["rated"]:
             record = self._record_changes(record, changes)
+        if self.results is not None:  # idempotent: a retry records the same
+            self.results(record)
         self.settling.settled(game_id)
         return record
 

@@ -7,6 +7,7 @@ import * as api from "./api.js";
 import { alertBox, banner, field, fill, h } from "./dom.js";
 import { DEFAULT_VARIANT, variantName } from "./catalogue.js";
 import { variantPicker } from "./picker.js";
+import { seedChoice } from "./leaderboards.js";
 import { moveClockField, turnsPanel } from "./turns.js";
 import { reasonText, seatKind } from "./words.js";
 
@@ -60,6 +61,7 @@ export function showLobby(main, { variants, strategies }) {
     main,
     h("h1", {}, _("Hanabi")),
     h("p", { class: "lead" }, _("The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together.")),
+    h("nav", { "aria-label": _("Pages") }, h("a", { href: "/leaderboards" }, _("Leaderboards"))),
     alert.el,
     turns?.el,
     minePanel,
@@ -187,6 +189,7 @@ function createForm(variants, strategies, identity, alert, account) {
   const timer = h("div", { class: "row", hidden: true },
     field(_("Minutes on each clock"), minutes), field(_("Seconds added a move"), bonus));
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
+  const seed = seedChoice();
   const turnBased = moveClockField();
 
   const form = h("form", {
@@ -203,7 +206,7 @@ function createForm(variants, strategies, identity, alert, account) {
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       Object.assign(options, turnBased.options());
       try {
-        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options }, { token: me.token });
+        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options, seed: seed.value() }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
         for (let i = 0; i < seatBots; i++) {
           await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
@@ -219,6 +222,7 @@ function createForm(variants, strategies, identity, alert, account) {
   h("div", { class: "row" }, field(_("Players"), players)),
   h("div", { class: "row" }, field(_("Bots"), bots), field(_("Bot strategy"), strategy)),
   strategyAbout,
+  seed.el,
   h("fieldset", {},
     h("legend", {}, _("Options")),
     field(_("Clues may touch no card"), emptyClues),

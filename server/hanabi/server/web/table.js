@@ -7,6 +7,7 @@ import { bareVariant, ensureVariant } from "./catalogue.js";
 import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { seedPanel } from "./leaderboards.js";
 import { movePanel } from "./moves.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
@@ -326,6 +327,7 @@ class GamePage {
       h("h2", { id: "end-h" }, _("Game over: score {score} of {max}", { score: r.score, max: this.info.variant.max_score })),
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
+      v.seed ? seedPanel(v.seed, v.id) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
         h("a", { href: `${api.BASE}${this.path}/export`, download: `hanabi-${v.id}.json` }, _("hanab.live export (JSON)")),

@@ -64,7 +64,15 @@ class CreateGameSchema(Schema):
     variant = variant_field(load_default="no_variant")
     max_players = integer(load_default=5, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
     options = fields.Nested(OptionsSchema, load_default=dict)
-    seed = fields.String(validate=validate.Length(1, 64))
+    seed = fields.String(
+        validate=validate.Length(1, 64),
+        metadata={
+            "description": "random (the default): a deal none of the seated accounts "
+            "played, picked at random; unplayed: the lowest-numbered such deal, so teams "
+            "compare; a name (p<players>v<variant>s<n>): that deal (custom_deal: true). "
+            "Any other text: a private custom seed, not compared. See docs/seeds.md."
+        },
+    )
     deck = fields.List(
         fields.Nested(DeckCardSchema),
         validate=validate.Length(1, 200),

@@ -200,6 +200,13 @@ class GameViewSchema(Schema):
     host = integer(required=True)
     you = nullable_integer(metadata={"description": "The viewer's seat; null for a spectator."})
     custom_deal = custom_deal_field()
+    seed = fields.String(
+        metadata={
+            "description": "The table's seed, to its seated players only (absent for others "
+            "and for a custom deal): random, unplayed or a name in the lobby, the deal's name "
+            "(p<players>v<variant>s<n>) once dealt. See docs/seeds.md."
+        },
+    )
     turn = integer(required=True)
     current_seat = nullable_integer()
     clue_tokens = fields.Float(
