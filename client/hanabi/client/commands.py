@@ -16,6 +16,7 @@ from typing import Any
 from .codes import ActionKind, GameStatus
 from .i18n import N_, _
 from .narrate import player_names
+from .notes import NoteError, parse_note
 from .variants import VariantInfo
 from .words import seat_name
 
@@ -29,6 +30,8 @@ Moves (on your turn; slots and players are numbered as the table shows them):
   play SLOT FIREWORK   p 2 g      wild rainbow: the firework to play it on
 Any time:
   chat TEXT            say something to the table
+  note SLOT TEXT       note 2 chop?  your own note on your card in slot 2 (private
+  note WHO SLOT TEXT   until the game ends); on someone else's card; no TEXT deletes
   history              every move so far, in words
   help                 this text
   quit                 leave the table (join again later to resume)
@@ -63,6 +66,7 @@ class CommandKind(StrEnum):
     HISTORY = "history"
     REDRAW = "redraw"
     QUIT = "quit"
+    NOTE = "note"
 
 
 #: Every word a line may begin with, and what it asks for (``terminate now`` is a vote).
@@ -87,6 +91,7 @@ ALIASES = {
     "start": CommandKind.START,
     "leave": CommandKind.LEAVE,
     "bot": CommandKind.BOT,
+    "note": CommandKind.NOTE,
     "terminate": CommandKind.VOTE,
     "vote": CommandKind.VOTE,
     "": CommandKind.REDRAW,
@@ -123,6 +128,12 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
         if not text:
             raise InputError(_("Say what? For example: chat good luck!"))
         return Command(kind, text=text)
+    if kind == CommandKind.NOTE:
+        try:
+            order, text = parse_note(line, view)
+        except NoteError as exc:
+            raise InputError(str(exc)) from None
+        return Command(kind, {"card": order}, text=text)
     if head == "terminate":
         if [w.lower() for w in words[1:]] != ["now"]:
             raise InputError(_('This votes to end the game with score 0: type "terminate now".'))

@@ -395,6 +395,20 @@ class GameCalls(Transport):
         )
         return response.json() if response.content else {}
 
+    def note(
+        self, game_id: str, card: int, text: str, *, token: str | None = None
+    ) -> dict[str, str]:
+        """Write the seat's note on card ``card`` (an order); empty ``text`` deletes it.
+        A PUT: sending it twice is the same note. The seat's notes after, order -> text."""
+        response = self._request(
+            "PUT", f"/games/{game_id}/notes/{card}", json={"text": text}, token=token
+        )
+        return response.json()["notes"]
+
+    def notes(self, game_id: str, *, token: str | None = None) -> dict[str, str]:
+        """The seat's own notes in this game, card order (a string) -> text."""
+        return self._request("GET", f"/games/{game_id}/notes", token=token).json()["notes"]
+
     def vote(self, game_id: str, end: bool = True, *, token: str | None = None) -> View:
         """Vote to end the game (``end``), or take the vote back; the game ends (reason
         ``terminated``, score 0) once half of the seated people voted. The view after it."""

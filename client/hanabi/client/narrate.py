@@ -53,6 +53,7 @@ class Narrator:
         # (sentence, aside): asides (draws, the game-over line, which the table and the
         # bot print on their own) are in the history but not among the recent moves.
         self.lines: list[tuple[str, bool]] = []
+        self.said: list[str] = []  # chat lines, listed apart from the moves
 
     def name(self, seat: Any) -> str:
         return seat_name(self.names, seat)
@@ -78,6 +79,11 @@ class Narrator:
             if line is None:
                 continue
             text, aside, joins_previous = line
+            if event.get("type") == EventKind.CHAT:
+                self.said.append(text)  # in the history, not among the recent moves
+                self.lines.append((text, True))
+                new.append(text)
+                continue
             if joins_previous and self.lines:
                 prev, prev_draw = self.lines[-1]
                 self.lines[-1] = (prev + text, prev_draw)
@@ -99,6 +105,10 @@ class Narrator:
     def recent(self, count: int) -> list[str]:
         """The last ``count`` sentences, asides left out (they are in the history)."""
         return [t for t, aside in self.lines if not aside][-count:]
+
+    def chat(self, count: int) -> list[str]:
+        """The last ``count`` chat lines."""
+        return self.said[-count:] if count > 0 else []
 
     def history(self) -> list[str]:
         return [t for t, _ in self.lines]

@@ -16,6 +16,7 @@ from .clocks import clocks_line
 from .codes import GameStatus, SeatKind, game_status
 from .i18n import N_, _, n_
 from .narrate import player_names
+from .notes import last_move, note_lines
 from .variants import VariantInfo, clue_options
 from .words import end_reason, seat_name
 
@@ -199,6 +200,7 @@ class TableRenderer:
             lines.append(self._row(N_("knows"), [self.card(*knows(c), is_clued(c)) for c in cards]))
             lines.append(self._row(N_("suits"), [self.possible_suits(c) for c in cards]))
             lines.append(self._row(N_("ranks"), [self.possible_ranks(c) for c in cards]))
+        lines += [Text(f"  {line}", style="italic") for line in note_lines(view, cards)]
         return lines
 
     def discards(self, view: Mapping[str, Any]) -> Text:
@@ -266,13 +268,18 @@ class TableRenderer:
         view: Mapping[str, Any],
         *,
         recent: Sequence[str] = (),
+        chat: Sequence[str] = (),
         game_id: str | None = None,
         join_hint: str | None = None,
         elapsed: float = 0.0,
     ) -> Text:
         """The whole table as one Text; ``recent`` are the last moves, in words;
-        ``elapsed``: seconds since the view arrived (the running clock counts down)."""
+        ``elapsed``: seconds since the view arrived (the running clock counts down);
+        ``chat``: the last chat lines, listed apart from the moves."""
         lines = self.header(view, game_id, elapsed)
+        last = last_move(view, self.info)
+        if last is not None:
+            lines.append(Text(_("Last move: {move}", move=last), style="bold"))
         lobby = game_status(view) == GameStatus.LOBBY
         if lobby:
             lines += self.players(view)
@@ -296,6 +303,10 @@ class TableRenderer:
             lines.append(Text(""))
             lines.append(Text(_("Last moves:"), style="bold"))
             lines += [Text(f"  {r}") for r in recent]
+        if chat:
+            lines.append(Text(""))
+            lines.append(Text(_("Chat:"), style="bold"))
+            lines += [Text(f"  {line}") for line in chat]
         lines.append(Text(""))
         lines.append(self.lobby_line(view) if lobby else self.turn_line(view))
         out = Text("\n").join(lines)

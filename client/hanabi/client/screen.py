@@ -27,6 +27,7 @@ from .variants import VariantInfo, variant_info
 from .words import seat_name
 
 RECENT = 6  # last moves shown under the table
+RECENT_CHAT = 4  # last chat lines, listed apart: chat never pushes a move out
 CLOCK_ROW = 3  # the table's line that shows the clocks (title, score, clocks, fireworks)
 
 
@@ -101,6 +102,7 @@ class TableScreen:
                 self.emit({"type": "events", "events": events})
             return
         recent = self.narrator.recent(RECENT)
+        chat = self.narrator.chat(RECENT_CHAT)
         if frame:
             turn = int(view.get("turn") or 0)
             recent = narrate_upto(self.narrator.names, self.info, self.log, turn, RECENT)
@@ -111,6 +113,7 @@ class TableScreen:
             self.renderer.render(
                 view,
                 recent=recent,
+                chat=chat,
                 game_id=self.game_id,
                 join_hint=self.join_hint,
                 elapsed=time.monotonic() - self.view_at,

@@ -36,6 +36,10 @@ SENT = {
         N_("Your request to leave may or may not have reached it"),
         N_("Your request to leave was not sent"),
     ),
+    CommandKind.NOTE: (
+        N_("Your note may or may not have reached it"),
+        N_("Your note was not sent"),
+    ),
 }
 
 MOVE_SENT = (N_("Your move may or may not have reached it"), N_("Your move was not sent"))
@@ -65,6 +69,7 @@ class TableCommands:
             CommandKind.START: self._start,
             CommandKind.BOT: self._seat_bot,
             CommandKind.LEAVE: self._leave,
+            CommandKind.NOTE: self._note,
         }
 
     def run(self, line: str) -> int | None:
@@ -132,6 +137,21 @@ class TableCommands:
     def _chat(self, command: Command) -> int | None:
         self.client.chat(self.game_id, command.text, token=self.screen.token)
         self.screen.refresh()
+        return None
+
+    def _note(self, command: Command) -> int | None:
+        """Write (or delete) a note; the table is redrawn with it at once (the server's
+        stream brings it with the next change only)."""
+        screen = self.screen
+        notes = self.client.note(
+            self.game_id, command.action["card"], command.text, token=screen.token
+        )
+        view = screen.view
+        you = view.get("you") if view else None
+        if view is not None and isinstance(you, int):
+            by_seat = list(view.get("notes") or [{} for _ in view.get("players") or []])
+            by_seat[you : you + 1] = [notes]
+            screen.show({**view, "notes": by_seat}, force=True)
         return None
 
     def _vote(self, command: Command) -> int | None:

@@ -23,6 +23,7 @@ from .storage import redis_memory
 from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
 from .storage.login_counters import LoginCounters
+from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
 from .storage.record import GameStatus
 from .storage.replays import RoomStore
@@ -40,6 +41,7 @@ from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
+from .table.notes import Notes
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
@@ -115,6 +117,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
     )
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
+    notes = Notes(NoteStore(store.redis), reads)
+    reads.private = notes  # a seat's notes in its views, outside the view cache
     writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
     leaving = Leaving(store, settling, writes, reads)
     webhooks = Webhooks(WebhookStore(store.redis, settings["HANABI_WEBHOOK_LOG"]), settings)
@@ -147,6 +151,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         results=results,
         turns=turns,
         webhooks=webhooks,
+        notes=notes,
     )
 
 

@@ -12,7 +12,6 @@ from flask_restx import Resource
 
 from ..ops.serving import yield_to_others
 from ..storage.record import GameStatus
-from ..table import rendering
 from ..table.seats import not_found
 from .context import hit_per_address, holding, services
 from .credentials import bearer_token, current_account
@@ -149,7 +148,8 @@ class GameResource(Resource):
             raise not_found(game_id)
         version = raw[0]
         seat = svc.reads.seat_in(raw, token)
-        etag = rendering.etag(version, seat)
+        own = svc.reads.own_private(game_id, seat)  # a seat's notes: in its ETag and view
+        etag = svc.reads.etag(version, seat, own)
         if if_none_match(etag):
             if wait > 0:
                 with holding(wait):
@@ -160,10 +160,11 @@ class GameResource(Resource):
                         raise not_found(game_id)
                     version = raw[0]
                     seat = svc.reads.seat_in(raw, token)
-                    etag = rendering.etag(version, seat)
+                    own = svc.reads.own_private(game_id, seat)
+                    etag = svc.reads.etag(version, seat, own)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        body = svc.reads.view_of(game_id, raw, seat)
+        body = svc.reads.view_of(game_id, raw, seat, own)
         response = json_response(
             body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
         )
@@ -181,7 +182,10 @@ class Export(Resource):
     )
     def get(self, game_id: str) -> Response:
         svc = services()
-        return json_response(svc.reads.export(svc.reads.load(game_id)))
+        record = svc.reads.load(game_id)
+        data = svc.reads.export(record)
+        notes = svc.notes.export(record)  # hanab.live's shape; left out when there are none
+        return json_response(data if notes is None else {**data, "notes": notes})
 
 
 class Replay(Resource):

@@ -10,6 +10,7 @@ from flask_restx import Namespace, Resource
 from .accounts import AccountsResource, AllSessions, CurrentSession, KeyResource, Keys, Me, Sessions
 from .events import Events, Stream, Tickets
 from .games import Export, GameResource, Games, Replay
+from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
 from .replays import (
@@ -62,6 +63,8 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/terminate", Terminate),
     (games, GAME + "/export", Export),
     (games, GAME + "/replay", Replay),
+    (games, GAME + "/notes", Notes),  # card notes: the bearer's own
+    (games, GAME + "/notes/<int:card_order>", Note),
     (accounts, "", AccountsResource),  # registering
     (accounts, "/me", Me),
     (accounts, "/me/sessions", AllSessions),

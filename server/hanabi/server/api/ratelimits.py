@@ -47,6 +47,7 @@ RATES: dict[str, tuple[str, str]] = {
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
     "replay": ("HANABI_LIMIT_REPLAY", "address"),
     "replay_lead": ("HANABI_LIMIT_REPLAY_LEAD", "room"),
+    "note_seat": ("HANABI_LIMIT_NOTE_SEAT", "seat"),
 }
 
 #: Seconds past its expected end that a waiting request still counts against its address,

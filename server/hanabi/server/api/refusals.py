@@ -87,6 +87,7 @@ STATUS: dict[str, int] = {
     "variant_not_found": 404,
     "unknown_variant": 404,
     "no_webhook": 404,
+    "no_such_card": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it
@@ -117,6 +118,8 @@ STATUS: dict[str, int] = {
     "no_hypothetical": 409,
     "hypothetical_full": 409,
     "seed_players_seated": 409,
+    "card_not_drawn": 409,
+    "too_many_notes": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

@@ -189,7 +189,8 @@ class GameStream:
         needs the same bytes (1,000 spectators of a game read and render it once)."""
         reads = self.reads
         key = ("stream", record.id, record.version, seat, last)
-        cached = reads.views.get(key)
+        # A seat's view carries its notes, which change without a commit: built afresh.
+        cached = reads.views.get(key) if seat is None else None
         if cached is not None:
             return cached
 
@@ -201,7 +202,8 @@ class GameStream:
             newest = max(newest, record.event_count)
             parts.append(message(reads.rendered(record, seat), "view", newest))
             built = (b"".join(parts), newest)
-            reads.views.put(key, built)
+            if seat is None:
+                reads.views.put(key, built)
             return built
 
         return reads.loads.do(key, build)

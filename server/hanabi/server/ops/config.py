@@ -42,6 +42,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMIT_LOGIN": ("30/minute", str),  # logins tried (POST /sessions) per address
     "HANABI_LIMIT_CHAT_SEAT": ("20/minute", str),  # chat lines per seat
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
+    "HANABI_LIMIT_NOTE_SEAT": ("60/minute", str),  # card notes written per seat
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_SEED_RESULTS_MAX": (100_000, int),  # results kept per seed (the best)
     "HANABI_BOARD_MAX": (1_000, int),  # games kept per leaderboard (variant and size)

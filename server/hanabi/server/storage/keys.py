@@ -5,7 +5,8 @@ Per game, all keys share the hash tag ``{game:<id>}`` so one game lives in one C
 ``{game:<id>}:g``  hash ``v`` (version, grows by one per commit), ``p`` (players JSON:
                    ``[[name, bot, token_hash], ...]``) and ``s`` (state blob, see
                    :mod:`.record`); also ``ts``, ``left`` and ``dl``, the clocks that the
-                   commit script keeps (:mod:`.scripts`).
+                   commit script keeps (:mod:`.scripts`), and ``n<seat>``, each seat's
+                   card notes (:mod:`.notes`).
 ``{game:<id>}:a``  list, the action log while the game is on: one entry per turn
                    (:class:`~.record.ActionEntry`).
 ``{game:<id>}:e``  list, the event log while the game is on (public, unredacted; chat too).

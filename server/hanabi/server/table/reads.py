@@ -24,6 +24,8 @@ from ..storage.store import Store
 from . import rendering, restore
 from .cache import LRU, SingleFlight
 from .clocks import ClockState, clocks_view
+from .last_action import last_action
+from .private import Own, PrivateKeys
 from .refusals import Conflict, NotFound, Refused, Unavailable
 from .restore import Finished
 from .seats import all_bots, not_found, seat_of
@@ -44,6 +46,9 @@ class Reads:
         self.views = LRU(cache_size)
         self.finished = LRU(256)
         self.records = LRU(cache_size)  # id -> (version, players, blob)
+        #: Keys each view served gets fresh, past the cache (card notes); the composition
+        #: sets it.
+        self.private: PrivateKeys | None = None
 
     # -- engine glue -------------------------------------------------------------------
 
@@ -96,9 +101,12 @@ class Reads:
             game = self.game_of(record)
         out = rendering.render(record, seat, game)
         out.update(clocks_view(record, self.server_time.now_ms()))
+        out.update(self._private(record.id, ClockState.of(record), seat))
         return out
 
-    def rendered(self, record: Record, seat: int | None, game: Game | None = None) -> bytes:
+    def rendered(
+        self, record: Record, seat: int | None, game: Game | None = None, own: Own | None = None
+    ) -> bytes:
         """The view as JSON, cached per (game, version, seat) without its time keys (they
         change without a commit: the clocks run), which are added to each copy served;
         ``game``: the engine state already at hand, if any."""
@@ -109,17 +117,26 @@ class Reads:
                 game = self.game_of(record)
             cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
             self.views.put(key, cached)
-        return self._timed(*cached)
+        return self._timed(*cached, record.id, seat, own)
 
     def seat_in(self, stored: tuple[int, bytes, bytes], token: str | None) -> int | None:
         """The seat ``token`` holds in a game as read (None without a token; 403 if it
         holds none), from its players alone: a 304 never parses the state."""
         return seat_of(parse_players(stored[1]), token)
 
-    def view_of(self, game_id: str, stored: tuple[int, bytes, bytes], seat: int | None) -> bytes:
-        """The view of a game as read, for ``seat``: rendered once per version and seat."""
-        body = self.cached_view(game_id, stored[0], seat)
-        return body if body is not None else self.rendered(Record.load(game_id, *stored), seat)
+    def view_of(
+        self,
+        game_id: str,
+        stored: tuple[int, bytes, bytes],
+        seat: int | None,
+        own: Own | None = None,
+    ) -> bytes:
+        """The view of a game as read, for ``seat``: rendered once per version and seat;
+        ``own``: the seat's private keys as read for its ETag (:meth:`own_private`)."""
+        body = self.cached_view(game_id, stored[0], seat, own)
+        if body is not None:
+            return body
+        return self.rendered(Record.load(game_id, *stored), seat, own=own)
 
     def record_at(self, game_id: str, version: int) -> Record | None:
         """The game at ``version`` or later (a version a change announced): see
@@ -127,14 +144,41 @@ class Reads:
         raw = self.load_raw(game_id, version)
         return None if raw is None else Record.load(game_id, *raw)
 
-    def cached_view(self, game_id: str, version: int, seat: int | None) -> bytes | None:
+    def cached_view(
+        self, game_id: str, version: int, seat: int | None, own: Own | None = None
+    ) -> bytes | None:
         """The view of that version for that seat if this process has it rendered."""
         cached = self.views.get((game_id, version, seat))
-        return None if cached is None else self._timed(*cached)
+        return None if cached is None else self._timed(*cached, game_id, seat, own)
 
-    def _timed(self, body: bytes, state: ClockState) -> bytes:
-        times = orjson.dumps(clocks_view(state, self.server_time.now_ms()))
-        return body[:-1] + b"," + times[1:]
+    def _timed(
+        self, body: bytes, state: ClockState, game_id: str, seat: int | None, own: Own | None
+    ) -> bytes:
+        keys = clocks_view(state, self.server_time.now_ms())
+        keys.update(self._private(game_id, state, seat, own))
+        return body[:-1] + b"," + orjson.dumps(keys)[1:]
+
+    def _private(
+        self, game_id: str, state: ClockState, seat: int | None, own: Own | None = None
+    ) -> dict[str, Any]:
+        if self.private is None:
+            return {}
+        status, seats = GameStatus(state.status), len(state.people)
+        return self.private.view_keys(game_id, status, seats, seat, own)
+
+    def own_private(self, game_id: str, seat: int | None) -> Own | None:
+        """What ``seat`` alone sees of the game that no commit changes (its notes), read
+        once for a request's ETag and body; None for a spectator."""
+        if self.private is None or seat is None:
+            return None
+        return self.private.own(game_id, seat)
+
+    def etag(self, version: int, seat: int | None, own: Own | None = None) -> str:
+        """The view's ETag: its version and viewer, and for a seat a tag of what it alone
+        sees that no commit changes (``own``, its notes)."""
+        tag = rendering.etag(version, seat)
+        extra = "" if own is None or self.private is None else self.private.tag(own)
+        return tag if not extra else tag[:-1] + "." + extra + '"'
 
     # -- waiting for changes --------------------------------------------------------
 
@@ -249,5 +293,7 @@ class Reads:
         except HanabiError as exc:  # pragma: no cover - the log replayed once already
             raise Refused("replay_failed", exc.template, **exc.params) from None
         out = rendering.with_table(full_view(game), record, None)
+        out["last_action"] = last_action(record, game, None, reveal=True)
         out.update(clocks_view(record, self.server_time.now_ms()))
+        out.update(self._private(record.id, ClockState.of(record), None))
         return out

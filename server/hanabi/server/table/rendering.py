@@ -15,6 +15,7 @@ from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator
 from ..ops.times import iso
 from ..storage.record import GameStatus, Record
 from .clocks import timing_options
+from .last_action import last_action
 from .seats import all_bots
 from .vote_count import votes_view
 
@@ -45,6 +46,7 @@ def render(record: Record, seat: int | None, game: Game | None) -> dict[str, Any
     """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt."""
     if record.status is GameStatus.LOBBY:
         out = lobby_view(record)
+        out["last_action"] = None
     else:
         assert game is not None
         if seat is not None:
@@ -53,6 +55,9 @@ def render(record: Record, seat: int | None, game: Game | None) -> dict[str, Any
             out = full_view(game)
         else:
             out = spectator_view(game)
+        out["last_action"] = last_action(
+            record, game, seat, reveal=seat is None and all_bots(record)
+        )
     return with_table(out, record, seat)
 
 

@@ -18,6 +18,7 @@ from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
 from .lobby import Lobby
+from .notes import Notes
 from .play import Play
 from .reads import Reads
 from .replays import Replays
@@ -55,3 +56,4 @@ class Services:
     results: Results  # leaderboards and players' counts (recorded as games settle)
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks
+    notes: Notes  # card notes, private to their author until the end

@@ -115,7 +115,7 @@ export function discardPile(info, view) {
         cards.map((c) => {
           const look = lookOfSuit(info, suit);
           return paint(h("span", {
-            class: `mini${c.misplayed ? " misplayed" : ""}`,
+            class: `mini${c.misplayed ? " misplayed" : ""}${c.order === view.last_action?.card ? " last-moved" : ""}`,
             "data-suit": suit,
             title: c.misplayed ? _("misplayed") : _("discarded"),
           }, look ? symbol(look) : null, info.cardText(c.suit, c.rank) + (c.misplayed ? "✗" : "")), look);

@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { shareButton } from "./shared_replay.js";
+import { dressCard, lastMove } from "./notes.js";
 import { Narrator } from "./words.js";
 
 /** Everything this replay needs from the server: the final view and the whole log. */
@@ -92,13 +93,13 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
       cache.set(turn, view);
     }
     if (wanted !== turn) return; // a later turn was asked for meanwhile
-    fill(boardSlot, h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(info, view), counters(view)));
+    fill(boardSlot, lastMove(info, view), h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(info, view), counters(view)));
     fill(handsSlot,
       h("section", { class: "panel hands", "aria-label": _("Hands") },
         view.players.map((p) =>
           h("div", { class: `player${view.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": _("{name}'s hand", { name: p.name }) },
             h("h2", { class: "player-name" }, p.name),
-            h("div", { class: "hand" }, (view.hands[p.seat] || []).map((card, i) => cardButton(info, card, i + 1, {})))))));
+            h("div", { class: "hand" }, (view.hands[p.seat] || []).map((card, i) => dressCard(null, view, card, cardButton(info, card, i + 1, {}))))))));
     fill(pileSlot, discardPile(info, view));
   }
 

@@ -9,6 +9,7 @@ import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
 import { seedPanel } from "./leaderboards.js";
 import { movePanel } from "./moves.js";
+import { dressCard, lastMove, notesToggle } from "./notes.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
 import { _, ngettext } from "./i18n.js";
@@ -214,6 +215,7 @@ class GamePage {
       fill(
         this.body,
         v.status === "finished" ? this.endPanel() : null,
+        lastMove(this.info, v),
         h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, v), counters(v)),
         this.handsPanel(cells),
         v.status === "playing" ? this.controls() : null,
@@ -239,6 +241,7 @@ class GamePage {
     return h(
       "section",
       { class: "panel hands", "aria-label": _("Hands") },
+      notesToggle(this, v),
       v.players.map((p) => {
         const own = p.seat === v.you;
         const clock = v.clocks ? h("span", { class: "clock", "aria-label": `${p.name}'s clock` }) : null;
@@ -254,15 +257,15 @@ class GamePage {
             toMove ? h("span", { class: "badge turn" }, _("to move")) : null,
             clock),
           h("div", { class: "hand" },
-            (v.hands[p.seat] || []).map((card, i) =>
-              cardButton(this.info, card, i + 1, {
+            (v.hands[p.seat] || []).map((card, i) => dressCard(this, v,
+              card, cardButton(this.info, card, i + 1, {
                 own,
                 key: `card-${card.order}`,
                 selected: own ? this.sel.card === card.order : false,
                 onSelect: v.you === null || v.status !== "playing" ? null
                   : own ? () => this.pick({ card: this.sel.card === card.order ? null : card.order })
                   : () => this.pick({ target: p.seat }),
-              }),
+              })),
             )),
           !own && myTurn && v.you !== null
             ? h("button", {

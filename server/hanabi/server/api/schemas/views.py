@@ -18,6 +18,7 @@ from .basics import (
     nullable_integer,
     nullable_string,
 )
+from .notes import LastActionSchema, view_notes_field
 from .plain import Schema  # marshmallow's, refusing in plain words
 
 HIDDEN_IN_HOLE = "null while a Throw It in a Hole game is on (the plays are unseen)."
@@ -253,6 +254,14 @@ class GameViewSchema(Schema):
     legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     votes = fields.Nested(VotesSchema, required=True)
+    last_action = fields.Nested(
+        LastActionSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The last move as this viewer may see it (its events' "
+                  "redaction); null before the first."},
+    )  # fmt: skip
+    notes = view_notes_field()
     clocks = fields.List(
         fields.Float(),
         required=True,
@@ -313,3 +322,8 @@ class HanabLiveGameSchema(Schema):
     actions = fields.List(fields.Nested(HanabLiveActionSchema), required=True)
     options = fields.Dict(keys=fields.String(), values=fields.Raw(), required=True)
     seed = fields.String(required=True)
+    notes = fields.List(
+        fields.List(fields.String()),
+        metadata={"description": "Card notes, per seat a list of strings by card order "
+                  "(hanab.live's shape); left out when nobody wrote one."},
+    )  # fmt: skip
