@@ -23,6 +23,7 @@ from hanabi.game import Action, Game, HanabiError, IllegalAction, full_view, rep
 from ..ops.times import iso
 from ..storage.record import Record
 from . import rendering, restore
+from .last_action import _event as last_move_event
 from .refusals import Conflict, Invalid, NotFound, Refused
 from .restore import Finished
 
@@ -135,7 +136,11 @@ def room_view(
         return out
     game, first_drawn = branch_game(record, finished, branch)
     view = rendering.with_table(full_view(game), record, None)
-    view.update({k: position_view[k] for k in ("clocks", "deadline", "server_time")})
+    # the table's keys as the real game's view at the branch has them (its notes, clocks)
+    view.update({k: v for k, v in position_view.items() if k not in view or k == "last_action"})
+    if branch.moves:  # the hypothetical's own last move
+        seat, action = branch.moves[-1]
+        view["last_action"] = last_move_event(game, game.turn - 1, seat, Action.from_dict(action))
     hidden = not branch.reveal and audience is Audience.FOLLOWERS
     if hidden:
         _hide_draws(view, first_drawn)
