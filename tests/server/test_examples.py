@@ -263,6 +263,7 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
         body = out.example("act", name)
         out.send("act", name, tokens[body["turn"] % 2], game_id=game_id)
     out.send("chat", "line", tokens[1], game_id=game_id)
+    out.send("writeNote", "note", tokens[0], game_id=game_id, card_order=1)
     out.send("vote", "end", tokens[0], game_id=game_id)
     out.send("vote", "take_back", tokens[0], game_id=game_id)
     # A shared replay of that game, once it is over.
@@ -281,6 +282,7 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
     out.send("register", "person")
     session = out.send("login", "person")["token"]
     out.send("createApiKey", "bot", session)
+    out.send("setWebhook", "hook", session)
     out.send("changePassword", "change", session)
     out.send("deleteMe", "delete", session)
     every = {(op, name) for op, (_, _, media) in out.bodies.items() for name in media["examples"]}

@@ -92,7 +92,12 @@ def test_55_card_variants_are_never_rated() -> None:
     assert model["start"] == 1500 and model["k"] == 20
     variants = model["variants"]
     assert isinstance(variants, dict)
-    assert variants["single_sixth"] == {"rated": False, "hanabot": []}
+    assert variants["single_sixth"] == {
+        "rated": False,
+        "hanabot": [],
+        "max_score": 30,
+        "expected_score": None,
+    }
     assert variants["single_rainbow"]["rated"] is False
     assert variants["no_variant"]["hanabot"][18] == 1400
     assert len(variants["six_suits"]["hanabot"]) == 31

@@ -30,6 +30,8 @@ class Bot:
     #: Who sits where, seat by seat: a strategy for a bot, None for a person (set by
     #: ``registry.make_bot``); None when the table is not known (every seat a bot alike).
     table: list[str | None] | None = None
+    #: Moves :meth:`act` had to pick itself (the strategy's was illegal, or it had none).
+    fallbacks: int = 0
 
     def __init__(
         self,
@@ -49,5 +51,30 @@ class Bot:
         self.obs.observe(events)
 
     def act(self) -> Action:
-        """The action this seat takes now (only asked when it is this seat's turn)."""
+        """The action this seat takes now (only asked when it is this seat's turn).
+
+        The strategy's :meth:`decide`, checked against the rules (every hanab.live
+        variant's clue colours and ranks, alternating clues, half clue tokens, empty clues
+        where the variant forbids them, ...): a move the engine would refuse, or a
+        strategy with no answer for a rule it was not written for, is replaced by
+        :meth:`~.observation.Observation.fallback`'s legal move and counted in
+        ``fallbacks`` (tests keep them rare).
+        """
+        try:
+            action = self.decide()
+        except (ArithmeticError, AssertionError, LookupError, ValueError):
+            action = None
+        if action is not None and self.obs.is_legal(action):
+            return action
+        self.fallbacks += 1
+        return self.obs.fallback()
+
+    @classmethod
+    def plays_variant(cls, variant: Variant) -> bool:
+        """Whether this strategy can play ``variant`` its own way; where not, a strategy
+        with a ``fallback`` plays that one instead (see ``registry.make_bot``)."""
+        return True
+
+    def decide(self) -> Action | None:
+        """The strategy's own choice (None: it has none); see :meth:`act`."""
         raise NotImplementedError

@@ -52,7 +52,7 @@ class ClueChoice:
                     return False
         if obs.critical >> c & 1:
             return True
-        if c % 5 == 1:
+        if obs.variant.rank_of[c] == 2:
             for s, hand in enumerate(obs.hands):
                 if s != seat and s != obs.me:
                     for o in hand:
@@ -354,7 +354,7 @@ class ClueChoice:
         """Card ids one or two above a suit's frontier whose missing cards sit on some
         other player's finesse position (a cheap filter before evaluating clues)."""
         obs = self.obs
-        if obs.wild or obs.num_players < 3:
+        if obs.wild or not obs.plain or obs.num_players < 3:
             return 0
         at_slots = 0
         for seat in range(obs.num_players):

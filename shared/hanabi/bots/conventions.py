@@ -98,12 +98,12 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         obs = self.obs
         v = obs.variant
         self.inf = list(obs.told)  # public, convention-narrowed knowledge per card order
-        self.rank_bits = [0] * 7
+        self.rank_bits = [0] * 8  # per rank (7: START), the ids of that rank
         self.present = sum(1 << c for c, n in enumerate(v.copies) if n)
         for c, n in enumerate(v.copies):
             if n:
-                self.rank_bits[c % 5 + 1] |= 1 << c
-        self.clues: list[tuple[str | None, int | None, int]] = [
+                self.rank_bits[v.rank_of[c]] |= 1 << c
+        self.all_clues: list[tuple[str | None, int | None, int]] = [
             (color, None, m) for color, m in v.color_masks.items()
         ] + [(None, r, m) for r, m in v.rank_masks.items()]
         self.empty_ok = bool(obs.options.get("empty_clues"))
@@ -119,6 +119,16 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         self.read_from: dict[int, int] = {}  # order -> seat whose clue gave its reading
         self.misled = [Fraction(0)] * num_players  # lately, misplays read from each seat's clues
 
+    @property
+    def clues(self) -> list[tuple[str | None, int | None, int]]:
+        """The clues of the variant this seat may give now: (colour, rank, mask); with
+        Alternating Clues, only those of the other kind than the last clue."""
+        rules = self.obs.variant.rules
+        if not rules.alternating_clues or self.obs.last_clue_kind is None:
+            return self.all_clues
+        rank_next = not self.obs.last_clue_kind
+        return [c for c in self.all_clues if (c[1] is not None) == rank_next]
+
     # -- watching the game ------------------------------------------------------------
 
     def observe(self, events: Any) -> None:
@@ -133,11 +143,18 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
                     chop = obs.chop(event["target"])
                     if chop is not None and chop in event["touched"]:
                         self.unvetted.add(event["target"])
+            if kind == "play" and event["suit"] is None and event["seat"] == obs.me:
+                # Thrown in a hole: the firework it grew is the one this seat's reading
+                # of the card says, where the reading names one playable card.
+                k = self.knowledge(event["card"]) & obs.playable
+                if k and not k & (k - 1):
+                    obs.hole_guess[event["card"]] = k.bit_length() - 1
             if kind in ("play", "discard", "misplay"):
                 self.check_outcome(event)
             if self.finesses and kind in ("clue", "play", "discard", "misplay"):
                 self._track_finesses(event)
-            if kind == "clue":
+            if kind == "clue" and (event["color"] is not None or event["rank"] is not None):
+                # (a Cow & Pig or Duck clue does not say what it was: no reading)
                 variant = obs.variant
                 color = event["color"]
                 mask = (
@@ -171,7 +188,7 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
     def _compute_delayed(self) -> int:
         obs = self.obs
         ok = obs.playable
-        if obs.wild:
+        if obs.wild or not obs.plain:
             return ok
         known = 0
         inf = self.inf
@@ -251,7 +268,7 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         for i, (order, m) in enumerate(out):
             if order == focus:
                 narrowed = m & allowed
-                if not obs.wild and obs.num_players > 2 and not clued[order]:
+                if not obs.wild and obs.plain and obs.num_players > 2 and not clued[order]:
                     # A finesse: the focus is playable after blind plays of cards others
                     # hold on their finesse positions.
                     cand = m & ~allowed & ~dead
@@ -349,7 +366,7 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
             m ^= low
         return bad / (bad + good) if bad + good else 0.0
 
-    def act(self) -> Action:
+    def decide(self) -> Action | None:
         obs = self.obs
         me = obs.me
         hand = obs.hands[me]
@@ -454,12 +471,12 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
             score = 0.0
             if not k & (k - 1):
                 c = k.bit_length() - 1
-                rank = c % 5 + 1
-                score = 6 - rank
+                rank = obs.variant.rank_of[c]
+                score = 6 - rank if rank <= 5 else 5
                 if rank == 5:
                     score += 3
                 # Unlocks a card someone holds.
-                if rank < 5 and obs.seen[c + 1] - obs.gone[c + 1] > 0:
+                if obs.plain and rank < 5 and obs.seen[c + 1] - obs.gone[c + 1] > 0:
                     score += 2
             else:
                 score = 1.0

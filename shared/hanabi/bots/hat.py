@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hanabi.game import Action
+from hanabi.game import Action, Variant
 
 from .hat_code import BITS, HatCode, clue_kind
 
@@ -41,6 +41,25 @@ class HatBot(HatCode):
     )
     fallback = "conventions"
 
+    @classmethod
+    def plays_variant(cls, variant: Variant) -> bool:
+        """The hat code needs a clue of each kind able to touch any card (its clue says
+        a value by touching the hinted card or not, with a colour or a rank clue) and
+        public fireworks (a play thrown in a hole is hidden): white, brown, null and muddy
+        suits, Throw It in a Hole and Up or Down (whose START cards its reading of ranks
+        does not model) are played with conventions, which keeps its strength there
+        (measured: hat struck out in 56-98 % of such games, 3 players)."""
+        rules = variant.rules
+        if rules.throw_it_in_a_hole or rules.up_or_down:
+            return False
+        colors = ranks = 0
+        for m in variant.color_masks.values():
+            colors |= m
+        for m in variant.rank_masks.values():
+            ranks |= m
+        present = sum(1 << c for c, n in enumerate(variant.copies) if n)
+        return colors & present == present and ranks & present == present
+
     RISK = 0.75
     CLUE_ABOVE = 4  # tokens above which a seat with nothing better to do clues
     # With more than STALL_TOKENS tokens, a clue (it always says something) rather than
@@ -55,7 +74,7 @@ class HatBot(HatCode):
 
     # -- deciding ----------------------------------------------------------------------
 
-    def act(self) -> Action:
+    def decide(self) -> Action | None:
         obs = self.obs
         me = obs.me
         hand = obs.hands[me]
@@ -111,8 +130,9 @@ class HatBot(HatCode):
             guess = self.final_guess(masks, w)
             if guess is not None:
                 return obs.play(hand[guess], masks[guess] & playable)
-        if will_clue:
-            return self.clue()
+        clue = self.clue() if will_clue else None
+        if clue is not None or (will_clue and not obs.can_discard()):
+            return clue  # (None: act()'s legal fallback, a clue that says another sum)
         if tokens > 0:
             warning = self.warning()
             if warning is not None:
@@ -173,7 +193,7 @@ class HatBot(HatCode):
         for c in BITS[m]:
             x = w[c]
             total += x
-            score += x * (10 - (c % 5 + 1)) / (1 + held.get(c, 0))
+            score += x * (10 - min(obs.variant.rank_of[c], 5)) / (1 + held.get(c, 0))
         return score / total if total else 0.0
 
     def someone_needs_clue(self) -> bool:
@@ -251,10 +271,14 @@ class HatBot(HatCode):
         target_card = obs.card[hand[self.hint_index(seat)]]
         options = []
         for is_rank, clues in ((False, self.color_clues), (True, self.rank_clues)):
+            if not obs.clue_kind_allowed(is_rank):
+                continue
             for key, mask in clues:
                 present = any(mask >> obs.card[o] & 1 for o in hand)
-                if not present and not obs.options.get("empty_clues"):
-                    continue
+                if not present and not obs.is_legal(
+                    Action.clue(seat, rank=key) if is_rank else Action.clue(seat, color=key)
+                ):
+                    continue  # (a clue touching nothing is legal where a variant says so)
                 hit = bool(mask >> target_card & 1)
                 k = clue_kind(hit, is_rank, kinds)
                 options.append((k == kind, is_rank, key, mask))
@@ -270,7 +294,8 @@ class HatBot(HatCode):
             if score > best_score:
                 best_score = score
                 best = (is_rank, key)
-        assert best is not None
+        if best is None:
+            return None  # no clue to that seat touches a card (null suits, blind variants)
         is_rank, key = best
         return Action.clue(seat, rank=key) if is_rank else Action.clue(seat, color=key)
 

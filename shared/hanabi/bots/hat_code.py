@@ -37,9 +37,11 @@ Question = tuple  # ("play"|"dead", index) | ("combo", [(kind, index)...]) | ("p
 
 
 def clue_kind(hit: bool, is_rank: bool, kinds: int) -> int:
-    """Which of a target's ``kinds`` (3 or 4) values a clue to it says: whether it touches
+    """Which of a target's ``kinds`` (2, 3 or 4) values a clue to it says: whether it touches
     the target's hinted card, and whether it is a rank or a colour clue. Giver and
     receivers must agree exactly, so both sides call this."""
+    if kinds == 2:  # one clue kind to choose from (Alternating Clues, Duck)
+        return 0 if hit else 1
     if hit:
         return 0 if is_rank else 1
     if kinds == 3:
@@ -398,7 +400,11 @@ class HatCode(Bot):
 
     def kinds(self, seat: int) -> int:
         """How many clue kinds a clue to ``seat`` can signal (3, or 4 when it is public
-        that the hand has two suits and two ranks)."""
+        that the hand has two suits and two ranks; 2 when the kind of the next clue is
+        not free, or not public: Alternating Clues, Duck)."""
+        rules = self.obs.variant.rules
+        if rules.duck or (rules.alternating_clues and self.obs.last_clue_kind is not None):
+            return 2
         if not self.simple_colors:
             return 3
         hand = self.obs.hands[seat]
@@ -459,9 +465,9 @@ class HatCode(Bot):
         for e in events:
             kind = e["type"]
             if kind == "clue":
-                total, value = self.decode(
-                    e["seat"], e["target"], e["rank"] is not None, e["touched"]
-                )
+                # (a Cow & Pig clue says its kind by its sound; a Duck clue not even that)
+                is_rank = e["rank"] is not None or e.get("sound") == "oink"
+                total, value = self.decode(e["seat"], e["target"], is_rank, e["touched"])
                 self.apply_hat(e["seat"], total, value)
                 obs.handle(e)
                 told = obs.told
@@ -571,7 +577,7 @@ class HatCode(Bot):
                 total += x
                 if dead >> c & 1:
                     continue
-                r = c % 5 + 1
+                r = min(obs.variant.rank_of[c], 5)
                 if critical >> c & 1:
                     cost += x * (6 - r)
                 elif visible >> c & 1:

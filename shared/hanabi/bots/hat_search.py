@@ -52,10 +52,10 @@ class HatSearchBot(Search, HatBot):
     def _budget(self) -> tuple[int, float]:
         return self.SAMPLES * self.SAMPLE_FACTOR, self.MIN_GAIN
 
-    def act(self) -> Action:
+    def decide(self) -> Action | None:
         if self.obs.num_players > self.SEARCH_UP_TO:
-            return HatBot.act(self)
-        return super().act()
+            return HatBot.decide(self)
+        return super().decide()
 
     def _certain_play(self, action: Action) -> bool:
         """A certain play is searched too while a token is left and the next player

@@ -6,8 +6,17 @@ lists and ints, never a reference to a :class:`~hanabi.game.Game`; so a bot cann
 the deck or its own cards, however it is written. Updating it costs a few list operations
 per event, which keeps whole self-play games in the millisecond range.
 
-Cards are named by ``order`` and identities are card ids (``suit_index * 5 + rank - 1``),
-as in the engine; masks are ints with one bit per card id.
+Cards are named by ``order`` and identities are the engine's card ids
+(``suit_index * stride + rank - 1``, the START card of Up or Down in slot 5); masks are
+ints with one bit per card id.
+
+Every hanab.live rule reaches a bot as data: clue masks come from the variant, fireworks
+take the ranks :func:`hanabi.game.fireworks.next_ranks` says (reversed suits, Up or Down,
+Sudoku), clue tokens count in the variant's units (half tokens in Clue Starved), clues
+that hide what they were (Cow & Pig, Duck) narrow nothing, plays thrown in a hole keep
+their card hidden, and card cycling moves a giver's card. :meth:`Observation.is_legal`
+answers, from public facts only, whether the engine accepts an action, and
+:meth:`Observation.fallback` gives a legal one when a strategy has none.
 """
 
 from __future__ import annotations
@@ -15,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from hanabi.game import HAND_SIZES, MAX_CLUE_TOKENS, Action, Variant, get_variant
+from hanabi.game import MAX_CLUE_TOKENS, Action, Variant, get_variant
+from hanabi.game.fireworks import Direction, direction_after, initial_directions, next_ranks
+from hanabi.game.setup import Options, hand_size
 
 UNKNOWN = -1
 ACTION_EVENTS = frozenset(("clue", "play", "misplay", "discard", "terminate"))
@@ -40,28 +51,35 @@ class Observation:
         "_turns_set",
         "card",
         "clue_tokens",
+        "clue_units",
         "clued",
         "critical",
         "current",
         "dead",
         "deck_size",
+        "directions",
         "discarded",
         "fireworks",
         "gone",
         "gone_full",
         "hand_size",
         "hands",
+        "hole_guess",
         "ids",
+        "last_clue_kind",
         "me",
         "num_players",
         "options",
         "over",
+        "plain",
         "playable",
         "score",
         "seen",
         "seen_full",
+        "starts",
         "strikes",
         "told",
+        "tops",
         "turn",
         "turns_left",
         "variant",
@@ -83,12 +101,28 @@ class Observation:
         self.num_players = num_players
         self.me = seat
         self.options = dict(options or {})
-        self.hand_size = HAND_SIZES[num_players]
+        known = {k: v for k, v in self.options.items() if k in Options.__dataclass_fields__}
+        self.hand_size = hand_size(num_players, Options(**known))
         size = variant.card_count
         ncards = len(variant.copies)
         self.ids = {
-            (s.id, r): i * 5 + r - 1 for i, s in enumerate(variant.suits) for r in range(1, 6)
+            (s.id, r): variant.card_id(i, r)
+            for i, s in enumerate(variant.suits)
+            for r in variant.card_ranks
         }
+        # Fireworks built 1 up to 5 with five ranks a suit: the fast class computation,
+        # and the conventions' delayed plays and finesses (card id + 1 is the next card).
+        rules = variant.rules
+        self.plain = not (variant.reversible or rules.sudoku or variant.stride != 5) and (
+            rules.stack_size == 5
+        )
+        self.tops = [0] * len(variant.suits)
+        self.directions = initial_directions(variant)
+        self.starts = [0] * len(variant.suits)
+        self.last_clue_kind: int | None = None
+        #: Throw It in a Hole: what the strategy believes its own unseen cards are, so
+        #: that its successful play of one grows the right firework in its picture.
+        self.hole_guess: dict[int, int] = {}
         self._fw_index = {s.id: i for i, s in enumerate(variant.suits)}
         self.wild = bool(variant.wild_mask)
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
@@ -102,7 +136,8 @@ class Observation:
         self.seen = [0] * ncards
         self.gone_full = 0
         self.seen_full = 0
-        self.clue_tokens = MAX_CLUE_TOKENS
+        self.clue_units = MAX_CLUE_TOKENS * variant.clue_unit
+        self.clue_tokens = MAX_CLUE_TOKENS  # whole clues this seat could give
         self.strikes = 0
         self.score = 0
         self.deck_size = size
@@ -145,17 +180,22 @@ class Observation:
                     self.seen_full |= 1 << c
         elif kind == "clue":
             self._pending = True
-            self.clue_tokens -= 1
             variant = self.variant
+            self._set_units(self.clue_units - variant.clue_unit)
             color = event["color"]
-            mask = (
-                variant.color_masks[color]
-                if color is not None
-                else variant.rank_masks[event["rank"]]
-            )
+            rank = event["rank"]
             touched = event["touched"]
             told = self.told
             clued = self.clued
+            if color is None and rank is None:
+                # Cow & Pig, Duck: the clue says which cards, not what it was.
+                sound = event.get("sound")
+                self.last_clue_kind = None if sound not in ("moo", "oink") else sound == "oink"
+                for order in touched:
+                    clued[order] = True
+                return
+            self.last_clue_kind = int(color is None)
+            mask = variant.color_masks[color] if color is not None else variant.rank_masks[rank]
             keep = ~mask
             for order in self.hands[event["target"]]:
                 if order in touched:
@@ -166,25 +206,42 @@ class Observation:
         elif kind == "play":
             self._pending = True
             c = self._reveal(event)
-            fw = self._fw_index[event["firework"]]
-            self.fireworks[fw] = event["rank"]
             self.score += 1
+            if c == UNKNOWN:
+                # Thrown in a hole unseen: the firework grew if its clues say which one.
+                c = self.hole_guess.pop(event["card"], UNKNOWN)
+                guess = self.told[event["card"]] & self.playable
+                if c == UNKNOWN and guess and not guess & (guess - 1):
+                    c = guess.bit_length() - 1
+                if c == UNKNOWN:
+                    return
+            firework = event.get("firework")
+            fw = self._fw_index[firework] if firework is not None else self.variant.suit_of[c]
+            self._grow(fw, self.variant.rank_of[c])
             if self.wild:
                 self._refresh_all()
             else:
-                self._refresh_suit(c // 5)
+                self._refresh_suit(fw)
+                if self.variant.rules.sudoku:
+                    self._refresh_other_suits(fw)
         elif kind == "discard" or kind == "misplay":
             self._pending = True
             c = self._reveal(event)
-            self.discarded[c] += 1
             if kind == "discard":
-                self.clue_tokens = event["clue_tokens"]
+                self._set_units(event["clue_tokens"])
+            if c == UNKNOWN:
+                return
+            self.discarded[c] += 1
             if self.wild:
                 self._refresh_all()
             else:
-                self._refresh_suit(c // 5)
+                self._refresh_suit(self.variant.suit_of[c])
         elif kind == "clue_token":
-            self.clue_tokens = event["clue_tokens"]
+            self._set_units(event["clue_tokens"])
+        elif kind == "cycle":
+            hand = self.hands[event["seat"]]
+            hand.remove(event["card"])
+            hand.insert(0, event["card"])
         elif kind == "strike":
             self.strikes = event["strikes"]
         elif kind == "final_round":
@@ -207,10 +264,39 @@ class Observation:
             self.turns_left -= 1
         self._turns_set = False
 
+    def _set_units(self, units: int) -> None:
+        self.clue_units = units
+        self.clue_tokens = units // self.variant.clue_unit
+
+    def _grow(self, fw: int, rank: int) -> None:
+        """A card of ``rank`` went on firework ``fw`` (as the engine's ``_play``)."""
+        count = self.fireworks[fw] + 1
+        self.fireworks[fw] = count
+        self.tops[fw] = rank
+        if self.variant.rules.sudoku and count == 1:
+            self.starts[fw] = rank
+        self.directions[fw] = direction_after(self.variant, rank, count, self.directions[fw])
+
+    def next_ranks(self, fw: int) -> tuple[int, ...]:
+        """The ranks firework ``fw`` takes now (public information, as the engine's)."""
+        return next_ranks(
+            self.variant, fw, self.fireworks[fw], self.tops[fw], self.directions[fw], self.starts
+        )
+
+    def _refresh_other_suits(self, fw: int) -> None:
+        for s in range(len(self.variant.suits)):
+            if s != fw:
+                self._refresh_suit(s)
+
     def _reveal(self, event: dict[str, Any]) -> int:
         order = event["card"]
-        c = self.ids[event["suit"], event["rank"]]
         self.hands[event["seat"]].remove(order)
+        if event["suit"] is None:  # Throw It in a Hole: a card played unseen
+            c = self.card[order]
+            if c == UNKNOWN:
+                return UNKNOWN
+        else:
+            c = self.ids[event["suit"], event["rank"]]
         copies = self.variant.copies[c]
         if self.card[order] == UNKNOWN:
             self.card[order] = c
@@ -226,6 +312,9 @@ class Observation:
 
     def _refresh_suit(self, s: int) -> None:
         """Recompute the playable/dead/critical bits of one (non-wild) suit."""
+        if not self.plain:
+            self._refresh_reshaped(s)
+            return
         variant = self.variant
         base = s * 5
         bits = 0b11111 << base
@@ -249,6 +338,49 @@ class Observation:
                 critical |= 1 << c
         if height < 5 and not dead >> (base + height) & 1:
             playable = 1 << (base + height)
+        self.playable = (self.playable & ~bits) | playable
+        self.dead = (self.dead & ~bits) | dead
+        self.critical = (self.critical & ~bits) | critical
+
+    def _refresh_reshaped(self, s: int) -> None:
+        """The classes of one suit whose firework is not simply built 1 up to 5 (reversed,
+        Up or Down, Sudoku, short stacks): playable are the ranks it takes next, dead the
+        ranks it can no longer take, critical a last copy of a rank still needed."""
+        variant = self.variant
+        stride = variant.stride
+        base = s * stride
+        bits = ((1 << stride) - 1) << base
+        playable = dead = critical = 0
+        if not variant.suits[s].wild:
+            copies = variant.copies
+            discarded = self.discarded
+            nxt = self.next_ranks(s)
+            count = self.fireworks[s]
+            direction = self.directions[s]
+            top = self.tops[s]
+            size = variant.rules.stack_size
+            for c in range(base, base + stride):
+                if not copies[c]:
+                    continue
+                r = variant.rank_of[c]
+                if count >= size or direction == Direction.FINISHED:
+                    useless = True
+                elif variant.rules.sudoku:
+                    useless = bool(top) and _sudoku_passed(self.starts[s], top, r, size)
+                elif direction == Direction.UP:
+                    useless = (r != 7 and r <= top) or (r == 7 and count > 0)
+                elif direction == Direction.DOWN:
+                    useless = (r == 7 and count > 0) or (r != 7 and top and r >= top)
+                else:  # Up or Down, undecided: only the START card may be on it
+                    useless = r == 7 and count > 0
+                left = copies[c] - discarded[c]
+                if useless or left <= 0:
+                    dead |= 1 << c
+                    continue
+                if left == 1:
+                    critical |= 1 << c
+                if r in nxt:
+                    playable |= 1 << c
         self.playable = (self.playable & ~bits) | playable
         self.dead = (self.dead & ~bits) | dead
         self.critical = (self.critical & ~bits) | critical
@@ -304,7 +436,108 @@ class Observation:
     @property
     def max_clues(self) -> bool:
         """True when all clue tokens are available (discarding is illegal)."""
-        return self.clue_tokens >= MAX_CLUE_TOKENS
+        return self.clue_units >= MAX_CLUE_TOKENS * self.variant.clue_unit
+
+    def clue_kind_allowed(self, is_rank: bool) -> bool:
+        """Alternating Clues: the kind of clue the last one was is not allowed next."""
+        return not self.variant.rules.alternating_clues or self.last_clue_kind != int(is_rank)
+
+    def clue_touches(self, target: int, mask: int) -> bool:
+        """Whether a clue of ``mask`` touches a card of ``target`` (another seat)."""
+        card = self.card
+        return any(card[o] != UNKNOWN and mask >> card[o] & 1 for o in self.hands[target])
+
+    def can_discard(self) -> bool:
+        """Discarding is refused with every clue token in hand (inverted suits excepted)."""
+        return self.clue_units < MAX_CLUE_TOKENS * self.variant.clue_unit or bool(
+            self.variant.inverted_mask
+        )
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the engine accepts ``action`` from this seat on its turn, decided from
+        public facts and the hands this seat sees (the same checks as the engine's)."""
+        if self.over:
+            return False
+        hand = self.hands[self.me]
+        kind = action.type
+        if kind == "play":
+            if action.card not in hand:
+                return False
+            if action.firework is not None:
+                return action.firework in {
+                    self.variant.suits[f].id for f in self._fw_index.values()
+                }
+            return len(self.variant.wild_fireworks(self.told[action.card], self.fireworks)) <= 1
+        if kind == "discard":
+            return action.card in hand and self.can_discard()
+        if kind != "clue":
+            return False
+        variant = self.variant
+        target = action.target
+        if self.clue_units < variant.clue_unit or target == self.me:
+            return False
+        if type(target) is not int or not 0 <= target < self.num_players:
+            return False
+        is_rank = action.color is None
+        mask = (
+            variant.rank_masks.get(action.rank)
+            if is_rank
+            else variant.color_masks.get(action.color)
+        )
+        if mask is None or not self.clue_kind_allowed(is_rank):
+            return False
+        rules = variant.rules
+        free = rules.rank_clues_touch_nothing if is_rank else rules.color_clues_touch_nothing
+        return bool(self.options.get("empty_clues")) or free or self.clue_touches(target, mask)
+
+    def legal_clues(self) -> list[tuple[Action, int]]:
+        """Every clue this seat may give now, with the mask of identities it touches."""
+        out: list[tuple[Action, int]] = []
+        variant = self.variant
+        if self.clue_units < variant.clue_unit:
+            return out
+        for offset in range(1, self.num_players):
+            target = (self.me + offset) % self.num_players
+            for color, mask in variant.color_masks.items():
+                action = Action.clue(target, color=color)
+                if self.is_legal(action):
+                    out.append((action, mask))
+            for rank, mask in variant.rank_masks.items():
+                action = Action.clue(target, rank=rank)
+                if self.is_legal(action):
+                    out.append((action, mask))
+        return out
+
+    def fallback(self) -> Action:
+        """A legal move for when a strategy has none the rules accept: a card every copy
+        of whose identities is useless, else the chop, discarded; else the clue touching
+        the most playable cards; else the card most likely playable by its clues."""
+        hand = self.hands[self.me]
+        if self.can_discard():
+            for order in reversed(hand):
+                if not self.told[order] & ~self.dead:
+                    return Action.discard(order)
+            chop = self.chop(self.me)
+            return Action.discard(chop if chop is not None else hand[-1])
+        clues = self.legal_clues()
+        if clues:
+            card = self.card
+
+            def worth(item: tuple[Action, int]) -> tuple[int, int]:
+                action, mask = item
+                cards = [card[o] for o in self.hands[action.target] if card[o] != UNKNOWN]
+                good = sum(1 for c in cards if mask >> c & 1 and self.playable >> c & 1)
+                bad = sum(1 for c in cards if mask >> c & 1 and self.dead >> c & 1)
+                return good, -bad
+
+            return max(clues, key=worth)[0]
+        best = max(
+            hand,
+            key=lambda o: (
+                (self.told[o] & self.playable).bit_count() / max(self.told[o].bit_count(), 1)
+            ),
+        )
+        return self.play(best, self.told[best])
 
     def chop(self, seat: int) -> int | None:
         """The oldest card of ``seat`` that no clue touched (None if all are clued)."""
@@ -328,6 +561,13 @@ class Observation:
         fits = variant.wild_fireworks(belief, self.fireworks)
         f = next((f for f in choices if f in fits), choices[0])
         return Action.play(order, variant.suits[f].id)
+
+
+def _sudoku_passed(start: int, top: int, rank: int, size: int) -> bool:
+    """Sudoku: whether ``rank`` is already on a firework that started at ``start`` and
+    now ends at ``top`` (it wraps round from ``size`` to 1)."""
+    span = (top - start) % size
+    return (rank - start) % size <= span
 
 
 def split_turns(events: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:

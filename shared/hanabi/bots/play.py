@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hanabi.game import EVENT_TYPES, Action, Game, Setup
+from hanabi.game import EVENT_TYPES, Action, Game, Setup, Variant, get_variant
 from hanabi.game.views import redact_event
 
 from .base import Bot
@@ -18,9 +18,15 @@ from .observation import split_turns
 from .registry import Table, make_bot
 
 
-def seat_events(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
-    """Events as ``seat`` may see them while the game is on (its own draws hidden)."""
-    return [redact_event(e, seat, False) for e in events]
+def seat_events(
+    events: Iterable[dict[str, Any]], seat: int, variant: Variant | str | None = None
+) -> list[dict[str, Any]]:
+    """Events as ``seat`` may see them while the game is on (its own draws hidden; given
+    the ``variant``, also what its rules hide: plays thrown in a hole, what a Cow & Pig or
+    Duck clue was)."""
+    if isinstance(variant, str):
+        variant = get_variant(variant)
+    return [redact_event(e, seat, False, variant) for e in events]
 
 
 def play_game(setup: Setup, strategies: str | Sequence[str]) -> Game:
@@ -44,14 +50,15 @@ def run_game(setup: Setup, bots: Sequence[Bot]) -> Game:
     its seat's events; returns the finished game. ``play_game`` builds the bots from
     strategy names; benchmarks pass their own (e.g. partners that break conventions)."""
     game = Game(setup)
+    variant = game.variant
     deal = game.deal_events()
     for seat, bot in enumerate(bots):
-        bot.observe(seat_events(deal, seat))
+        bot.observe(seat_events(deal, seat, variant))
     while game.result is None:
         action = bots[game.current].act()
         events = game.apply(action)
         for seat, bot in enumerate(bots):
-            bot.observe(seat_events(events, seat))
+            bot.observe(seat_events(events, seat, variant))
     return game
 
 
@@ -72,7 +79,7 @@ def bot_from_events(
     """
     bot = make_bot(strategy, variant, num_players, seat, options, table)
     for batch in split_turns(events):
-        bot.observe(seat_events(batch, seat))
+        bot.observe(seat_events(batch, seat, bot.obs.variant))
     return bot
 
 
@@ -98,10 +105,10 @@ def choose_action(strategy: str, game: Game, seat: int, table: Table | None = No
     replay = Game(setup)
     options = setup.options.to_dict()
     bot = make_bot(strategy, setup.variant, replay.num_players, seat, options, table)
-    bot.observe(seat_events(replay.deal_events(), seat))
+    bot.observe(seat_events(replay.deal_events(), seat, replay.variant))
     for action in game.actions:
         events = replay.apply(action, None if action.type == "terminate" else replay.current)
-        bot.observe(seat_events(events, seat))
+        bot.observe(seat_events(events, seat, replay.variant))
     return bot.act()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from hanabi.game import Variant, get_variant
+
 from .base import Bot
 from .conventions import ConventionsBot
 from .hat import HatBot
@@ -44,7 +46,9 @@ def descriptions() -> str:
     return "; ".join(describe(name) for name in STRATEGIES)
 
 
-def playing(strategy: str, seat: int, table: Table | None) -> str:
+def playing(
+    strategy: str, seat: int, table: Table | None, variant: Variant | str | None = None
+) -> str:
     """The strategy ``seat`` really plays at ``table`` when asked to play ``strategy``.
 
     A strategy with a private code (``fallback`` set, like hat) only pays off when every
@@ -55,9 +59,14 @@ def playing(strategy: str, seat: int, table: Table | None) -> str:
     others read this seat from the same table, and an API client that never said what
     it plays is a person to them (they would not play the code with it).
     ``table=None`` means the table is not known: every seat is taken to play
-    ``strategy`` (self-play, and callers from before tables were known).
+    ``strategy`` (self-play, and callers from before tables were known). Given the
+    ``variant``, a strategy that cannot play it its own way (``plays_variant``) plays
+    its ``fallback`` there, at any table.
     """
     cls = get_strategy(strategy)
+    fits = variant is None or cls.plays_variant(_variant(variant))
+    if cls.fallback is not None and not fits:
+        return cls.fallback  # e.g. hat where its code cannot be carried (see HatBot)
     if cls.fallback is None or table is None:
         return strategy
     if len(table) <= seat:
@@ -69,7 +78,7 @@ def playing(strategy: str, seat: int, table: Table | None) -> str:
 
 def make_bot(
     strategy: str,
-    variant: str,
+    variant: Variant | str,
     num_players: int,
     seat: int,
     options: dict[str, Any] | None = None,
@@ -78,13 +87,22 @@ def make_bot(
     """A fresh bot for ``seat``, before the deal: of ``strategy``, or of the strategy it
     falls back to at this ``table`` (see :func:`playing`); where every seat plays it, of
     its class for that table (``AMONG_OWN``: search on hat)."""
-    name = playing(strategy, seat, table)
+    name = playing(strategy, seat, table, variant)
     cls = get_strategy(name)
-    if name in AMONG_OWN and (table is None or _all_play(table, name)):
-        cls = AMONG_OWN[name]
+    among_own = AMONG_OWN.get(name)
+    if (
+        among_own is not None
+        and (table is None or _all_play(table, name))
+        and among_own.plays_variant(_variant(variant))
+    ):
+        cls = among_own
     bot = cls(variant, num_players, seat, options)
     bot.table = list(table) if table is not None else None
     return bot
+
+
+def _variant(variant: Variant | str) -> Variant:
+    return get_variant(variant) if isinstance(variant, str) else variant
 
 
 def _all_play(table: Table, strategy: str) -> bool:

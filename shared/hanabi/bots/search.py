@@ -103,18 +103,23 @@ class Search:
 
     # -- deciding ---------------------------------------------------------------------
 
-    def act(self) -> Action:
-        blueprint = super().act()  # type: ignore[misc]
+    def decide(self) -> Action | None:
+        blueprint = super().decide()  # type: ignore[misc]
         obs = self.obs
         if (
-            obs.wild
+            blueprint is None
+            or not obs.is_legal(blueprint)
+            or obs.wild
+            or obs.variant.rules.hides_clues  # its clues cannot be replayed from the log
             or obs.over
             or self.SAMPLES <= 0
             or obs.deck_size > self.DECK_AT
             or self._certain_play(blueprint)
         ):
             return blueprint
-        candidates = list(dict.fromkeys(self._candidates(blueprint)))  # once each, in order
+        candidates = [  # once each, in order; only moves the rules allow here
+            a for a in dict.fromkeys(self._candidates(blueprint)) if obs.is_legal(a)
+        ]
         if len(candidates) < 2:
             return blueprint
         return self._search(blueprint, candidates)
@@ -191,12 +196,21 @@ class Search:
         that are clearly not worth more samples are dropped on the way."""
         diffs: dict[Action, list[int]] = {a: [] for a in rivals}
         alive = list(rivals)
-        done = 0
+        done = skipped = 0
+        obs = self.obs
         while done < samples and alive:
             deck = self._sample_deck(rng)
             if deck is None:
                 break
             now = self._now(deck)
+            snap = now[1]
+            if snap["clue_tokens"] != obs.clue_units or snap["strikes"] != obs.strikes:
+                # A sampled deck whose replayed history disagrees with the real table
+                # (possible in some variants): its moves would not be the real ones.
+                skipped += 1
+                if skipped > samples:
+                    break
+                continue
             base = self._rollout(deck, now, blueprint)
             for action in alive:
                 diffs[action].append(self._rollout(deck, now, action) - base)

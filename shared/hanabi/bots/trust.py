@@ -85,6 +85,8 @@ class Trust:
             k = self.public(self.inf[order], True)
             if not k or k & ~obs.playable:
                 return  # not a card they were told to play
+        elif event["suit"] is None:
+            return  # thrown in a hole: what it was is not known
         elif self.inf[order] >> obs.ids[event["suit"], event["rank"]] & 1:
             return  # the reading was right; the card was a copy played since
         self.misled[giver] += 1

@@ -88,6 +88,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
         ),
     },
     "chat": {"line": ("A line of chat", {"text": "Good luck, have fun!"})},
+    "writeNote": {
+        "note": (
+            "A note on the card with order 1 (private to you until the game ends)",
+            {"text": "chop? maybe r5"},
+        ),
+    },
     "vote": {
         "end": ("Vote to end the game", {"end": True}),
         "take_back": ("Take your vote back", {"end": False}),
@@ -99,6 +105,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
         "person": ("Log in", {"username": "alice", "password": PASSWORD}),
     },
     "createApiKey": {"bot": ("A key for a program", {"name": "my bot"})},
+    "setWebhook": {
+        "hook": (
+            "Call this URL when it becomes my move (it must reach a public address)",
+            {"url": "https://93.184.215.14/hanabi/turns"},
+        ),
+    },
     "changePassword": {
         "change": (
             "A new password, given the old one",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hanabi.game import get_variant
+from hanabi.game import Variant, get_variant
 
 from ..ops.times import now_ms
 from ..storage.accounts import AccountStore
@@ -45,12 +45,7 @@ class RatedTables:
             raise Forbidden("bot_account", "Bot accounts never play rated games.")
         if body.get("seed") not in (None, "random", "unplayed") or body.get("deck"):
             raise Invalid("rated_known_deal", "A rated game is dealt at random: no seed, no deck.")
-        if not ratings.is_rated_variant(get_variant(body["variant"])):
-            raise Invalid(
-                "variant_not_rated",
-                "{variant} is never rated (a 55-card variant depends on the draw).",
-                variant=body["variant"],
-            )
+        check_variant(get_variant(body["variant"]), body["variant"])
         check_options(body["options"])
         self.check_eligible([(account.id, account.username)])
 
@@ -126,6 +121,25 @@ def check_options(options: Mapping[str, Any]) -> None:
                 option=name,
                 changes=changes,
             )
+
+
+def check_variant(variant: Variant, asked: Any) -> None:
+    """400 ``variant_not_rated`` unless rated tables accept the variant: one whose house-bot
+    score was measured (:mod:`.rated_variants`), never a 55-card one."""
+    if ratings.is_rated_variant(variant):
+        return
+    if variant.card_count == ratings.UNRATED_CARD_COUNT:
+        raise Invalid(
+            "variant_not_rated",
+            "{variant} is never rated (a 55-card variant depends on the draw).",
+            variant=asked,
+        )
+    raise Invalid(
+        "variant_not_rated",
+        "{variant} is not rated: rated games are played in the variants where hanabot's "
+        "score was measured (GET /api/v1/rating-model lists them); it can be played unrated.",
+        variant=asked,
+    )
 
 
 def check_bot(record: Record) -> None:

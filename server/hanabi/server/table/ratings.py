@@ -18,11 +18,16 @@ The hanabot table (one source of truth, served by ``GET /api/v1/rating-model``):
 
 So in a 25-point variant a player rated 1500 gains from 20 points up (hanabot 1514 there:
 +0.40) and loses about 9 points for a score under 18 (docs/ratings.md works examples).
+
+Which variants are rated is data (:mod:`.rated_variants`): those where the house bot's
+score was measured, never a 55-card one; the model lists hanabot's expected score in each.
 """
 
 from __future__ import annotations
 
 from hanabi.game import VARIANTS, Variant
+
+from . import rated_variants
 
 START = 1500.0
 DEFAULT_K = 20.0
@@ -64,7 +69,9 @@ def hanabot(max_score: int, score: int) -> int:
 
 
 def is_rated_variant(variant: Variant) -> bool:
-    return variant.card_count != UNRATED_CARD_COUNT
+    """A variant whose house-bot score was measured (:mod:`.rated_variants`), never a
+    55-card one (a single-card sixth suit depends too much on the draw)."""
+    return variant.card_count != UNRATED_CARD_COUNT and rated_variants.is_rated(variant)
 
 
 def expected(rating: float, opponent: float) -> float:
@@ -83,10 +90,21 @@ def change(rating: float, max_score: int, score: int, k: float = DEFAULT_K) -> f
 
 
 def model(k: float) -> dict[str, object]:
-    """The whole model as ``GET /api/v1/rating-model`` serves it."""
+    """The whole model as ``GET /api/v1/rating-model`` serves it: this service's own
+    variants by id, then every measured hanab.live variant by its hanab.live name, each
+    with hanabot's table and its expected score (the house bot's measured mean)."""
     variants: dict[str, object] = {}
-    for variant in VARIANTS.values():
+    listed = list(VARIANTS.values()) + [
+        v for v in rated_variants.measured_variants() if v.id not in VARIANTS
+    ]
+    for variant in listed:
         rated = is_rated_variant(variant)
         table = [hanabot(variant.max_score, s) for s in range(variant.max_score + 1)]
-        variants[variant.id] = {"rated": rated, "hanabot": table if rated else []}
-    return {"start": START, "k": k, "variants": variants}
+        expected = rated_variants.expected_score(variant) if rated else None
+        variants[variant.id] = {
+            "rated": rated,
+            "hanabot": table if rated else [],
+            "max_score": variant.max_score,
+            "expected_score": expected,
+        }
+    return {"start": START, "k": k, "measured": rated_variants.measured(), "variants": variants}

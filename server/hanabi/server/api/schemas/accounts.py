@@ -158,11 +158,34 @@ class VariantModelSchema(Schema):
         required=True,
         metadata={"description": "Hanabot's rating for score 0, 1, ..., the maximum."},
     )
+    max_score = JsonInteger(required=True)
+    expected_score = fields.Float(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "Hanabot's expected score in this variant: the house bot's mean "
+            "score in self-play at 3 players (see measured); null where it is not rated."
+        },
+    )
+
+
+class MeasuredSchema(Schema):
+    date = fields.String(required=True)
+    machine = fields.String(required=True)
+    players = JsonInteger(required=True)
+    seeds = JsonInteger(required=True)
+    house_bot = fields.String(required=True)
+    by = fields.String(required=True)
 
 
 class RatingModelSchema(Schema):
     start = fields.Float(required=True)
     k = fields.Float(required=True)
+    measured = fields.Nested(
+        MeasuredSchema,
+        required=True,
+        metadata={"description": "How the expected scores were measured."},
+    )
     variants = fields.Dict(
         keys=fields.String(), values=fields.Nested(VariantModelSchema), required=True
     )
