@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from hanabi.client.api import Client, Table
+from hanabi.client.replays import Rooms
 
 yaml = pytest.importorskip("yaml")
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -75,6 +76,19 @@ CALLS = {
         {"limit"},
     ),
 }
+#: The shared replay rooms' calls, on :class:`hanabi.client.replays.Rooms`.
+ROOM = "/api/v1/replays/{room_id}"
+ROOM_CALLS = {
+    "createReplayRoom": ("create", "post", "/api/v1/replays", set()),
+    "getReplayRoom": ("room", "get", ROOM, set()),
+    "joinReplayRoom": ("join", "post", ROOM + "/followers", set()),
+    "streamReplayRoom": ("follow", "get", ROOM + "/stream", set()),
+    "setReplayPosition": ("position", "put", ROOM + "/position", set()),
+    "passReplayLead": ("pass_lead", "put", ROOM + "/leader", set()),
+    "branchReplay": ("branch", "post", ROOM + "/hypothetical", set()),
+    "leaveHypothetical": ("back", "delete", ROOM + "/hypothetical", set()),
+    "moveInHypothetical": ("move", "post", ROOM + "/hypothetical/actions", set()),
+}
 NOT_FOR_PLAYERS = {"getOpenApi"}
 
 
@@ -94,14 +108,16 @@ def operations(spec: dict):
 
 def test_every_operation_has_a_library_call(spec):
     ids = {op_id for op_id, *_ in operations(spec)}
-    assert ids - NOT_FOR_PLAYERS == set(CALLS)
+    assert ids - NOT_FOR_PLAYERS == set(CALLS) | set(ROOM_CALLS)
     for name, *_ in CALLS.values():
         assert callable(getattr(Client, name))
+    for name, *_ in ROOM_CALLS.values():
+        assert callable(getattr(Rooms, name))
 
 
 def test_each_call_matches_the_contract(spec):
     found = {op_id: (method, path, op) for op_id, method, path, op in operations(spec)}
-    for op_id, (_, method, path, params) in CALLS.items():
+    for op_id, (_, method, path, params) in {**CALLS, **ROOM_CALLS}.items():
         spec_method, spec_path, op = found[op_id]
         assert (spec_method, spec_path) == (method, path), op_id
         declared = {p["name"] for p in op.get("parameters", []) if p.get("in") == "query"}

@@ -209,12 +209,14 @@ class Sender:
     def example(self, op: str, name: str) -> Any:
         return self.bodies[op][2]["examples"][name]["value"]
 
-    def send(self, op: str, name: str, token: str | None = None, **params: Any) -> Any:
+    def send(
+        self, op: str, name: str, token: str | None = None, fill: Any = None, **params: Any
+    ) -> Any:
+        """``fill``: the fields of the example that name what only the run knows (an id)."""
         method, path, _ = self.bodies[op]
         url = path.format(**params)
-        response = self.client.open(
-            url, method=method.upper(), json=self.example(op, name), headers=bearer(token)
-        )
+        body = {**self.example(op, name), **(fill or {})}
+        response = self.client.open(url, method=method.upper(), json=body, headers=bearer(token))
         documented = self.doc["paths"][path][method]["responses"]
         assert str(response.status_code) in documented, (op, name, response.get_json())
         assert 200 <= response.status_code < 300, (op, name, response.get_json())
@@ -264,6 +266,18 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
     out.send("writeNote", "note", tokens[0], game_id=game_id, card_order=1)
     out.send("vote", "end", tokens[0], game_id=game_id)
     out.send("vote", "take_back", tokens[0], game_id=game_id)
+    # A shared replay of that game, once it is over.
+    for token in tokens:
+        client.post(f"{API}/games/{game_id}/votes", json={"end": True}, headers=bearer(token))
+    room = out.send("createReplayRoom", "share", tokens[0], fill={"game_id": game_id})
+    lead, room_id = room["token"], room["id"]
+    follower = out.send("joinReplayRoom", "follower", room_id=room_id)
+    out.send("setReplayPosition", "turn", lead, room_id=room_id)
+    out.send("branchReplay", "hidden", lead, room_id=room_id)
+    out.send("moveInHypothetical", "rank_clue", lead, room_id=room_id)
+    out.send(
+        "passReplayLead", "follower", lead, fill={"follower": follower["member"]}, room_id=room_id
+    )
     # One account's life.
     out.send("register", "person")
     session = out.send("login", "person")["token"]

@@ -26,6 +26,7 @@ from .storage.login_counters import LoginCounters
 from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
 from .storage.record import GameStatus
+from .storage.replays import RoomStore
 from .storage.seeds import SeedStore
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
@@ -44,6 +45,7 @@ from .table.notes import Notes
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
+from .table.replays import Replays
 from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
@@ -94,9 +96,11 @@ def build_services(settings: dict[str, Any]) -> Services:
     }
     store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
     redis_memory.warn_if_evicting(store.redis)  # games must never be evicted
+    rooms = RoomStore(store.redis, store.sharded)
     changes = ChangeHub(
         store.redis,
-        store.version,
+        # a replay room is watched like a game, under its pseudo game id (room-<id>)
+        lambda gid: rooms.hub_version(gid) if rooms.is_hub_id(gid) else store.version(gid),
         settings["HANABI_MAX_WAITERS"],
         sharded=store.sharded,
         cluster=store.cluster,
@@ -142,6 +146,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
+        replays=Replays(rooms, reads, settings),
         seeds=SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"]),
         results=results,
         turns=turns,

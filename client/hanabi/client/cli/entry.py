@@ -19,6 +19,7 @@ from . import (
     finished,
     join,
     listing,
+    replays,
     seeds,
     strategies,
     turns,
@@ -63,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_parser(sub, common)
     watch.add_parser(sub, common)
     finished.add_parsers(sub, common)
+    replays.add_parsers(sub, common)
     variants.add_parser(sub, common)
     strategies.add_parser(sub, common)
     accounts.add_parsers(sub, common)

@@ -117,6 +117,29 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
             {"old_password": PASSWORD, "password": NEW_PASSWORD},
         ),
     },
+    # A shared replay of a finished game of two (the actions' game above, ended).
+    "createReplayRoom": {
+        "share": ("Share a finished game's replay (name the game)", {"game_id": "aBcDeFgH1234"}),
+    },
+    "joinReplayRoom": {"follower": ("Join as a follower named fred", {"name": "fred"})},
+    "setReplayPosition": {
+        "turn": ("Show turn 2 and point at cards 5 and 7", {"turn": 2, "highlight": [5, 7]}),
+    },
+    "branchReplay": {
+        "hidden": (
+            "Branch from turn 1, the cards drawn hidden from followers",
+            {"turn": 1, "reveal_draws": False},
+        ),
+    },
+    "moveInHypothetical": {
+        "rank_clue": (
+            "Turn 1 of the branch: tell seat 0 which of its cards are 1s",
+            {"type": "clue", "turn": 1, "target": 0, "rank": 1},
+        ),
+    },
+    "passReplayLead": {
+        "follower": ("Pass the lead to a follower who joined", {"follower": "m0123456789"}),
+    },
     "deleteMe": {
         "delete": (
             "Delete the account (after the change of password above)",

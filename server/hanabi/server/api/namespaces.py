@@ -13,6 +13,16 @@ from .games import Export, GameResource, Games, Replay
 from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
+from .replays import (
+    Followers,
+    Hypothetical,
+    HypotheticalActions,
+    Leader,
+    Position,
+    RoomResource,
+    Rooms,
+    RoomStreamResource,
+)
 from .seats import Bots, Players, Seat, Start
 from .seeds import Leaderboards, PlayerStats, Seed
 from .system import Health, Ready, Strategies
@@ -25,9 +35,11 @@ accounts = Namespace("accounts", description="Accounts and their API keys", path
 sessions = Namespace("sessions", description="Logging in and out", path="/sessions")
 players = Namespace("players", description="Public profiles and histories", path="/players")
 rating = Namespace("rating", description="The rating model", path="/rating-model")
+replays = Namespace("replays", description="Shared replay rooms and hypotheticals", path="/replays")
 seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
 
 GAME = "/<string:game_id>"
+ROOM = "/<string:room_id>"
 
 #: (namespace, path in it, resource), in order.
 ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
@@ -66,6 +78,14 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (players, "/<string:username>", Profile),
     (players, "/<string:username>/games", History),
     (rating, "", RatingModel),
+    (replays, "", Rooms),  # sharing a finished game's replay
+    (replays, ROOM, RoomResource),
+    (replays, ROOM + "/followers", Followers),
+    (replays, ROOM + "/stream", RoomStreamResource),
+    (replays, ROOM + "/position", Position),  # the leader's turn and highlights
+    (replays, ROOM + "/leader", Leader),
+    (replays, ROOM + "/hypothetical", Hypothetical),
+    (replays, ROOM + "/hypothetical/actions", HypotheticalActions),
     (players, "/<string:username>/stats", PlayerStats),
     (seeds, "/seeds/<string:seed_name>", Seed),
     (seeds, "/leaderboards", Leaderboards),
@@ -74,4 +94,4 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating, seeds)
+NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds)

@@ -45,6 +45,8 @@ RATES: dict[str, tuple[str, str]] = {
     "login": ("HANABI_LIMIT_LOGIN", "address"),
     "chat_seat": ("HANABI_LIMIT_CHAT_SEAT", "seat"),
     "chat_game": ("HANABI_LIMIT_CHAT_GAME", "game"),
+    "replay": ("HANABI_LIMIT_REPLAY", "address"),
+    "replay_lead": ("HANABI_LIMIT_REPLAY_LEAD", "room"),
     "note_seat": ("HANABI_LIMIT_NOTE_SEAT", "seat"),
 }
 
@@ -56,6 +58,7 @@ _WHOSE = {
     "address": N_("from this address"),
     "seat": N_("from this seat"),
     "game": N_("at this table"),
+    "room": N_("in this replay room"),
 }
 
 

@@ -2,7 +2,7 @@
 
 The page is plain HTML, CSS and ES modules from ``web/`` (no build step). It talks to the
 server only through the public API, like any other front end. ``/``, ``/games/<id>`` and
-``/players/<name>`` all answer the same page; its router reads the path. The headers
+``/players/<name>`` and ``/replays/<room id>`` (a shared replay) all answer the same page; its router reads the path. The headers
 forbid inline script and every origin but this one, so a name or a chat line that holds
 markup can never run (the page renders them as text as well).
 """
@@ -46,10 +46,14 @@ def _secure(response: Response) -> Response:
 @blueprint.get("/")
 @blueprint.get("/games/<game_id>")
 @blueprint.get("/players/<username>")
+@blueprint.get("/replays/<room_id>")
 @blueprint.get("/leaderboards")
 @blueprint.get("/seeds/<seed_name>")
 def page(
-    game_id: str | None = None, username: str | None = None, seed_name: str | None = None
+    game_id: str | None = None,
+    username: str | None = None,
+    room_id: str | None = None,
+    seed_name: str | None = None,
 ) -> Response:
     """The page; its script shows the lobby, a game or a profile by the path."""
     return _secure(send_from_directory(WEB, "index.html", mimetype="text/html"))

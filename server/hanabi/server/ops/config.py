@@ -84,6 +84,13 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_IDLE_END": (1800, int),  # seconds without a move that end a game (0: no limit)
     "HANABI_IDLE_MAX": (7 * DAY, int),  # longest options.idle_limit a game may ask for
     "HANABI_TIMER_MIN_BASE": (10, int),  # shortest options.timer.base (tests may go to 1)
+    # Shared replay rooms (docs/replays.md)
+    "HANABI_REPLAY_TTL": (6 * 3600, int),  # seconds a replay room lives, from its creation
+    "HANABI_REPLAY_ROOMS": (5, int),  # open rooms per account (or per guest's seat)
+    "HANABI_REPLAY_FOLLOWERS": (250, int),  # followers who may join one room
+    "HANABI_REPLAY_MOVES": (200, int),  # moves in one hypothetical
+    "HANABI_LIMIT_REPLAY": ("30/minute", str),  # rooms made and joined per address
+    "HANABI_LIMIT_REPLAY_LEAD": ("300/minute", str),  # a room's leader's changes
     # Turn-based tables and webhooks (docs/turns.md)
     "HANABI_MOVE_CLOCK_MIN": (3600, int),  # shortest options.move_clock, seconds (1 hour)
     "HANABI_MOVE_CLOCK_MAX": (14 * DAY, int),  # longest options.move_clock (14 days)

@@ -78,3 +78,22 @@ def settle_plan_key(game_id: str) -> str:
 def ticket_key(game_id: str, ticket_hash: str) -> str:
     """A one-time stream ticket of a game, by the ticket's hash (:mod:`.tickets`)."""
     return tag(game_id) + ":k:" + ticket_hash
+
+
+#: Shared replay rooms (:mod:`.replays`) are watched through the change hub like games,
+#: under a pseudo game id ``room-<id>`` (a "-" no game id has): their keys share the hash
+#: tag ``{game:room-<id>}``, one Cluster slot: ``:r`` the room (hash ``v`` version, ``s``
+#: state), ``:m`` its members (hash member id -> JSON), ``:changes`` its channel.
+ROOM_PREFIX = "room-"
+
+
+def room_keys(room_id: str) -> tuple[str, str]:
+    """A room's hash (version and state) and its members' hash."""
+    prefix = tag(ROOM_PREFIX + room_id)
+    return prefix + ":r", prefix + ":m"
+
+
+def rooms_of_key(owner: str) -> str:
+    """The sorted set of the open rooms an owner made (room id scored by its expiry, ms):
+    one key, so its check-and-add is one script on whichever node holds it."""
+    return "hanabi:replay-rooms:" + owner

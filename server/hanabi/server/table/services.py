@@ -21,6 +21,7 @@ from .lobby import Lobby
 from .notes import Notes
 from .play import Play
 from .reads import Reads
+from .replays import Replays
 from .seeds import SeedPages
 from .settle import Settler
 from .stats import Profiles
@@ -50,6 +51,7 @@ class Services:
     profiles: Profiles  # public profiles and histories
     settler: Settler  # ratings, statistics and histories of finished games
     tickets: StreamTickets  # one-time tickets that open a stream
+    replays: Replays  # shared replay rooms and their hypotheticals
     seeds: SeedPages  # GET /seeds/{name}: every team's result on a seed
     results: Results  # leaderboards and players' counts (recorded as games settle)
     turns: Turns  # whose move it is, per account (turn-based play)

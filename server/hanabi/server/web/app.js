@@ -8,6 +8,7 @@ import { fill, h } from "./dom.js";
 import { showLeaderboards, showSeed } from "./leaderboards.js";
 import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
+import { showSharedReplay } from "./shared_replay.js";
 import { showGame } from "./table.js";
 
 async function main() {
@@ -22,9 +23,11 @@ async function main() {
   const path = location.pathname;
   const game = path.match(/^\/games\/([^/]+)\/?$/);
   const player = path.match(/^\/players\/([^/]+)\/?$/);
+  const room = path.match(/^\/replays\/([^/]+)\/?$/);
   const seed = path.match(/^\/seeds\/([^/]+)\/?$/);
   if (game) await showGame(root, decodeURIComponent(game[1]), ctx);
   else if (player) await showProfile(root, decodeURIComponent(player[1]), ctx);
+  else if (room) await showSharedReplay(root, decodeURIComponent(room[1]), ctx);
   else if (path.startsWith("/leaderboards")) await showLeaderboards(root, ctx);
   else if (seed) await showSeed(root, decodeURIComponent(seed[1]));
   else showLobby(root, ctx);

@@ -8,6 +8,7 @@ import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { shareButton } from "./shared_replay.js";
 import { dressCard, lastMove } from "./notes.js";
 import { Narrator } from "./words.js";
 
@@ -75,6 +76,7 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
   const handsSlot = h("div");
   const pileSlot = h("div");
   const cache = new Map();
+  const shareError = h("p", { role: "alert", class: "error" });
   let wanted = last;
   const [log, entries] = turnLog(events, names, info, last, (turn) => show(turn));
 
@@ -135,7 +137,9 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
           h("div", { class: "row" },
             h("button", { type: "button", onclick: () => step(-1) }, _("Previous turn")),
             h("button", { type: "button", onclick: () => step(1) }, _("Next turn")),
-            h("button", { type: "button", onclick: close }, _("Close the replay"))),
+            h("button", { type: "button", onclick: close }, _("Close the replay")),
+            shareButton(gameId, (error) => { shareError.textContent = error.message; })),
+          shareError,
           h("p", { class: "muted keys" }, _("Keys: ← and → (or , and .) step a turn; Home and End jump."))),
         handsSlot),
       h("div", { class: "replay-side" },

@@ -1,0 +1,107 @@
+"""The server-sent event stream of a shared replay room.
+
+``GET /replays/{id}/stream`` answers ``text/event-stream``: ``retry:``, then ``event: room``
+with the room's whole state (``id:`` its version), then one more ``room`` after every
+change the leader makes, ``: keep-alive`` comments while quiet, and ``event: end`` (data
+``{"reason": "gone"}``) when the room expires. The room's state is small, so each message
+carries all of it: a follower who missed one loses nothing.
+
+It is the games' stream machinery: the room is watched by the process's one change hub
+under its pseudo game id (:meth:`~hanabi.server.storage.replays.RoomStore.hub_id`), a
+waiting stream holds a socket and no thread, and a change read once per process is
+rendered once per audience and version and shared by every follower's stream.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+
+from ..ops.times import now_ms
+from ..storage.replays import StoredRoom
+from ..table.hypotheticals import Audience
+from ..table.refusals import Refused
+from ..table.replays import Replays
+from .ratelimits import LAPSE
+from .stream import RETRY_MS, StreamEnd, draining, end, message
+
+log = logging.getLogger("hanabi.server")
+
+
+class RoomStream:
+    """The stream of one room for one viewer (``token``: a member token, or None)."""
+
+    def __init__(
+        self,
+        replays: Replays,
+        room: StoredRoom,
+        token: str | None,
+        *,
+        keepalive: float,
+        max_seconds: float,
+    ) -> None:
+        self.replays = replays
+        self.room = room
+        self.token = token
+        self.keepalive = keepalive
+        self.max_seconds = max_seconds
+        self.held: Callable[[float], None] | None = None
+
+    def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
+        """Count the stream among this process's waiting requests (503 past the limit,
+        before any byte is sent) and return its messages."""
+        try:
+            release = self.replays.reads.hold()
+        except Refused:
+            if held is not None:
+                held(0)
+            raise
+        self.held = held
+        return self._messages(release, time.monotonic() + self.max_seconds)
+
+    def _audience(self, room: StoredRoom) -> Audience:
+        # Only a stream opened with a token can be the leader's; the lead may move.
+        if self.token is None:
+            return Audience.FOLLOWERS
+        return self.replays.audience(room, self.token)
+
+    def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
+        replays, room = self.replays, self.room
+        try:
+            yield b"retry: %d\n\n" % RETRY_MS
+            while True:
+                body = replays.rendered(room, self._audience(room))
+                yield message(body, "room", room.version)
+                newest = room.version
+                while newest == room.version:
+                    remaining = stop_at - time.monotonic()
+                    if remaining <= 0:
+                        return  # the stream's time is up: the client reconnects
+                    # A room ends at a time it knows (no change announces it): wake then.
+                    ends_in = (room.state["expires"] - now_ms()) / 1000
+                    if ends_in <= 0:
+                        yield end(StreamEnd.GONE)
+                        return
+                    wait = min(self.keepalive, remaining, ends_in + 0.05)
+                    newest = replays.wait(room.id, room.version, wait)
+                    if newest == room.version:
+                        if replays.reads.changes.draining:
+                            yield draining()
+                            return
+                        if self.held is not None:
+                            self.held(self.keepalive + LAPSE)
+                        yield b": keep-alive\n\n"
+                found = None if newest is None else replays.load_at(room.id, newest)
+                if found is None:
+                    yield end(StreamEnd.GONE)
+                    return
+                room = found
+        except Refused as exc:  # the room's game expired
+            yield end(exc.code)
+        except Exception as exc:  # storage trouble: close; the client resumes
+            log.warning("replay room stream closed: %s", type(exc).__name__)
+        finally:
+            release()
+            if self.held is not None:
+                self.held(0)

@@ -1,0 +1,185 @@
+// Shared replays: the "Share replay" button of a finished game's replay, and the room's
+// page (/replays/<id>). The leader moves the turn, points at cards (click one), branches a
+// hypothetical and makes moves in it for whichever seat is to move (the server's engine
+// says what is legal: the buttons are its `legal_actions`), goes back and passes the lead.
+// Followers see each change as it comes, by the room's event stream.
+//
+// Turns are shown as the table numbers them: turn N is the board after N - 1 moves.
+
+import { _ } from "./i18n.js";
+import * as api from "./api.js";
+import { bareVariant, ensureVariant } from "./catalogue.js";
+import { fill, h } from "./dom.js";
+import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { VariantInfo } from "./words.js";
+
+const ROOM = (id) => `hanabi.room.${id}`;
+
+/** This browser's membership of a room: {member, token}, or null. */
+function membership(roomId) {
+  try {
+    return JSON.parse(localStorage.getItem(ROOM(roomId)) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function keepMembership(roomId, member, token) {
+  localStorage.setItem(ROOM(roomId), JSON.stringify({ member, token, at: Date.now() }));
+}
+
+/** The "Share replay" button: a room on this finished game, led by this browser (its
+ * seat at the game, or its account), then its page. */
+export function shareButton(gameId, onError) {
+  return h("button", {
+    type: "button",
+    onclick: async () => {
+      const token = api.seatToken(gameId)?.token || api.session()?.token;
+      try {
+        const made = await api.post("/replays", { game_id: gameId }, { token });
+        keepMembership(made.id, made.member, made.token);
+        location.assign(`/replays/${encodeURIComponent(made.id)}`);
+      } catch (error) {
+        onError(error);
+      }
+    },
+  }, _("Share replay"));
+}
+
+/** A move as a line: "ann played card #4". */
+function moveText(move, names) {
+  if (!move) return _("The deal.");
+  const a = move.action;
+  const who = move.seat == null ? _("The table") : names[move.seat];
+  if (a.type === "play") return _("{who} played card #{card}.", { who, card: a.card });
+  if (a.type === "discard") return _("{who} discarded card #{card}.", { who, card: a.card });
+  if (a.type === "clue") return _("{who} told {target} about {what}.", { who, target: names[a.target], what: a.color ?? a.rank });
+  return _("{who} ended the game.", { who });
+}
+
+function actionText(a, names) {
+  if (a.type === "clue") return _("Clue {name}: {what}", { name: names[a.target], what: a.color ?? a.rank });
+  if (a.type === "play") return _("Play #{card}", { card: a.card });
+  return _("Discard #{card}", { card: a.card });
+}
+
+export async function showSharedReplay(root, roomId, ctx) {
+  const path = `/replays/${encodeURIComponent(roomId)}`;
+  const mine = () => membership(roomId);
+  const alert = h("p", { role: "alert", class: "error" });
+  let room = await api.get(path, { token: mine()?.token });
+  const variant = room.view.variant;
+  if (!(await ensureVariant(ctx.variants, variant))) ctx.variants[variant] = bareVariant(variant, room.view);
+  const info = new VariantInfo(ctx.variants[variant]);
+  const leading = () => mine() !== null && mine().member === room.leader.id;
+
+  async function lead(method, sub, body) {
+    alert.textContent = "";
+    try {
+      room = (await api.call(method, `${path}${sub}`, { body, token: mine().token })).data;
+      render();
+    } catch (error) {
+      alert.textContent = error.message;
+    }
+  }
+
+  function board() {
+    const v = room.view;
+    const names = v.players.map((p) => p.name);
+    const marked = new Set(room.highlight);
+    const toggle = (order) => {
+      if (!leading()) return null;
+      return () => {
+        const next = new Set(marked);
+        if (next.has(order)) next.delete(order);
+        else next.add(order);
+        lead("PUT", "/position", { turn: room.turn, highlight: [...next] });
+      };
+    };
+    return [
+      h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(info, v), counters(v)),
+      h("p", { class: "last-move", "aria-label": _("Last move") }, moveText(room.last_move, names)),
+      h("section", { class: "panel hands", "aria-label": _("Hands") },
+        v.players.map((p) =>
+          h("div", { class: `player${v.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": _("{name}'s hand", { name: p.name }) },
+            h("h2", { class: "player-name" }, p.name),
+            h("div", { class: "hand" }, (v.hands[p.seat] || []).map((card, i) =>
+              cardButton(info, card, i + 1, { selected: marked.has(card.order), onSelect: toggle(card.order), key: `order-${card.order}` })))))),
+      discardPile(info, v),
+    ];
+  }
+
+  function leaderControls() {
+    const hypo = room.hypothetical;
+    const names = room.view.players.map((p) => p.name);
+    if (hypo) {
+      return h("section", { class: "panel", "aria-labelledby": "hypo-h" },
+        h("h2", { id: "hypo-h" }, _("Hypothetical from turn {turn}", { turn: hypo.turn + 1 })),
+        h("p", {}, hypo.current_seat == null ? _("This line of play is over.") : _("{name} to move:", { name: names[hypo.current_seat] })),
+        h("div", { class: "row moves" }, hypo.legal_actions.map((a) =>
+          h("button", { type: "button", class: "small", onclick: () => lead("POST", "/hypothetical/actions", { turn: hypo.current_turn, ...a }) }, actionText(a, names)))),
+        h("button", { type: "button", onclick: () => lead("DELETE", "/hypothetical") }, _("Back to the game")));
+    }
+    const slider = h("input", { type: "range", min: "1", max: String(room.last_turn + 1), value: String(room.turn + 1), id: "room-turn" });
+    slider.addEventListener("change", () => lead("PUT", "/position", { turn: Number(slider.value) - 1, highlight: [] }));
+    const hide = h("input", { type: "checkbox", id: "hide-draws" });
+    const follower = h("input", { type: "text", id: "pass-to", size: "12" });
+    return h("section", { class: "panel", "aria-labelledby": "lead-h" },
+      h("h2", { id: "lead-h" }, _("You lead")),
+      h("div", { class: "row" }, h("label", { for: "room-turn" }, _("Turn")), slider,
+        h("output", { for: "room-turn" }, _("{turn} of {last}", { turn: room.turn + 1, last: room.last_turn + 1 }))),
+      h("div", { class: "row" },
+        h("button", { type: "button", onclick: () => lead("PUT", "/position", { turn: Math.max(0, room.turn - 1) }) }, _("Previous turn")),
+        h("button", { type: "button", onclick: () => lead("PUT", "/position", { turn: Math.min(room.last_turn, room.turn + 1) }) }, _("Next turn"))),
+      h("div", { class: "row" },
+        h("button", { type: "button", onclick: () => lead("POST", "/hypothetical", { turn: room.turn, reveal_draws: !hide.checked }) }, _("Branch from here")),
+        h("label", { for: "hide-draws" }, hide, " ", _("hide drawn cards from followers"))),
+      h("div", { class: "row" }, h("label", { for: "pass-to" }, _("Follower id")), follower,
+        h("button", { type: "button", onclick: () => lead("PUT", "/leader", { follower: follower.value.trim() }) }, _("Pass the lead"))));
+  }
+
+  function followerControls() {
+    const held = mine();
+    if (held) return h("p", { class: "muted" }, _("Your follower id: {member} (the leader can pass you the lead).", { member: held.member }));
+    return h("button", {
+      type: "button",
+      onclick: async () => {
+        try {
+          const joined = await api.post(`${path}/followers`, { name: api.session()?.username || api.guestName() || "follower" });
+          keepMembership(roomId, joined.member, joined.token);
+          render();
+        } catch (error) {
+          alert.textContent = error.message;
+        }
+      },
+    }, _("Join to lead later"));
+  }
+
+  function render() {
+    const hypo = room.hypothetical;
+    const where = hypo
+      ? _("hypothetical from turn {turn}", { turn: hypo.turn + 1 })
+      : _("turn {turn} of {last}", { turn: room.turn + 1, last: room.last_turn + 1 });
+    fill(root,
+      h("h1", {}, _("Shared replay of game {game}", { game: room.game_id })),
+      h("p", { class: "room-status", "aria-live": "polite" },
+        _("{leader} leads · {where} · {n} joined", { leader: room.leader.name, where, n: room.followers })),
+      alert,
+      leading() ? leaderControls() : followerControls(),
+      ...board());
+  }
+
+  render();
+  const source = new EventSource(`${api.BASE}${path}/stream`);
+  source.addEventListener("room", async (message) => {
+    const next = JSON.parse(message.data);
+    if (next.version < room.version) return;
+    // The stream carries the followers' view; the leader's own may show hidden draws.
+    room = mine() && mine().member === next.leader.id ? await api.get(path, { token: mine().token }) : next;
+    render();
+  });
+  source.addEventListener("end", () => {
+    source.close();
+    alert.textContent = _("This room has closed (rooms expire).");
+  });
+}
