@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,17 @@ def redis_url() -> Iterator[str]:
     with RedisProcess() as proc:
         yield proc.url
         _quiet_background()
+
+
+@pytest.fixture(scope="session")
+def playwright_driver() -> Iterator[Any]:
+    """The one Playwright driver of this test process: its sync API runs an event loop in
+    the main thread, so a second one (or ``asyncio.run``) beside it fails; every browser
+    test (tests/web, the API docs) launches its Chromium from this one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        yield driver
 
 
 @pytest.fixture(scope="session")

@@ -85,3 +85,25 @@ def launcher(port: int, data: Path) -> tuple[list[str], dict[str, str]]:
         "--connections", "100", "--data", str(data),
     ]  # fmt: skip
     return command, env
+
+
+def run_async(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: the main thread may hold the Playwright
+    driver's event loop (a browser test ran first in this process)."""
+    import asyncio
+    import threading
+
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = asyncio.run(coroutine)
+        except BaseException as exc:  # re-raised in the caller's thread
+            result["error"] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright.sync_api import sync_playwright
 from process_helpers import _stop, gunicorn
 
 from hanabi.server.api.spec import TITLE, spec_yaml
@@ -75,7 +74,9 @@ document.addEventListener("securitypolicyviolation", (e) => window.violations.pu
   [e.effectiveDirective, e.blockedURI, e.sample, e.sourceFile, e.lineNumber].join(" ")));"""
 
 
-def test_the_docs_run_under_their_policy_and_try_it_out_works(redis_url: str) -> None:
+def test_the_docs_run_under_their_policy_and_try_it_out_works(
+    redis_url: str, playwright_driver
+) -> None:
     """As a newcomer uses the docs: "Try it out" on GET /health, then on POST /games with
     the body Swagger UI offers (it made one up from the schema before, which the server
     refused with 400), and a schema expanded; all without one violation of the page's
@@ -84,42 +85,41 @@ def test_the_docs_run_under_their_policy_and_try_it_out_works(redis_url: str) ->
     proc = gunicorn(port, {"REDIS_URL": redis_url, "HANABI_BOT_WORKER": "0"})
     errors: list[str] = []
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
-            try:
-                page = browser.new_page()
-                page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-                page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
-                page.add_init_script(LISTEN)
-                response = page.goto(f"http://127.0.0.1:{port}/api/v1/docs")
-                assert response is not None
-                assert "script-src 'self'" in response.headers["content-security-policy"]
-                health = page.locator("#operations-system-getHealth")
-                health.locator(".opblock-summary").click()
-                health.get_by_role("button", name="Try it out").click()
-                health.get_by_role("button", name="Execute").click()
-                answer = health.locator(
-                    ".live-responses-table tr.response td.response-col_status"
-                ).first
-                answer.wait_for()
-                assert answer.inner_text().strip() == "200"  # "Try it out" reached the API
+        browser = playwright_driver.chromium.launch(executable_path=chromium(), args=FLAGS)
+        try:
+            page = browser.new_page()
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
+            page.add_init_script(LISTEN)
+            response = page.goto(f"http://127.0.0.1:{port}/api/v1/docs")
+            assert response is not None
+            assert "script-src 'self'" in response.headers["content-security-policy"]
+            health = page.locator("#operations-system-getHealth")
+            health.locator(".opblock-summary").click()
+            health.get_by_role("button", name="Try it out").click()
+            health.get_by_role("button", name="Execute").click()
+            answer = health.locator(
+                ".live-responses-table tr.response td.response-col_status"
+            ).first
+            answer.wait_for()
+            assert answer.inner_text().strip() == "200"  # "Try it out" reached the API
 
-                op = page.locator("#operations-games-createGame")
-                op.locator(".opblock-summary").click()
-                op.locator("button.try-out__btn").click()
-                offered = json.loads(op.locator("textarea.body-param__text").input_value())
-                op.locator("button.execute").click()
-                created = op.locator(".live-responses-table tr.response")
-                status = created.locator(".response-col_status").first.inner_text(timeout=20_000)
-                shown = created.locator(".response-col_description pre").first.inner_text()
+            op = page.locator("#operations-games-createGame")
+            op.locator(".opblock-summary").click()
+            op.locator("button.try-out__btn").click()
+            offered = json.loads(op.locator("textarea.body-param__text").input_value())
+            op.locator("button.execute").click()
+            created = op.locator(".live-responses-table tr.response")
+            status = created.locator(".response-col_status").first.inner_text(timeout=20_000)
+            shown = created.locator(".response-col_description pre").first.inner_text()
 
-                schemas = page.locator("section.models .json-schema-2020-12-expand-deep-button")
-                schemas.first.click()  # a schema (Problem), expanded all the way
-                page.locator("section.models .json-schema-2020-12-property").first.wait_for()
-                page.wait_for_timeout(300)
-                violations = page.evaluate("window.violations")
-            finally:
-                browser.close()
+            schemas = page.locator("section.models .json-schema-2020-12-expand-deep-button")
+            schemas.first.click()  # a schema (Problem), expanded all the way
+            page.locator("section.models .json-schema-2020-12-property").first.wait_for()
+            page.wait_for_timeout(300)
+            violations = page.evaluate("window.violations")
+        finally:
+            browser.close()
     finally:
         _stop(proc)
     assert status.strip() == "201", shown

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from api_helpers import API
-from process_helpers import Http, _stop, _wait_healthy
+from process_helpers import Http, _stop, _wait_healthy, run_async
 
 from hanabi.client.api import Client
 from hanabi.server.ops.redis_process import free_port
@@ -178,7 +178,7 @@ def test_metrics_add_up_over_two_worker_processes(
             assert http("POST", f"/games/{gid}/actions", {"turn": 0, **clue}, tokens[0])[0] == 201
             return [status for status, _ in await asyncio.gather(*tasks)]
 
-        assert asyncio.run(polls()) == [200] * 6
+        assert run_async(polls()) == [200] * 6
         time.sleep(1.2)  # both workers have written their counts
         text = _scrape(port)
         assert _value(text, "hanabi_waiters") == 0
@@ -213,7 +213,7 @@ def test_metrics_add_up_over_two_worker_processes(
             server.wait_for_workers(2)
             return _value(_scrape(port), "hanabi_waiters")
 
-        assert asyncio.run(held_then_killed()) == 0
+        assert run_async(held_then_killed()) == 0
         assert _value(_scrape(port), sample) == 40  # counters outlive their processes
     finally:
         server.stop()

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 from web_support import Browsing, WebServer, chromium_path
 
 from hanabi.client.api import ApiError, Client
@@ -31,6 +31,8 @@ def web_server(redis_url: str) -> Iterator[WebServer]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "REDIS_URL": re.sub(r"/\d*$", f"/{WEB_DB}", redis_url)}
+    # Cheap password hashing: a registration is not a measure of argon2 on a busy machine.
+    env.update(HANABI_ARGON2_TIME="1", HANABI_ARGON2_MEMORY="1024", HANABI_ARGON2_PARALLELISM="1")
     if "HANABI_TEST_REDIS" in os.environ:  # a cluster has database 0 only
         env["REDIS_URL"] = redis_url
     proc = subprocess.Popen(
@@ -57,11 +59,10 @@ def web_server(redis_url: str) -> Iterator[WebServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), headless=True)
-        yield b
-        b.close()
+def browser(playwright_driver) -> Iterator[Browser]:
+    b = playwright_driver.chromium.launch(executable_path=chromium_path(), headless=True)
+    yield b
+    b.close()
 
 
 @pytest.fixture

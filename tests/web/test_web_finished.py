@@ -41,9 +41,14 @@ def test_a_table_ended_by_vote_keeps_its_max_score_and_closes_its_chat(
 def card_layout(page: Page) -> list[tuple[float, float]]:
     """Each card's width and its row (top), hand after hand."""
     cards = page.locator(".hands .card")
-    expect(cards).to_have_count(10)
-    return [(box["width"], box["y"] - page.locator(".hands").bounding_box()["y"]) for box in
-            (cards.nth(i).bounding_box() for i in range(10))]  # fmt: skip
+    for _ in range(20):  # a view drawn again between two measures: measure again
+        expect(cards).to_have_count(10)
+        top = page.locator(".hands").bounding_box()
+        boxes = [cards.nth(i).bounding_box() for i in range(10)]
+        if top is not None and None not in boxes:
+            return [(box["width"], box["y"] - top["y"]) for box in boxes]
+        page.wait_for_timeout(50)
+    raise AssertionError("the hands never held still")
 
 
 def hands_width(page: Page) -> float:
