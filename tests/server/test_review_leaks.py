@@ -4,7 +4,8 @@ may not, through the real API."""
 
 from __future__ import annotations
 
-from api_helpers import make_table
+from account_helpers import session
+from api_helpers import API, assert_problem, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.server.table.seeds import parse
@@ -23,3 +24,14 @@ def test_a_seat_cannot_copy_its_random_seed_to_see_its_own_cards(client: FlaskCl
             assert copy.view(1)["hands"][0] != mine, "seat 0 saw its own cards on a copy"
     table.end()
     assert parse(table.view(0)["seed"]) is not None  # once over, the name is the seat's
+
+
+def test_a_webhook_may_not_name_a_private_address_inside_an_ipv6_one(client: FlaskClient) -> None:
+    """6to4 (2002::/16) and NAT64 (64:ff9b::/96) addresses carry an IPv4 address: one
+    that wraps loopback, a private network or the cloud's metadata is refused too."""
+    _, token = session(client)
+    for url in ("https://[2002:7f00:1::]/", "https://[2002:a9fe:a9fe::1]/latest",
+                "https://[2002:a00:1::1]/", "https://[64:ff9b::a9fe:a9fe]/"):  # fmt: skip
+        response = client.put(f"{API}/accounts/me/webhook", headers=bearer(token),
+                              json={"url": url})  # fmt: skip
+        assert_problem(response, 400, "webhook_url_refused")
