@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from account_helpers import session
 from api_helpers import API, assert_problem, bearer, make_table
+from flask import Flask
 from flask.testing import FlaskClient
 
+from hanabi.server.ops.times import now_ms
+from hanabi.server.storage.webhooks import MAX_PER_ACCOUNT
 from hanabi.server.table.seeds import parse
 
 
@@ -35,3 +38,24 @@ def test_a_webhook_may_not_name_a_private_address_inside_an_ipv6_one(client: Fla
         response = client.put(f"{API}/accounts/me/webhook", headers=bearer(token),
                               json={"url": url})  # fmt: skip
         assert_problem(response, 400, "webhook_url_refused")
+
+
+def test_one_account_cannot_fill_the_webhook_queue_for_everyone(app: Flask) -> None:
+    """Each move in a game of accounts queues a call of a hook; one account whose hook
+    never answers, moving fast, used to fill the service's one queue (100,000 calls) so that
+    every other account's calls were dropped. An account has a share of it."""
+    store = app.extensions["hanabi"].webhooks.store
+    later = now_ms() + 3_600_000  # due in an hour: no worker claims them meanwhile
+    flood = [f"flood{i}" for i in range(MAX_PER_ACCOUNT + 5)]
+    taken = [store.enqueue(d, later, {"account": "noisy", "attempt": 0}) for d in flood]
+    try:
+        assert taken.count(True) == MAX_PER_ACCOUNT and not any(taken[MAX_PER_ACCOUNT:])
+        assert store.enqueue("quiet0", later, {"account": "quiet", "attempt": 0})
+        store.finish(flood[0], "noisy")  # one delivered: room for one more
+        assert store.enqueue("flood-again", later, {"account": "noisy", "attempt": 0})
+        # a retry of a queued delivery takes no more room: never refused
+        assert store.enqueue(flood[1], later, {"account": "noisy", "attempt": 1}, bounded=False)
+    finally:
+        for delivery in [*flood, "flood-again"]:
+            store.finish(delivery, "noisy")
+        store.finish("quiet0", "quiet")
