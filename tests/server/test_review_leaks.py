@@ -9,6 +9,8 @@ from api_helpers import API, assert_problem, bearer, make_table
 from flask import Flask
 from flask.testing import FlaskClient
 
+from hanabi.server import create_app
+from hanabi.server.ops.config import SETTINGS
 from hanabi.server.ops.times import now_ms
 from hanabi.server.storage.webhooks import MAX_PER_ACCOUNT
 from hanabi.server.table.seeds import parse
@@ -59,3 +61,22 @@ def test_one_account_cannot_fill_the_webhook_queue_for_everyone(app: Flask) -> N
         for delivery in [*flood, "flood-again"]:
             store.finish(delivery, "noisy")
         store.finish("quiet0", "quiet")
+
+
+def test_setting_a_webhook_is_rate_limited_per_address(redis_url: str) -> None:
+    """Each PUT of a webhook resolves its host: without a rate, one account made the
+    server look up names as fast as it could ask."""
+    defaults = {name: default for name, (default, _) in SETTINGS.items() if "LIMIT" in name}
+    app = create_app({"REDIS_URL": redis_url, **defaults, "HANABI_LIMITS": "on"})
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "10.9.8.7"
+    _, token = session(client)
+    answers = [
+        client.put(
+            f"{API}/accounts/me/webhook",
+            headers=bearer(token),
+            json={"url": f"https://127.0.0.{i}/"},
+        ).status_code
+        for i in range(1, 13)
+    ]
+    assert answers[:10] == [400] * 10 and answers[10:] == [429, 429], answers
