@@ -33,14 +33,15 @@ def test_seeds_leaderboard_and_stats_from_the_cli(live_server, tmp_path):
         for who in (ann, bob)
     }
     apis[bob].join(game_id, "ignored")
-    seed = apis[ann].start(game_id)["seed"]
-    assert seed.startswith("p2v0s")
+    assert "seed" not in apis[ann].start(game_id)  # the name is shown once it is over
+    seed = "p2v0s1"  # unplayed, for two new accounts: the lowest
 
     hidden = run(["seeds", seed], envs[bob])
     assert hidden.returncode == 1 and "has not ended" in hidden.stderr
 
     apis[bob].terminate(game_id)
     apis[ann].terminate(game_id)
+    assert apis[ann].game(game_id)["seed"] == seed
     shown = run(["seeds", seed], envs[bob])
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith(f"Seed {seed}: No Variant, 2 players, ")

@@ -9,6 +9,7 @@ from flask_restx import Resource
 
 from ..table.turns import Turns
 from ..table.webhooks import Webhooks
+from .context import hit_per_address
 from .credentials import require_account
 from .http import json_response, load_body, load_query
 from .operations import operation, schema
@@ -63,16 +64,18 @@ class Webhook(Resource):
             "X-Hanabi-Timestamp and X-Hanabi-Delivery. Failures (no answer, 5xx, 429) are "
             "retried with exponential backoff, a bounded number of times. Setting it again "
             "replaces the URL and the secret. URLs of private or loopback addresses are "
-            "refused (400 webhook_url_refused)."
+            "refused (400 webhook_url_refused). 429 rate_limited past HANABI_LIMIT_WEBHOOK "
+            "per address."
         ),
         body=WebhookRequestSchema,
         auth="required",
         responses={200: (NewWebhookSchema, "The webhook, with its secret")},
-        errors=(400, 401, 413),
+        errors=(400, 401, 413, 429),
     )
     def put(self) -> Response:
         account = require_account()
         body = load_body(schema(WebhookRequestSchema))
+        hit_per_address("webhook")  # each one resolves its host: not a free DNS lookup
         return json_response(webhooks().put(account.id, body["url"]))
 
     @operation(

@@ -100,6 +100,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_WEBHOOK_TIMEOUT": (5.0, float),  # seconds one delivery may take
     "HANABI_WEBHOOK_WORKERS": (1, int),  # delivering threads per process; 0: none here
     "HANABI_WEBHOOK_LOG": (50, int),  # deliveries kept per account (GET .../deliveries)
+    "HANABI_LIMIT_WEBHOOK": ("10/minute", str),  # webhooks set per address (each resolves)
 }
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 MAX_URL = 500
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 class NotAllowed(ValueError):
@@ -79,8 +80,12 @@ def resolve(target: Target, allow_private: bool) -> str:
 
 def is_public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        # an IPv6 address that carries an IPv4 one (mapped, 6to4, NAT64) goes where it does
+        embedded = ip.ipv4_mapped or ip.sixtofour
+        if ip in NAT64:
+            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        ip = embedded or ip
     return not (
         ip.is_private
         or ip.is_loopback

@@ -11,10 +11,13 @@ script on one node:
 
 ``{hanabi:webhooks}:due``   sorted set: delivery id -> when it is due (ms)
 ``{hanabi:webhooks}:jobs``  hash: delivery id -> JSON {account, event, body, attempt}
+``{hanabi:webhooks}:a:<account>``  set: the account's deliveries waiting (its share)
 
 A worker claims a due delivery by moving its score to now + lease (:data:`CLAIM_LUA`);
 one whose worker died comes due again when the lease runs out (at least once, never
-lost). The queue is bounded (:data:`MAX_QUEUED`): past it a new delivery is refused.
+lost). The queue is bounded (:data:`MAX_QUEUED`): past it a new delivery is refused; so
+is one past the account's share (:data:`MAX_PER_ACCOUNT`), so that one account whose hook
+never answers (or that moves fast in many games) cannot fill the queue for everyone.
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ DUE = "{hanabi:webhooks}:due"
 JOBS = "{hanabi:webhooks}:jobs"
 #: Deliveries waiting at most, across the service (each a few hundred bytes).
 MAX_QUEUED = 100_000
+#: Deliveries waiting at most for one account.
+MAX_PER_ACCOUNT = 500
+#: An account's set of waiting deliveries is dropped after this long without a new one
+#: (nothing waits that long: the backoff gives up sooner), should a finish have been lost.
+SHARE_TTL = 86_400
 
 # KEYS: due, jobs.  ARGV: now ms, lease ms.  {id, job JSON} of the first due delivery,
 # claimed (re-scored to now + lease), or nil.
@@ -45,11 +53,16 @@ redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) + tonumber(ARGV[2]), due[1])
 return {due[1], job}
 """
 
-# KEYS: due, jobs.  ARGV: id, due ms, job JSON, max queued.  1 queued, 0 the queue is full.
+# KEYS: due, jobs, the account's share.  ARGV: id, due ms, job JSON, max queued, max for
+# the account, the share's TTL.  1 queued, 0 the queue (or the account's share) is full.
 ENQUEUE_LUA = """
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 0
+   and redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[5]) then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('EXPIRE', KEYS[3], ARGV[6])
 return 1
 """
 
@@ -60,6 +73,11 @@ def hook_key(account_id: str) -> str:
 
 def log_key(account_id: str) -> str:
     return akey(account_id, "wl")
+
+
+def share_key(account_id: str) -> str:
+    """The account's waiting deliveries: in the queue's slot, so one script counts them."""
+    return f"{{hanabi:webhooks}}:a:{account_id}"
 
 
 class WebhookStore:
@@ -103,8 +121,9 @@ class WebhookStore:
     ) -> bool:
         """Queue a delivery due at ``due_ms``; False if the queue is full (a retry of a
         delivery already queued is not ``bounded``: it takes no more room)."""
-        args = [delivery_id, due_ms, orjson.dumps(job), MAX_QUEUED if bounded else 2**53]
-        return bool(self._enqueue(keys=[DUE, JOBS], args=args))
+        most, share = (MAX_QUEUED, MAX_PER_ACCOUNT) if bounded else (2**53, 2**53)
+        args = [delivery_id, due_ms, orjson.dumps(job), most, share, SHARE_TTL]
+        return bool(self._enqueue(keys=[DUE, JOBS, share_key(job["account"])], args=args))
 
     def claim(self, now: int, lease_ms: int) -> tuple[str, dict[str, Any]] | None:
         """The first delivery due by ``now``, claimed for ``lease_ms``; None if none is."""
@@ -114,11 +133,12 @@ class WebhookStore:
         delivery_id, job = found
         return delivery_id.decode(), orjson.loads(job)
 
-    def finish(self, delivery_id: str) -> None:
+    def finish(self, delivery_id: str, account_id: str) -> None:
         """A delivery done with (delivered, or out of attempts)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(DUE, delivery_id)
         pipe.hdel(JOBS, delivery_id)
+        pipe.srem(share_key(account_id), delivery_id)
         pipe.execute()
 
     def queued(self) -> int:

@@ -80,7 +80,10 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         custom_deal=record.custom_deal,
         votes=votes_view(record, seat),
     )
-    if seat is not None and record.seed_name is not None:
+    # A dealt name is a deck anyone may deal again by that name: while the game is on, a
+    # seat learns it only if the creator chose it (docs/seeds.md).
+    shown = record.status is not GameStatus.PLAYING or record.custom_deal
+    if seat is not None and record.seed_name is not None and shown:
         out["seed"] = record.seed_name  # a seat's only, and never a custom seed (docs/seeds.md)
     changes = (record.result or {}).get("rating_changes")
     if changes is not None and out.get("result") is not None:

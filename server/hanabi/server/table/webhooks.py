@@ -132,7 +132,7 @@ class Webhooks:
         account = job["account"]
         hook = self.store.get(account)
         if hook is None:  # the hook was deleted since: nothing to call
-            self.store.finish(delivery_id)
+            self.store.finish(delivery_id, account)
             return DeliveryOutcome.FAILED
         attempt = job["attempt"] + 1
         sent = now_ms()
@@ -163,7 +163,7 @@ class Webhooks:
             self.store.enqueue(delivery_id, now_ms() + int(wait * 1000),
                                {**job, "attempt": attempt}, bounded=False)  # fmt: skip
         else:
-            self.store.finish(delivery_id)
+            self.store.finish(delivery_id, account)
         self.store.log(account, entry)
         return outcome
 

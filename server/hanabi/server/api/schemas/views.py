@@ -205,7 +205,8 @@ class GameViewSchema(Schema):
         metadata={
             "description": "The table's seed, to its seated players only (absent for others "
             "and for a custom deal): random, unplayed or a name in the lobby, the deal's name "
-            "(p<players>v<variant>s<n>) once dealt. See docs/seeds.md."
+            "(p<players>v<variant>s<n>) once over (once dealt if the creator chose it). See "
+            "docs/seeds.md."
         },
     )
     turn = integer(required=True)
