@@ -73,7 +73,9 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
         console.print(_("No game awaits your move."))
         return 0
     total = found["total"]
-    console.print(Text(n_("Your move in {n} game:", "Your move in {n} games:", total), style="bold"))
+    console.print(
+        Text(n_("Your move in {n} game:", "Your move in {n} games:", total), style="bold")
+    )
     now = time.time()
     for game in games:
         where = _("turn {turn}, score {score}", turn=game["turn"] + 1, score=game["score"])
@@ -83,7 +85,9 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
             f"  {game['game_id']}  {game['variant']}  {', '.join(game['players'])}  "
             f"{where}  {left_until(game.get('deadline'), now)}"
         )
-    console.print(_("Resume one with: {command}", command=f"hanabi-client join GAME{server_flag(client)}"))
+    console.print(
+        _("Resume one with: {command}", command=f"hanabi-client join GAME{server_flag(client)}")
+    )
     return 0
 
 

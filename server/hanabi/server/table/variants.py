@@ -152,7 +152,7 @@ class VariantCatalogue:
     ) -> list[Entry]:
         """The variants matching every filter given, in catalogue order."""
         if rule is not None and rule not in RULE_FILTERS:
-            raise Invalid("invalid_query", f"There is no rule or suit kind {rule!r}.")
+            raise Invalid("invalid_query", "There is no rule or suit kind {rule}.", rule=repr(rule))
         folded = q.casefold() if q else None
         return [
             e
