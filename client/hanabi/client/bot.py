@@ -339,9 +339,8 @@ class BotPlayer:
             )
             return 0
         self.console.print(Text(game_over_line(view, self.info), style="bold"))
-        self.console.print(
-            _("Save the replay:  {command}", command=f"hanabi-client export {self.game_id} -o FILE")
-        )
+        command = f"hanabi-client export {self.game_id} -o FILE"
+        self.console.print(_("Save the replay:  {command}", command=command))
         return 0
 
     def _interrupted(self) -> int:

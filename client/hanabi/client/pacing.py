@@ -146,7 +146,7 @@ class Pacer:
         return _(
             "Turn {turn}, one move every {pace} s: space pauses, n steps, q quits.",
             turn=turn,
-            pace=f"{self.pace:g}",
+            pace=format(self.pace, "g"),
         )
 
 

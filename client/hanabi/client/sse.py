@@ -107,7 +107,7 @@ def read_stream(
                 raise StreamUnavailable(
                     _(
                         "No event arrived within {seconds} s: the stream is buffered.",
-                        seconds=f"{first:g}",
+                        seconds=format(first, "g"),
                     )
                 ) from exc
             if not resume or failures >= transport.retries:

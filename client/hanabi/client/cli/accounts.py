@@ -70,7 +70,8 @@ def cmd_register(args: argparse.Namespace, client: Client, console: Console) -> 
         console.print(Text(_("Created the bot account {name}.", name=name), style="bold"))
     else:
         console.print(Text(_("Created the account {name}.", name=name), style="bold"))
-    console.print(_("Log in with: {command}", command=f"hanabi-client login {name}"))
+    command = f"hanabi-client login {name}"
+    console.print(_("Log in with: {command}", command=command))
     return 0
 
 
@@ -138,7 +139,7 @@ def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> in
         return 0
     bot = " " + _("(bot account)") if me["bot"] else ""
     rated = rated_games(me["rated_games"])
-    rating = _("rating {rating}", rating=f"{me['rating']:.1f}")
+    rating = _("rating {rating}", rating=format(me["rating"], ".1f"))
     console.print(f"{me['username']}{bot}: {rating}, {rated}")
     return 0
 
@@ -163,7 +164,7 @@ def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> i
     console.print(
         Text(
             f"{body['username']}: "
-            + _("rating {rating}", rating=f"{body['rating']:.1f}")
+            + _("rating {rating}", rating=format(body["rating"], ".1f"))
             + f" ({rated_games(body['rated_games'])})",
             style="bold",
         )
@@ -178,7 +179,7 @@ def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> i
             "best {best}, average {average}, strikeouts {rate}%",
             best=best,
             average=average,
-            rate=f"{stats['strikeout_rate'] * 100:.0f}",
+            rate=format(stats["strikeout_rate"] * 100, ".0f"),
         )
         rated = rated_games(stats["rated_games"])
         console.print(f"  {variant}: {games}, {said}, {rated} ({stats['rating_change']:+.1f})")

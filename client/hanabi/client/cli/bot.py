@@ -106,6 +106,7 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
             said = _("{name} ({strategy} bot) joined at game {game}, seat {seat}.", **values)
         console.print(Text(said))
     seat_to_forget = saved
+    resume = f"hanabi-client bot {game_id} --strategy {strategy} --name {name}{server_flag(client)}"
     player = BotPlayer(
         client,
         game_id,
@@ -115,11 +116,7 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
         json_mode=args.json,
         name=name,
         on_leave=lambda: TokenStore().forget(seat_to_forget),
-        resume_hint=_(
-            "Resume with: {command}",
-            command=f"hanabi-client bot {game_id} --strategy {strategy} "
-            f"--name {name}{server_flag(client)}",
-        ),
+        resume_hint=_("Resume with: {command}", command=resume),
     )
     return player.run()
 

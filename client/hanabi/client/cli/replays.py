@@ -100,7 +100,8 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     console.print(_("Created replay room {room}: you lead it.", room=made["id"]))
     follow = f"hanabi-client replay-room follow {made['id']}{flag}"
     console.print(_("Followers: {command}", command=follow))
-    console.print(_("In a browser: {url}", url=f"{client.server}/replays/{made['id']}"))
+    url = f"{client.server}/replays/{made['id']}"
+    console.print(_("In a browser: {url}", url=url))
     return 0
 
 

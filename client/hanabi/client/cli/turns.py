@@ -85,9 +85,8 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
             f"  {game['game_id']}  {game['variant']}  {', '.join(game['players'])}  "
             f"{where}  {left_until(game.get('deadline'), now)}"
         )
-    console.print(
-        _("Resume one with: {command}", command=f"hanabi-client join GAME{server_flag(client)}")
-    )
+    command = f"hanabi-client join GAME{server_flag(client)}"
+    console.print(_("Resume one with: {command}", command=command))
     return 0
 
 

@@ -21,7 +21,7 @@ def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int
             said = _(
                 "Watching game {game}, one move every {pace} s: space pauses, n steps, q quits.",
                 game=args.id,
-                pace=f"{args.pace:g}",
+                pace=format(args.pace, "g"),
             )
         else:
             said = _("Watching game {game}. Ctrl-C or quit to stop.", game=args.id)
@@ -51,7 +51,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help=_(
             "seconds per move (default {pace}; 0: as they come); "
             "keys: space pauses, n steps, q quits",
-            pace=f"{DEFAULT_PACE:g}",
+            pace=format(DEFAULT_PACE, "g"),
         ),
     )
     p.add_argument(
