@@ -5,6 +5,10 @@ VENV        := .venv
 PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 PYTEST_ARGS ?=
+# make test runs the suite on this many pytest-xdist workers (whole files per worker), then
+# the tests marked serial (they time wake-ups or flood sockets) alone.
+TEST_JOBS   ?= 2
+XDIST       := -n $(TEST_JOBS) --dist loadfile
 
 # Message catalogues (docs/i18n.md): the .po sources in locale/ are the only ones; compiled
 # here (not committed) into each package that reads them, and the web client's JSON.
@@ -87,13 +91,16 @@ format: $(STAMP)
 test: $(STAMP) $(I18N_STAMP) browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) -m "not serial" $(PYTEST_ARGS)
+	$(PY) -m pytest -m serial $(PYTEST_ARGS)
 	$(MAKE) --no-print-directory test-cluster
 
 # The API's tests once more, on a private 3-master Redis Cluster the run starts itself (not
 # those marked once: serving, logs, headers and the launcher are the same on any Redis).
 test-cluster: $(STAMP) $(I18N_STAMP)
-	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server -m "not single_redis and not once" -q
+	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server $(XDIST) -q \
+	  -m "not single_redis and not once and not serial"
+	HANABI_TEST_REDIS=cluster $(PY) -m pytest tests/server -q -m "serial and not single_redis and not once"
 
 # The browser tests (the API docs, the web client in tests/web) drive Debian's chromium:
 # installed here when missing (root on Debian), otherwise this stops with the one command.

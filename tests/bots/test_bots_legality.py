@@ -8,18 +8,45 @@ from hanabi.bots import STRATEGIES, play_game
 from hanabi.game import VARIANTS, Options, Setup
 
 SEEDS_PER_TABLE = 4
-SEARCH_SEEDS = 1  # search plays each move ~100 rollouts deep: one game per table size
+SIZES = (2, 3, 4, 5, 6)
+
+
+def search_sizes(variant: str) -> tuple[int, ...]:
+    """Search plays each move ~100 rollouts deep: one game at two table sizes per variant,
+    turning through the sizes over the variants so that each size is played (every size of
+    every variant: the slow test below)."""
+    at = sorted(VARIANTS).index(variant)
+    return SIZES[at % 5], SIZES[(at + 2) % 5]
+
+
+def plays_legally(strategy: str, variant: str, sizes: tuple[int, ...], seeds: int) -> None:
+    # play_game applies every bot action through the engine, which refuses illegal ones.
+    for players in sizes:
+        for i in range(seeds):
+            game = play_game(Setup.create(variant, players, seed=f"legal-{i}"), strategy)
+            assert game.is_over
+            assert game.result["reason"] in ("perfect", "deck_out", "strikeout")
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))
 def test_plays_every_variant_legally(strategy: str, variant: str) -> None:
-    # play_game applies every bot action through the engine, which refuses illegal ones.
-    for players in (2, 3, 4, 5, 6):
-        for i in range(SEARCH_SEEDS if strategy == "search" else SEEDS_PER_TABLE):
-            game = play_game(Setup.create(variant, players, seed=f"legal-{i}"), strategy)
-            assert game.is_over
-            assert game.result["reason"] in ("perfect", "deck_out", "strikeout")
+    if strategy == "search":
+        plays_legally(strategy, variant, search_sizes(variant), 1)
+    else:
+        plays_legally(strategy, variant, SIZES, SEEDS_PER_TABLE)
+
+
+@pytest.fixture
+def thorough(request):
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("search at every table size: pytest -m slow")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_search_plays_every_variant_at_every_size(variant: str, thorough: None) -> None:
+    plays_legally("search", variant, SIZES, 1)
 
 
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))

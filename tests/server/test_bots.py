@@ -138,6 +138,7 @@ def test_game_ids_are_letters_and_digits() -> None:
 # -- bots play ---------------------------------------------------------------------------
 
 
+@pytest.mark.serial  # measures time: alone, not beside another worker
 def test_one_human_and_three_bots_finish_a_game(client: FlaskClient) -> None:
     """The human plays over HTTP; bots move on their own, seen through long-polls."""
     table = make_table(client, 1, start=False, seed="bots-1h3b")
@@ -315,6 +316,7 @@ def test_a_bot_due_while_the_server_restarts_still_plays(redis_url: str) -> None
 
 
 @pytest.mark.single_redis
+@pytest.mark.serial  # measures time: alone, not beside another worker
 def test_human_requests_are_not_held_up_by_bot_games(redis_url: str) -> None:
     """While one server process plays 4 all-bot games flat out, a person's reads on the
     same process still answer in milliseconds; and a bot moves within milliseconds of

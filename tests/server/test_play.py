@@ -127,6 +127,7 @@ def test_views_spectator_and_etag(table: Table) -> None:
     assert_problem(table.get(0, query_string={"wait": 99}), 400, "invalid_query")
 
 
+@pytest.mark.serial  # measures time: alone, not beside another worker
 def test_long_poll_wakes_within_100ms(table: Table) -> None:
     etag = table.get(1).headers["ETag"]
     got: dict[str, Any] = {}
@@ -319,6 +320,7 @@ def _poll_in_thread(
     return thread, got
 
 
+@pytest.mark.serial  # measures time: alone, not beside another worker
 def test_repeated_long_polls_each_wake_quickly(table: Table) -> None:
     for turn in range(3):
         seat = turn % 3

@@ -107,6 +107,7 @@ def test_a_clock_runs_only_on_its_turn_and_gains_the_increment(timed_app: Flask)
 
 
 @pytest.mark.single_redis
+@pytest.mark.serial  # measures time: alone, not beside another worker
 def test_a_timed_game_ends_by_timeout_with_no_client_activity(
     timed_app: Flask, worker: BotWorker
 ) -> None:

@@ -25,6 +25,8 @@ from hanabi.server.ops.redis_process import free_port
 WAITERS = 300
 GAMES = 10
 
+pytestmark = pytest.mark.serial  # measures wake-up times: alone, not beside another worker
+
 
 @pytest.fixture(scope="module")
 def port(redis_url: str) -> Iterator[int]:

@@ -188,6 +188,7 @@ def test_attempts_are_bounded(hclient: FlaskClient, receiver: Receiver) -> None:
     assert [d["outcome"] for d in deliveries(hclient, a)] == ["failed", "retrying", "retrying"]
 
 
+@pytest.mark.serial  # measures time: alone, not beside another worker
 def test_a_slow_receiver_stalls_no_move(hclient: FlaskClient, receiver: Receiver) -> None:
     _, a = session(hclient)
     _, b = session(hclient)
