@@ -5,11 +5,14 @@ the rules come in it too."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 
 from playwright.sync_api import Page, expect
 from web_support import Browsing
+
+from hanabi.client.api import Client
 
 #: What each language calls the things the test clicks and reads.
 WORDS = {
@@ -96,3 +99,21 @@ def test_a_turn_in_russian_chosen_by_the_switch_and_remembered(web: Browsing) ->
     rules = page.request.get("/rules/ru")
     assert rules.ok and rules.headers["content-language"] == "ru"
     assert WORDS["ru"]["rules_text"] in rules.text()
+
+
+def test_the_turn_based_panel_and_the_leaderboards_in_chinese(web: Browsing) -> None:
+    username = f"zh_{secrets.token_hex(4)}"
+    client = Client(web.base, retries=0)
+    client.register(username, "correct horse battery")
+    token = client.login(username, "correct horse battery")["token"]
+    page = person(web, "zh-CN")
+    session = json.dumps({"username": username, "token": token})
+    page.context.add_init_script(f"localStorage.setItem('hanabi.session', {session!r});")
+    page.goto("/")
+    expect(page.get_by_role("heading", name="轮到你了")).to_be_visible()
+    turns = page.get_by_role("list", name="等你出手的游戏")
+    expect(turns).to_contain_text("没有等你出手的游戏。")
+    expect(page.get_by_label("回合制")).to_be_visible()
+    expect(page.get_by_text(f"你以 {username} 的身份")).to_be_visible()
+    page.goto("/leaderboards")
+    expect(page.get_by_role("heading", name="排行榜", level=1)).to_be_visible()

@@ -28,6 +28,7 @@ from hanabi.bots import choose_action_from_view, playing, view_table
 from .api import ApiError, Client, Unreachable
 from .codes import GAME_EVENTS, GameStatus
 from .follow import POLL_WAIT, RETRY_DELAYS, server_away
+from .i18n import _
 from .narrate import Narrator, player_names
 from .render import game_over_line
 from .variants import VariantInfo, variant_info
@@ -117,8 +118,11 @@ class BotPlayer:
                 # One failure may be a blip (a worker restarting): say so from the second.
                 if failures >= 1 and not announced:
                     self._say(
-                        f"Lost the server at {self.client.server} "
-                        f"({getattr(exc, 'reason', exc.detail)}). Trying again; Ctrl-C leaves.",
+                        _(
+                            "Lost the server at {server} ({reason}). Trying again; Ctrl-C leaves.",
+                            server=self.client.server,
+                            reason=getattr(exc, "reason", exc.detail),
+                        ),
                         code="server_down",
                     )
                     announced = True
@@ -127,7 +131,7 @@ class BotPlayer:
                 etag = None  # ask for the whole view when it is back
                 continue
             if announced:
-                self._say("Reconnected to the server.", code="server_up")
+                self._say(_("Reconnected to the server."), code="server_up")
             failures, announced = 0, False
 
     def _on_view(self, view: dict[str, Any]) -> int | None:
@@ -135,14 +139,15 @@ class BotPlayer:
         if view.get("you") is None:
             if self.on_leave:
                 self.on_leave()
-            raise BotError("The bot no longer holds a seat at this table.")
+            raise BotError(_("The bot no longer holds a seat at this table."))
         status = view.get("status")
         if status == GameStatus.LOBBY:
             return self._in_lobby(view)
         if not self.announced_start:
             self.announced_start = True
             names = ", ".join(player_names(view))
-            self._say(f"The game is on: {names}.{self._fallback_note(view)}", code="started")
+            said = _("The game is on: {names}.", names=names) + self._fallback_note(view)
+            self._say(said, code="started")
         if view.get("result"):
             return self._over(view)
         if view.get("current_seat") == view.get("you"):
@@ -160,7 +165,9 @@ class BotPlayer:
                 self.client.declare(self.game_id, me, self.strategy, token=self.token)
             except ApiError as exc:
                 if exc.code != "game_started" and not server_away(exc):
-                    raise BotError(f"Could not say which strategy it plays: {exc.detail}") from None
+                    raise BotError(
+                        _("Could not say which strategy it plays: {reason}", reason=exc.detail)
+                    ) from None
             self.look_again = True
             return None
         full = len(players) >= int(view.get("max_players") or 0) >= 2
@@ -169,15 +176,17 @@ class BotPlayer:
                 self.client.start(self.game_id, token=self.token)
             except ApiError as exc:
                 if exc.code != "game_started" and not server_away(exc):
-                    raise BotError(f"Could not start the game: {exc.detail}") from None
+                    raise BotError(
+                        _("Could not start the game: {reason}", reason=exc.detail)
+                    ) from None
                 self.look_again = True
             return None
         if not self.announced_lobby:
             self.announced_lobby = True
             if view.get("host") == view.get("you"):
-                text = "Waiting for every seat to be taken; the bot starts the game then."
+                text = _("Waiting for every seat to be taken; the bot starts the game then.")
             else:
-                text = "Waiting for the host to start the game."
+                text = _("Waiting for the host to start the game.")
             self._say(text, code="lobby")
         return None
 
@@ -192,9 +201,11 @@ class BotPlayer:
             return ""
         if plays == self.strategy:
             return ""
-        return (
-            f" {self.strategy} plays {self.strategy} only when every seat does: at this "
-            f"table it plays {plays}."
+        return " " + _(
+            "{strategy} plays {strategy} only when every seat does: at this table it plays "
+            "{plays}.",
+            strategy=self.strategy,
+            plays=plays,
         )
 
     # -- moves ----------------------------------------------------------------------
@@ -229,7 +240,7 @@ class BotPlayer:
             # The log and the view disagree (a move between the two reads): look again.
             self.confused += 1
             if self.confused >= MAX_CONFUSED:
-                raise BotError(f"The bot cannot decide: {exc}.") from None
+                raise BotError(_("The bot cannot decide: {reason}.", reason=exc)) from None
             self.sleep(0.2)
             self.look_again = True
             return
@@ -245,7 +256,13 @@ class BotPlayer:
             if server_away(exc) or exc.code in ("stale_turn", "not_your_turn", "game_over"):
                 self.look_again = True  # or the game moved on (a retried move went through)
                 return
-            raise BotError(f"The server refused the bot's {action['type']}: {exc.detail}") from None
+            raise BotError(
+                _(
+                    "The server refused the bot's {action}: {reason}",
+                    action=action["type"],
+                    reason=exc.detail,
+                )
+            ) from None
         self.view = result.game
         said = self._add_events(result.events)
         self._log_move(turn, view["you"], action, result.game, said, result.repeated)
@@ -259,10 +276,17 @@ class BotPlayer:
         said: list[str],
         repeated: bool,
     ) -> None:
-        text = "; ".join(said) or f"{self.name} made a {action['type']} (turn {turn + 1})"
-        state = (
-            f"score {game.get('score')}, clues {game.get('clue_tokens')}, "
-            f"strikes {game.get('strikes')}"
+        text = "; ".join(said) or _(
+            "{name} made a {action} (turn {turn})",
+            name=self.name,
+            action=action["type"],
+            turn=turn + 1,
+        )
+        state = _(
+            "score {score}, clues {clues}, strikes {strikes}",
+            score=game.get("score"),
+            clues=game.get("clue_tokens"),
+            strikes=game.get("strikes"),
         )
         if self.json_mode:
             self._emit(
@@ -283,7 +307,8 @@ class BotPlayer:
             )
             return
         # The table numbers turns from 1; the API counts moves made.
-        self.console.print(Text(f"turn {turn + 1}: {text} ({state})"), soft_wrap=True)
+        said = _("turn {turn}: {text} ({state})", turn=turn + 1, text=text, state=state)
+        self.console.print(Text(said), soft_wrap=True)
 
     def _narrator(self, view: Mapping[str, Any]) -> Narrator:
         if self.narrator is None:
@@ -314,7 +339,8 @@ class BotPlayer:
             )
             return 0
         self.console.print(Text(game_over_line(view, self.info), style="bold"))
-        self.console.print(f"Save the replay:  hanabi-client export {self.game_id} -o FILE")
+        command = f"hanabi-client export {self.game_id} -o FILE"
+        self.console.print(_("Save the replay:  {command}", command=command))
         return 0
 
     def _interrupted(self) -> int:
@@ -332,16 +358,17 @@ class BotPlayer:
             else:
                 if self.on_leave:
                     self.on_leave()
-                self._say("\nLeft the table (its seat is free again).", code="left")
+                self._say("\n" + _("Left the table (its seat is free again)."), code="left")
                 return 130
-        self._say(f"\nLeft the table. {self.resume_hint}".rstrip(), code="interrupted")
+        said = _("Left the table. {hint}", hint=self.resume_hint).rstrip()
+        self._say("\n" + said, code="interrupted")
         return 130
 
     def _fatal(self, exc: ApiError) -> BotError:
         if exc.code == "not_a_player" or exc.status in (401, 403):
             if self.on_leave:
                 self.on_leave()  # the saved token is worthless now
-            return BotError("The bot no longer holds a seat at this table.")
+            return BotError(_("The bot no longer holds a seat at this table."))
         return BotError(exc.detail)
 
     # -- output ---------------------------------------------------------------------

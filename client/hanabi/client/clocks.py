@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 
 from .codes import GameStatus, SeatKind
+from .i18n import _
 from .words import seat_name
 
 #: Seconds left below which the running clock is shown in red.
@@ -22,11 +23,13 @@ HURRY = 10.0
 
 def parse_timer(text: str) -> dict[str, int]:
     """``"120+20"`` (base + seconds per move) or ``"120"`` -> ``{"base", "per_turn"}``."""
-    base, _, per_turn = text.partition("+")
+    base, _plus, per_turn = text.partition("+")
     try:
         return {"base": int(base), "per_turn": int(per_turn or 0)}
     except ValueError:
-        raise ValueError(f"{text!r} is not BASE+INCREMENT in seconds, e.g. 120+20") from None
+        raise ValueError(
+            _("{text} is not BASE+INCREMENT in seconds, e.g. 120+20", text=repr(text))
+        ) from None
 
 
 def seconds_left(view: Mapping[str, Any], elapsed: float) -> list[float] | None:

@@ -13,6 +13,8 @@ from typing import Any
 import requests
 from urllib3.exceptions import NewConnectionError
 
+from .i18n import _
+
 
 class ApiError(Exception):
     """A request the server refused, or one that never got an answer.
@@ -96,7 +98,7 @@ def _problem(response: requests.Response) -> ApiError:
     return ApiError(
         "bad_response",
         response.status_code,
-        f"The server answered {response.status_code} {reason}.",
+        _("The server answered {status} {reason}.", status=response.status_code, reason=reason),
     )
 
 
@@ -121,12 +123,12 @@ def _never_sent(exc: requests.RequestException) -> bool:
 
 def _reason(exc: requests.RequestException) -> str:
     if isinstance(exc, requests.Timeout):
-        return "no answer in time"
+        return _("no answer in time")
     text = str(exc)
     if "refused" in text.lower():
-        return "connection refused"
+        return _("connection refused")
     if "Name or service not known" in text or "nodename nor servname" in text:
-        return "unknown host"
+        return _("unknown host")
     if "RemoteDisconnected" in text or "aborted" in text.lower():
-        return "the connection was closed"
+        return _("the connection was closed")
     return exc.__class__.__name__

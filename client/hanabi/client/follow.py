@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from .api import ApiError, Client, StreamUnavailable, Unreachable
 from .codes import GameStatus
+from .i18n import N_, _
 from .inbox import Inbox, Message, MessageKind
 from .words import code_words
 
@@ -23,9 +24,9 @@ RETRY_DELAYS = (0.5, 1, 2, 2, 3)  # seconds between reconnection attempts (last 
 
 #: What the table says when the server ends its stream for good (other than a finish).
 ENDED = {
-    "gone": "This game is gone (its lobby emptied, or it expired).",
-    "not_a_player": "You no longer hold a seat at this table.",
-    "revoked": "Your session ended (a logout or a password change elsewhere): log in again.",
+    "gone": N_("This game is gone (its lobby emptied, or it expired)."),
+    "not_a_player": N_("You no longer hold a seat at this table."),
+    "revoked": N_("Your session ended (a logout or a password change elsewhere): log in again."),
 }
 
 
@@ -93,8 +94,12 @@ class Follower:
                         reason = item.data.get("reason", "gone")
                         if reason == GameStatus.FINISHED or token != self.seat_token():
                             break
-                        said = ENDED.get(reason) or (
-                            f"The server closed the game ({code_words(reason)})."
+                        said = (
+                            _(ENDED[reason])
+                            if reason in ENDED
+                            else _(
+                                "The server closed the game ({reason}).", reason=code_words(reason)
+                            )
                         )
                         self.inbox.put(Message(MessageKind.FATAL, ApiError(reason, 410, said)))
                         return

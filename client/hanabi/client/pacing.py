@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .codes import GameStatus
+from .i18n import _
 from .narrate import Narrator
 
 DEFAULT_PACE = 1.0  # seconds per move when watching (0: every view as it arrives)
@@ -135,12 +136,18 @@ class Pacer:
             return ""
         if self.shown.get("status") == GameStatus.LOBBY:  # no turns yet
             if self.paused:
-                return "Paused in the lobby: space plays on once the game is dealt, q quits."
-            return "Watching the lobby: the game shows here once it is dealt; q quits."
+                return _("Paused in the lobby: space plays on once the game is dealt, q quits.")
+            return _("Watching the lobby: the game shows here once it is dealt; q quits.")
         turn = view_turn(self.shown) + 1
         if self.paused:
-            return f"Paused at turn {turn}: space plays on, n shows the next move, q quits."
-        return f"Turn {turn}, one move every {self.pace:g} s: space pauses, n steps, q quits."
+            return _(
+                "Paused at turn {turn}: space plays on, n shows the next move, q quits.", turn=turn
+            )
+        return _(
+            "Turn {turn}, one move every {pace} s: space pauses, n steps, q quits.",
+            turn=turn,
+            pace=format(self.pace, "g"),
+        )
 
 
 def split_keys(chunk: str) -> list[str]:

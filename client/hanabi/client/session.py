@@ -22,6 +22,7 @@ from rich.text import Text
 
 from .api import ApiError, Client
 from .follow import POLL_WAIT, Follower
+from .i18n import _
 from .inbox import Inbox, Message, MessageKind
 from .keyboard import Keyboard
 from .pacing import (
@@ -112,7 +113,9 @@ class TableSession:
                 if outcome is not None:
                     return outcome
         except KeyboardInterrupt:
-            screen.say(f"\nLeft the table. {screen.resume_hint()}", code="interrupted")
+            screen.say(
+                "\n" + _("Left the table. {hint}", hint=screen.resume_hint()), code="interrupted"
+            )
             return 130
         finally:
             self.stop.set()
@@ -134,19 +137,22 @@ class TableSession:
             case MessageKind.EOF:
                 if screen.token is None:
                     return None  # a spectator without a keyboard keeps watching
-                screen.say(f"Input closed. {screen.resume_hint()}", code="quit")
+                screen.say(_("Input closed. {hint}", hint=screen.resume_hint()), code="quit")
                 return 0
             case MessageKind.DOWN:
                 screen.say(
-                    f"Lost the server at {self.client.server} "
-                    f"({getattr(payload, 'reason', payload.detail)}). "
-                    "Trying again; Ctrl-C leaves, and "
-                    f"`{screen.resume_or_watch()}` resumes later.",
+                    _(
+                        "Lost the server at {server} ({reason}). Trying again; Ctrl-C leaves, "
+                        "and `{command}` resumes later.",
+                        server=self.client.server,
+                        reason=getattr(payload, "reason", payload.detail),
+                        command=screen.resume_or_watch(),
+                    ),
                     code="server_down",
                     style="bold red",
                 )
             case MessageKind.UP:
-                screen.say("Reconnected to the server.", code="server_up", style="bold green")
+                screen.say(_("Reconnected to the server."), code="server_up", style="bold green")
                 screen.prompt()
             case MessageKind.FATAL:
                 return self._fatal(payload)
@@ -167,7 +173,7 @@ class TableSession:
             if self.on_leave:
                 self.on_leave()  # the saved token is worthless now
             screen.say(
-                "You no longer hold a seat at this table (the host may have removed you).",
+                _("You no longer hold a seat at this table (the host may have removed you)."),
                 code=exc.code,
                 style="bold red",
             )
@@ -206,7 +212,9 @@ class TableSession:
             frame = screen.pacer.due(now)
         except ApiError as exc:  # the replay of a frame: try again in a moment
             screen.pacer.retry_later(now)
-            screen.notice = Text(f"Cannot fetch the next move: {exc.detail}", style="bold red")
+            screen.notice = Text(
+                _("Cannot fetch the next move: {reason}", reason=exc.detail), style="bold red"
+            )
             return None
         if frame is None:
             return None
@@ -219,7 +227,8 @@ class TableSession:
             return None
         for key in split_keys(keys):
             if key in QUIT_KEYS:
-                self.screen.say(f"\nStopped watching. {self.screen.resume_hint()}", code="quit")
+                hint = self.screen.resume_hint()
+                self.screen.say("\n" + _("Stopped watching. {hint}", hint=hint), code="quit")
                 return 0
             if key in PAUSE_KEYS:
                 pacer.toggle()

@@ -14,6 +14,7 @@ from typing import Any
 import requests
 
 from .errors import StreamUnavailable, Unreachable, _is_problem, _problem, _reason
+from .i18n import _
 from .transport import Transport
 
 STREAM_QUIET = 40  # seconds of silence after which a stream is taken as dead (keep-alive: 15)
@@ -49,7 +50,7 @@ def parse_sse(lines: Iterator[bytes]) -> Iterator[StreamEvent]:
             continue
         if line.startswith(":"):
             continue
-        name, _, value = line.partition(":")
+        name, _colon, value = line.partition(":")
         value = value.removeprefix(" ")
         if name == "event":
             kind = value
@@ -58,7 +59,7 @@ def parse_sse(lines: Iterator[bytes]) -> Iterator[StreamEvent]:
         elif name == "id" and value.isdigit():
             seq = int(value)
     if data:
-        raise StreamBroken("the stream closed in the middle of a message")
+        raise StreamBroken(_("the stream closed in the middle of a message"))
 
 
 def read_timeout(response: requests.Response, seconds: float) -> None:
@@ -104,12 +105,19 @@ def read_stream(
         except (requests.RequestException, StreamBroken) as exc:
             if not received and timed_out(exc):
                 raise StreamUnavailable(
-                    f"No event arrived within {first:g} s: the stream is buffered."
+                    _(
+                        "No event arrived within {seconds} s: the stream is buffered.",
+                        seconds=format(first, "g"),
+                    )
                 ) from exc
             if not resume or failures >= transport.retries:
                 reason = _reason(exc) if isinstance(exc, requests.RequestException) else ""
                 raise Unreachable(
-                    f"The event stream from {transport.server} broke: {reason or exc}",
+                    _(
+                        "The event stream from {server} broke: {reason}",
+                        server=transport.server,
+                        reason=reason or exc,
+                    ),
                     reason=reason,
                 ) from exc
         if not resume:
@@ -138,11 +146,13 @@ def _connect(
     )
     with response:
         if response.status_code in (404, 405, 406) and not _is_problem(response):
-            raise StreamUnavailable(f"This server has no event stream ({response.status_code}).")
+            raise StreamUnavailable(
+                _("This server has no event stream ({status}).", status=response.status_code)
+            )
         if response.status_code >= 400:
             raise _problem(response)
         if not response.headers.get("Content-Type", "").startswith("text/event-stream"):
-            raise StreamUnavailable("The server answered something other than a stream.")
+            raise StreamUnavailable(_("The server answered something other than a stream."))
         lines = response.iter_lines(chunk_size=None, decode_unicode=False)
         for number, item in enumerate(parse_sse(lines)):
             if number == 0:

@@ -18,6 +18,7 @@ import requests
 
 from . import i18n
 from .errors import Unreachable, _never_sent, _problem, _reason
+from .i18n import _
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 API_PREFIX = "/api/v1"
@@ -114,7 +115,11 @@ class Transport:
                     continue
                 reason = _reason(exc)
                 raise Unreachable(
-                    f"Cannot reach the server at {self.server}: {reason}",
+                    _(
+                        "Cannot reach the server at {server}: {reason}",
+                        server=self.server,
+                        reason=reason,
+                    ),
                     maybe_sent=maybe_sent,
                     reason=reason,
                 ) from exc

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .api import ApiError, Client
+from .i18n import _
 
 # Letter and terminal style of the shipped suits; others get their initial, unstyled.
 KNOWN_SUITS: dict[str, tuple[str, str, str]] = {
@@ -147,9 +148,9 @@ def clue_options(info: VariantInfo) -> str:
         f"{(names[i] if names else c).lower()} ({info.color_letter(c)})"
         for i, c in enumerate(info.clue_colors)
     ]
-    parts = [f"colours: {', '.join(colors)}" if colors else "no colour clues"]
+    parts = [_("colours: {colours}", colours=", ".join(colors)) if colors else _("no colour clues")]
     ranks = " ".join(str(r) for r in info.clue_ranks)
-    parts.append(f"ranks: {ranks}" if ranks else "no rank clues")
+    parts.append(_("ranks: {ranks}", ranks=ranks) if ranks else _("no rank clues"))
     return "; ".join(parts)
 
 

@@ -136,8 +136,10 @@ def find_variant(name: str, catalogue_names: bool = False) -> Variant:
     if found is None:
         raise ImportFormatError(
             "unsupported_variant",
-            f"Variant {name!r} is not one we play: hanab.live's variant names "
-            f"(such as 'Rainbow (6 Suits)') and {', '.join(sorted(VARIANTS))} are.",
+            "Variant {name} is not one we play: hanab.live's variant names "
+            "(such as 'Rainbow (6 Suits)') and {ours} are.",
+            name=repr(name),
+            ours=", ".join(sorted(VARIANTS)),
         )
     return found
 
@@ -171,7 +173,10 @@ def import_setup(data: Any, catalogue_names: bool = False) -> tuple[Setup, list[
             cards.append((variant.suits[suit].id, rank))
         except (KeyError, TypeError, ValueError):
             raise ImportFormatError(
-                "invalid_import", f"Deck card {i} is not a {{suitIndex, rank}} of {variant.name}."
+                "invalid_import",
+                "Deck card {index} is not a {{suitIndex, rank}} of {variant}.",
+                index=i,
+                variant=variant.name,
             ) from None
     flags = {ours: bool(options.get(theirs, False)) for ours, theirs in OPTION_KEYS.items()}
     flags["end_at_max_possible"] = bool(options.get("endAtMaxPossible", True))
@@ -196,7 +201,7 @@ def _action(variant: Variant, deck: list[int | None], index: int, entry: Any) ->
         kind, target, value = entry["type"], entry["target"], entry.get("value")
     except (KeyError, TypeError, AttributeError):
         raise ImportFormatError(
-            "invalid_import", f"Action {index} is not a {{type, target, value}} object."
+            "invalid_import", "Action {index} is not a {{type, target, value}} object.", index=index
         ) from None
     if kind in (PLAY_TYPE, DISCARD_TYPE) and type(target) is int and 0 <= target < len(deck):
         card = deck[target]
@@ -207,14 +212,18 @@ def _action(variant: Variant, deck: list[int | None], index: int, entry: Any) ->
         firework = None
         if value is not None and variant.wild_mask:  # our extension: the firework's suit
             if not (type(value) is int and 0 <= value < len(variant.suits)):
-                raise ImportFormatError("invalid_import", f"Action {index} names no firework.")
+                raise ImportFormatError(
+                    "invalid_import", "Action {index} names no firework.", index=index
+                )
             firework = variant.suits[value].id
         return Action(PLAY, card=target, firework=firework)
     if kind == DISCARD_TYPE:
         return Action(DISCARD, card=target)
     if kind == COLOR_CLUE:
         if not (isinstance(value, int) and 0 <= value < len(variant.clue_colors)):
-            raise ImportFormatError("invalid_import", f"Action {index} names no clue colour.")
+            raise ImportFormatError(
+                "invalid_import", "Action {index} names no clue colour.", index=index
+            )
         return Action(CLUE, target=target, color=variant.clue_colors[value])
     if kind == RANK_CLUE:
         return Action(CLUE, target=target, rank=value)
@@ -223,7 +232,9 @@ def _action(variant: Variant, deck: list[int | None], index: int, entry: Any) ->
     if kind == GAME_OVER:
         reason = REASONS.get(value) if type(value) is int else None
         return Action(TERMINATE, seat=target, reason=None if reason == TERMINATED else reason)
-    raise ImportFormatError("invalid_import", f"Action {index} has unknown type {kind!r}.")
+    raise ImportFormatError(
+        "invalid_import", "Action {index} has unknown type {kind}.", index=index, kind=repr(kind)
+    )
 
 
 def import_game(data: Any, catalogue_names: bool = False) -> Game:
@@ -235,12 +246,14 @@ def import_game(data: Any, catalogue_names: bool = False) -> Game:
         raise ImportFormatError(exc.code, exc.message) from None
     for i, action in enumerate(actions):
         if game.is_over:
-            raise ImportFormatError("invalid_import", f"Action {i} comes after the game ended.")
+            raise ImportFormatError(
+                "invalid_import", "Action {index} comes after the game ended.", index=i
+            )
         try:
             game.apply(action, None if action.type == TERMINATE else game.current)
         except HanabiError as exc:
             raise ImportFormatError(
-                "invalid_import", f"Action {i} is illegal: {exc.message}"
+                "invalid_import", "Action {index} is illegal: {reason}", index=i, reason=exc.message
             ) from None
     return game
 

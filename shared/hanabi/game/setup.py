@@ -157,15 +157,29 @@ def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int
             suit, rank = variant.card(c)
             problems.append(f"{have} × {suit} {rank} instead of {want}")
     if problems:
+        values = {"count": variant.card_count, "variant": variant.name}
+        shown, more = ", ".join(problems[:5]), len(problems) - 5
+        if more > 1:
+            raise SetupError(
+                "invalid_deck",
+                "The deck is not the {count} cards of {variant}: it has {problems} and "
+                "{more} more differences.",
+                problems=shown,
+                more=more,
+                **values,
+            )
+        if more == 1:
+            raise SetupError(
+                "invalid_deck",
+                "The deck is not the {count} cards of {variant}: it has {problems} and "
+                "1 more difference.",
+                problems=shown,
+                **values,
+            )
         raise SetupError(
             "invalid_deck",
-            f"The deck is not the {variant.card_count} cards of {variant.name}: it has "
-            + ", ".join(problems[:5])
-            + (f" and {_more(len(problems) - 5)}." if len(problems) > 5 else "."),
+            "The deck is not the {count} cards of {variant}: it has {problems}.",
+            problems=shown,
+            **values,
         )
     return cards
-
-
-def _more(count: int) -> str:
-    """The tail of a list cut short, in words: "1 more difference", "3 more differences"."""
-    return f"{count} more difference{'' if count == 1 else 's'}"

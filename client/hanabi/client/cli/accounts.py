@@ -21,8 +21,8 @@ from rich.text import Text
 
 from ..accounts import SavedSession, SessionStore
 from ..api import ApiError, Client
-from ..i18n import _
-from ..words import end_reason, plural
+from ..i18n import _, n_
+from ..words import end_reason
 from .common import Fail, print_json
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
@@ -50,14 +50,12 @@ def use_account(args: argparse.Namespace, client: Client) -> str | None:
     return saved.username
 
 
-def password(
-    prompt: str = "Password: ", confirm: bool = False, env: str = "HANABI_PASSWORD"
-) -> str:
+def password(prompt: str | None = None, confirm: bool = False, env: str = "HANABI_PASSWORD") -> str:
     from_env = os.environ.get(env)
     if from_env:
         return from_env
-    first = getpass.getpass(prompt)
-    if confirm and sys.stdin.isatty() and getpass.getpass("Again: ") != first:
+    first = getpass.getpass(prompt or _("Password: "))
+    if confirm and sys.stdin.isatty() and getpass.getpass(_("Again: ")) != first:
         raise Fail(_("The passwords differ."))
     return first
 
@@ -67,9 +65,13 @@ def cmd_register(args: argparse.Namespace, client: Client, console: Console) -> 
     if args.json:
         print_json(account)
         return 0
-    kind = "bot account" if account["bot"] else "account"
-    console.print(Text(f"Created the {kind} {account['username']}.", style="bold"))
-    console.print(f"Log in with: hanabi-client login {account['username']}")
+    name = account["username"]
+    if account["bot"]:
+        console.print(Text(_("Created the bot account {name}.", name=name), style="bold"))
+    else:
+        console.print(Text(_("Created the account {name}.", name=name), style="bold"))
+    command = f"hanabi-client login {name}"
+    console.print(_("Log in with: {command}", command=command))
     return 0
 
 
@@ -81,8 +83,8 @@ def cmd_login(args: argparse.Namespace, client: Client, console: Console) -> int
     if args.json:
         print_json({"username": username, "expires": session["expires"]})
         return 0
-    console.print(Text(f"Logged in as {username}.", style="bold"))
-    console.print("create and join now seat you under your account (--guest: without).")
+    console.print(Text(_("Logged in as {name}.", name=username), style="bold"))
+    console.print(_("create and join now seat you under your account (--guest: without)."))
     return 0
 
 
@@ -102,21 +104,25 @@ def cmd_logout(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.json:
         print_json({"logged_out": True, "everywhere": args.all})
     else:
-        console.print("Logged out everywhere." if args.all else "Logged out.")
+        console.print(_("Logged out everywhere.") if args.all else _("Logged out."))
     return 0
 
 
 def cmd_password(args: argparse.Namespace, client: Client, console: Console) -> int:
     logged_in(client)
-    old = password("Current password: ")
-    new = password("New password: ", confirm=True, env="HANABI_NEW_PASSWORD")
+    old = password(_("Current password: "))
+    new = password(_("New password: "), confirm=True, env="HANABI_NEW_PASSWORD")
     client.change_password(old, new, keep_api_keys=args.keep_api_keys)
     if args.json:
         print_json({"changed": True, "api_keys_kept": args.keep_api_keys})
         return 0
-    console.print(Text("Password changed.", style="bold"))
-    keys = "kept" if args.keep_api_keys else "revoked (--keep-api-keys keeps them)"
-    console.print(f"Your other sessions ended; your API keys were {keys}.")
+    console.print(Text(_("Password changed."), style="bold"))
+    if args.keep_api_keys:
+        console.print(_("Your other sessions ended; your API keys were kept."))
+    else:
+        console.print(
+            _("Your other sessions ended; your API keys were revoked (--keep-api-keys keeps them).")
+        )
     return 0
 
 
@@ -131,10 +137,16 @@ def cmd_whoami(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.json:
         print_json(me)
         return 0
-    bot = " (bot account)" if me["bot"] else ""
-    rated = plural(me["rated_games"], "rated game")
-    console.print(f"{me['username']}{bot}: rating {me['rating']:.1f}, {rated}")
+    bot = " " + _("(bot account)") if me["bot"] else ""
+    rated = rated_games(me["rated_games"])
+    rating = _("rating {rating}", rating=format(me["rating"], ".1f"))
+    console.print(f"{me['username']}{bot}: {rating}, {rated}")
     return 0
+
+
+def rated_games(n: int) -> str:
+    """``"1 rated game"``, ``"5 rated games"`` in the reader's language."""
+    return n_("{n} rated game", "{n} rated games", n)
 
 
 def who(args: argparse.Namespace, username: str | None) -> str:
@@ -151,21 +163,26 @@ def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> i
         return 0
     console.print(
         Text(
-            f"{body['username']}: rating {body['rating']:.1f} "
-            f"({plural(body['rated_games'], 'rated game')})",
+            f"{body['username']}: "
+            + _("rating {rating}", rating=format(body["rating"], ".1f"))
+            + f" ({rated_games(body['rated_games'])})",
             style="bold",
         )
     )
     if not body["stats"]:
-        console.print("No finished games yet.")
+        console.print(_("No finished games yet."))
     for variant, stats in body["stats"].items():
         best = ", ".join(f"{n}p {score}" for n, score in stats["best"].items()) or "-"
         average = "-" if stats["average"] is None else f"{stats['average']:.2f}"
-        console.print(
-            f"  {variant}: {plural(stats['games'], 'game')}, best {best}, average {average}, "
-            f"strikeouts {stats['strikeout_rate'] * 100:.0f}%, "
-            f"{plural(stats['rated_games'], 'rated game')} ({stats['rating_change']:+.1f})"
+        games = n_("{n} game", "{n} games", stats["games"])
+        said = _(
+            "best {best}, average {average}, strikeouts {rate}%",
+            best=best,
+            average=average,
+            rate=format(stats["strikeout_rate"] * 100, ".0f"),
         )
+        rated = rated_games(stats["rated_games"])
+        console.print(f"  {variant}: {games}, {said}, {rated} ({stats['rating_change']:+.1f})")
     return 0
 
 
@@ -176,16 +193,18 @@ def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> i
         print_json(page)
         return 0
     if not page["games"]:
-        console.print(f"{name} has no finished games yet.")
+        console.print(_("{name} has no finished games yet.", name=name))
     for game in page["games"]:
         change = game.get("rating_change")
         rating = ""
         if change:
             delta = change["after"] - change["before"]
-            rating = f"  rating {change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
+            moved = f"{change['before']:.1f} -> {change['after']:.1f} ({delta:+.1f})"
+            rating = "  " + _("rating {rating}", rating=moved)
         console.print(
             f"{game['ended'][:16].replace('T', ' ')}  {game['id']}  {game['variant']}  "
-            f"{', '.join(game['players'])}  score {game['score']} ({end_reason(game['reason'])}){rating}"
+            f"{', '.join(game['players'])}  {_('score {score}', score=game['score'])} "
+            f"({end_reason(game['reason'])}){rating}"
         )
     return 0
 

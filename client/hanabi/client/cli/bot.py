@@ -12,17 +12,19 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import ApiError, Client
-from ..i18n import _
+from ..i18n import N_, _
 from ..tokens import SavedSeat, TokenStore
 from . import strategies
 from .common import Fail, server_flag
 from .seat import still_seated
 
-BOT_NEEDS_CORE = (
+BOT_NEEDS_CORE_WORDS = N_(
     "The bot command plays with hanabi.bots, from the hanabi-core package, which is not "
     "installed (it is on no package index). From a clone of the repository: "
-    "pip install './client[bot]' ./shared"
+    "{command}"
 )
+INSTALL_BOTS = "pip install './client[bot]' ./shared"
+BOT_NEEDS_CORE = BOT_NEEDS_CORE_WORDS.format(command=INSTALL_BOTS)  # in English
 
 
 def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -31,10 +33,16 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
     try:
         from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
     except ImportError:
-        raise Fail(BOT_NEEDS_CORE) from None
+        raise Fail(_(BOT_NEEDS_CORE_WORDS, command=INSTALL_BOTS)) from None
     strategy = args.strategy or DEFAULT_STRATEGY
     if strategy not in STRATEGIES:
-        raise Fail(f'No strategy "{strategy}": choose from {", ".join(sorted(STRATEGIES))}.')
+        raise Fail(
+            _(
+                'No strategy "{strategy}": choose from {strategies}.',
+                strategy=strategy,
+                strategies=", ".join(sorted(STRATEGIES)),
+            )
+        )
     from ..bot import BotPlayer
 
     store = TokenStore()
@@ -54,15 +62,22 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
                 if exc.code == "name_taken" and defaulted:
                     continue
                 if exc.status == 409 and "start" in exc.code:
-                    raise Fail(
-                        f"{exc.detail} A bot can only join a table in its lobby "
-                        f"(or resume its own seat with --name)."
-                    ) from None
+                    said = _(
+                        "A bot can only join a table in its lobby "
+                        "(or resume its own seat with --name)."
+                    )
+                    raise Fail(f"{exc.detail} {said}") from None
                 raise
             name = try_name
             break
         if seat is None:
-            raise Fail(f"Every bot name up to {name}-9 is taken at {game_id}: choose --name.")
+            raise Fail(
+                _(
+                    "Every bot name up to {name}-9 is taken at {game}: choose --name.",
+                    name=name,
+                    game=game_id,
+                )
+            )
         saved = SavedSeat(client.server, game_id, seat.seat, name, seat.token)
         store.save(saved)
     if args.json:
@@ -82,11 +97,16 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
         )
         sys.stdout.flush()
     else:
-        verb = "is back at its seat" if resumed else "joined"
-        console.print(
-            Text(f"{name} ({strategy} bot) {verb} at game {game_id}, seat {saved.seat + 1}.")
-        )
+        values = {"name": name, "strategy": strategy, "game": game_id, "seat": saved.seat + 1}
+        if resumed:
+            said = _(
+                "{name} ({strategy} bot) is back at its seat at game {game}, seat {seat}.", **values
+            )
+        else:
+            said = _("{name} ({strategy} bot) joined at game {game}, seat {seat}.", **values)
+        console.print(Text(said))
     seat_to_forget = saved
+    resume = f"hanabi-client bot {game_id} --strategy {strategy} --name {name}{server_flag(client)}"
     player = BotPlayer(
         client,
         game_id,
@@ -96,10 +116,7 @@ def cmd_bot(args: argparse.Namespace, client: Client, console: Console) -> int:
         json_mode=args.json,
         name=name,
         on_leave=lambda: TokenStore().forget(seat_to_forget),
-        resume_hint=(
-            f"Resume with: hanabi-client bot {game_id} --strategy {strategy} "
-            f"--name {name}{server_flag(client)}"
-        ),
+        resume_hint=_("Resume with: {command}", command=resume),
     )
     return player.run()
 

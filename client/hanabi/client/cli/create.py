@@ -14,7 +14,7 @@ from rich.text import Text
 from ..api import ApiError, Client
 from ..clocks import parse_timer
 from ..codes import SeatKind
-from ..i18n import _
+from ..i18n import N_, _
 from ..render import seat_kind
 from ..tokens import SavedSeat, TokenStore
 from . import strategies
@@ -75,19 +75,24 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         return 0
     console.print(
         Text(
-            f"Created game {seat.game_id} ({game.get('variant')}, up to "
-            f"{game.get('max_players', '?')} players). You are {name}, the host.",
+            _(
+                "Created game {game} ({variant}, up to {players} players). "
+                "You are {name}, the host.",
+                game=seat.game_id,
+                variant=game.get("variant"),
+                players=game.get("max_players", "?"),
+                name=name,
+            ),
             style="bold",
         )
     )
     if bots:
         names = ", ".join(f"{p['name']} ({seat_kind(p)})" for p in bots)
-        console.print(f"Bots the server plays: {names}.")
-    console.print(f"Friends join with:\n  {join}")
+        console.print(_("Bots the server plays: {names}.", names=names))
+    console.print(_("Friends join with:\n  {command}", command=join))
     if args.detach:
-        console.print(
-            f"Take your seat with:\n  hanabi-client join {seat.game_id}{server_flag(client)}"
-        )
+        command = f"hanabi-client join {seat.game_id}{server_flag(client)}"
+        console.print(_("Take your seat with:\n  {command}", command=command))
         return 0
     return sit(client, console, args, seat.game_id, seat.token, store_seat=None)
 
@@ -104,28 +109,31 @@ def seat_bots(
         return None
     game = None
     try:
-        for _ in range(args.bots):
+        for _bot in range(args.bots):
             game = client.add_bot(game_id, args.bot_strategy, token=token).game
     except ApiError as exc:
         try:
             client.leave(game_id, saved.seat, token=token)
             TokenStore().forget(saved)
-            gone = " The new table is gone."
+            gone = " " + _("The new table is gone.")
         except ApiError:
-            gone = f" The table {game_id} is still open."
-        raise Fail(f"Cannot seat the bots: {exc.detail.rstrip('.')}.{gone}") from None
+            gone = " " + _("The table {game} is still open.", game=game_id)
+        reason = exc.detail.rstrip(".")
+        raise Fail(_("Cannot seat the bots: {reason}.", reason=reason) + gone) from None
     return game
 
 
 #: The table options a new game may set (hanab.live's), each a --flag of create.
 TABLE_OPTIONS = {
-    "one_extra_card": "every hand holds one card more",
-    "one_less_card": "every hand holds one card fewer",
-    "deck_plays": "the seat to move may play the deck's last card blind",
-    "all_or_nothing": "play on after the deck runs out; anything short of perfect scores 0",
-    "card_cycle": "a clue giver's oldest unclued card moves to their newest slot",
-    "end_at_max_possible": "end as soon as the highest score still possible is reached "
-    "(as hanab.live does; set by a hanab.live deck file)",
+    "one_extra_card": N_("every hand holds one card more"),
+    "one_less_card": N_("every hand holds one card fewer"),
+    "deck_plays": N_("the seat to move may play the deck's last card blind"),
+    "all_or_nothing": N_("play on after the deck runs out; anything short of perfect scores 0"),
+    "card_cycle": N_("a clue giver's oldest unclued card moves to their newest slot"),
+    "end_at_max_possible": N_(
+        "end as soon as the highest score still possible is reached "
+        "(as hanab.live does; set by a hanab.live deck file)"
+    ),
 }
 #: hanab.live's option keys, and the table options they are here.
 HANABLIVE_OPTIONS = {
@@ -152,12 +160,16 @@ def read_deck(
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise Fail(f"Cannot read the deck file {path}: {exc.strerror}.") from None
+        raise Fail(
+            _("Cannot read the deck file {path}: {reason}.", path=path, reason=exc.strerror)
+        ) from None
     except ValueError as exc:
-        raise Fail(f"The deck file {path} is not JSON: {exc}.") from None
+        raise Fail(
+            _("The deck file {path} is not JSON: {reason}.", path=path, reason=exc)
+        ) from None
     cards = data.get("deck") if isinstance(data, dict) else data
     if not isinstance(cards, list) or not cards:
-        raise Fail(f"The deck file {path} holds no list of cards.")
+        raise Fail(_("The deck file {path} holds no list of cards.", path=path))
     players = len(data["players"]) if isinstance(data, dict) and data.get("players") else None
     if all(isinstance(c, dict) and "suitIndex" in c for c in cards):
         # hanab.live: suits by index into the variant's suit list.
@@ -169,7 +181,10 @@ def read_deck(
             if exc.status != 404:
                 raise
             raise Fail(
-                f'The deck file names the variant "{name}", which this server does not have.'
+                _(
+                    'The deck file names the variant "{name}", which this server does not have.',
+                    name=name,
+                )
             ) from None
         suits = [s["id"] for s in variant["suits"]]
         options = {ours: True for theirs, ours in HANABLIVE_OPTIONS.items() if given.get(theirs)}
@@ -178,7 +193,13 @@ def read_deck(
         try:
             deck = [{"suit": suits[c["suitIndex"]], "rank": c["rank"]} for c in cards]
         except (IndexError, TypeError):
-            raise Fail(f"The deck file {path} has a card of a suit {name} lacks.") from None
+            raise Fail(
+                _(
+                    "The deck file {path} has a card of a suit {variant} lacks.",
+                    path=path,
+                    variant=name,
+                )
+            ) from None
         return deck, variant["id"], players, options
     out = []
     for c in cards:
@@ -187,7 +208,13 @@ def read_deck(
         elif isinstance(c, list | tuple) and len(c) == 2:
             out.append({"suit": c[0], "rank": c[1]})
         else:
-            raise Fail(f"The deck file {path} has a card that is not a suit and a rank: {c!r}.")
+            raise Fail(
+                _(
+                    "The deck file {path} has a card that is not a suit and a rank: {card}.",
+                    path=path,
+                    card=repr(c),
+                )
+            )
     return out, None, players, {}
 
 
@@ -229,7 +256,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help=_("a third strike ends the game with its score (not 0)"),
     )
     for option, said in TABLE_OPTIONS.items():
-        p.add_argument(f"--{option.replace('_', '-')}", dest=option, action="store_true", help=said)
+        p.add_argument(
+            f"--{option.replace('_', '-')}", dest=option, action="store_true", help=_(said)
+        )
     p.add_argument(
         "--deck", metavar="FILE", help=_("exact deal: JSON list of cards, or hanab.live JSON")
     )
@@ -253,7 +282,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--move-clock",
         type=move_clock,
         metavar="TIME",
-        help="a turn-based table: TIME per move, e.g. 36h or 2d (see: hanabi-client turns)",
+        help=_("a turn-based table: TIME per move, e.g. 36h or 2d (see: hanabi-client turns)"),
     )
     p.add_argument(
         "--bots",

@@ -26,7 +26,9 @@ def cmd_export(args: argparse.Namespace, client: Client, console: Console) -> in
         if args.json:
             print_json({"id": args.id, "file": args.output})
         else:
-            console.print(f"Saved game {args.id} as hanab.live JSON in {args.output}.")
+            console.print(
+                _("Saved game {game} as hanab.live JSON in {file}.", game=args.id, file=args.output)
+            )
     else:
         sys.stdout.write(text)
     return 0
@@ -40,8 +42,13 @@ def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.turn is not None:
         if not 1 <= args.turn <= last:
             raise Fail(
-                f"Game {args.id} has turns 1 (the deal) to {last} (the end), "
-                f"numbered as its table shows them; there is no turn {args.turn}."
+                _(
+                    "Game {game} has turns 1 (the deal) to {last} (the end), "
+                    "numbered as its table shows them; there is no turn {turn}.",
+                    game=args.id,
+                    last=last,
+                    turn=args.turn,
+                )
             )
         if args.turn != last:
             view = client.replay(args.id, args.turn - 1)

@@ -23,31 +23,46 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
         mine = store.seats(client.server, game_id)
         if len(mine) > 1:
             names = ", ".join(s.name for s in mine)
-            raise Fail(f"You hold several seats at {game_id} ({names}): choose with --name.")
+            raise Fail(
+                _(
+                    "You hold several seats at {game} ({names}): choose with --name.",
+                    game=game_id,
+                    names=names,
+                )
+            )
     saved = still_seated(client, store, saved)
     if saved is not None:
         if not args.json:
             console.print(
-                Text(f"Welcome back, {saved.name}: resuming your seat at {game_id}.", style="bold")
+                Text(
+                    _(
+                        "Welcome back, {name}: resuming your seat at {game}.",
+                        name=saved.name,
+                        game=game_id,
+                    ),
+                    style="bold",
+                )
             )
         return sit(client, console, args, game_id, saved.token, store_seat=saved)
     if args.me and resumable(client, game_id):  # a seat of the account's, saved or not
         if not args.json:
-            console.print(Text(f"Resuming your seat at {game_id} as {args.me}.", style="bold"))
+            said = _("Resuming your seat at {game} as {name}.", game=game_id, name=args.me)
+            console.print(Text(said, style="bold"))
         return sit(client, console, args, game_id, client.token, store_seat=None)
     name = args.me or args.name or default_name()
     try:
         seat = client.join(game_id, name)
     except ApiError as exc:
         if exc.status == 409 and "start" in exc.code:
-            raise Fail(
-                f"{exc.detail} Watch it with: hanabi-client watch {game_id}{server_flag(client)}"
-            ) from None
+            command = f"hanabi-client watch {game_id}{server_flag(client)}"
+            raise Fail(f"{exc.detail} " + _("Watch it with: {command}", command=command)) from None
         raise
     saved = SavedSeat(client.server, game_id, seat.seat, name, seat.token)
     store.save(saved)
     if not args.json:
-        console.print(Text(f"You joined game {game_id} as {name}.", style="bold"))
+        console.print(
+            Text(_("You joined game {game} as {name}.", game=game_id, name=name), style="bold")
+        )
     return sit(client, console, args, game_id, seat.token, store_seat=saved)
 
 

@@ -33,7 +33,8 @@ def cmd_list(args: argparse.Namespace, client: Client, console: Console) -> int:
             console.clear()
         show_games(args, client, console, status, page)
         if not args.json:
-            console.print(f"\n[dim]Live: updated {time.strftime('%H:%M:%S')}; Ctrl-C to stop.[/]")
+            said = _("Live: updated {time}; Ctrl-C to stop.", time=time.strftime("%H:%M:%S"))
+            console.print(f"\n[dim]{said}[/]")
     return 0
 
 
@@ -44,13 +45,17 @@ def show_games(
         print_json({"games": page.games, "next_cursor": page.cursor})
         return
     if not page.games:
-        console.print(
-            f"No {'' if status is None else status + ' '}games. Start one with: hanabi-client create"
-        )
+        command = "hanabi-client create"
+        if status is None:
+            console.print(_("No games. Start one with: {command}", command=command))
+        else:
+            said = _("No {status} games. Start one with: {command}", status=status, command=command)
+            console.print(said)
         return
     console.print(Text(games_table(page.games)))
     if any(g.get("status") == GameStatus.LOBBY for g in page.games):
-        console.print(f"\nJoin one with: hanabi-client join ID --name NAME{server_flag(client)}")
+        command = f"hanabi-client join ID --name NAME{server_flag(client)}"
+        console.print("\n" + _("Join one with: {command}", command=command))
 
 
 def games_table(games: list[dict[str, Any]]) -> str:

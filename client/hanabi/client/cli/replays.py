@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ..accounts import SessionStore
 from ..api import Client
+from ..i18n import _
 from ..replays import Rooms, RoomTokens
 from ..tokens import TokenStore
 from .common import Fail, print_json, server_flag
@@ -31,17 +32,19 @@ LEAD_ACTIONS = ("turn", "branch", "play", "discard", "clue", "back", "pass")
 def describe_move(move: dict[str, Any] | None, names: list[str]) -> str:
     """A move as a line: ``ann played card #4``, ``bob clued cat 1s``..."""
     if move is None:
-        return "the deal"
+        return _("the deal")
     action, seat = move["action"], move.get("seat")
-    who = names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else _("the table")
     kind = action["type"]
     if kind in ("play", "discard"):
-        return f"{who} {'played' if kind == 'play' else 'discarded'} card #{action['card']}"
+        if kind == "play":
+            return _("{who} played card #{card}", who=who, card=action["card"])
+        return _("{who} discarded card #{card}", who=who, card=action["card"])
     if kind == "clue":
         target = names[action["target"]] if action["target"] < len(names) else "?"
         value = action.get("color") or f"{action.get('rank')}s"
-        return f"{who} clued {target} {value}"
-    return f"{who} ended the game"
+        return _("{who} clued {target} {value}", who=who, target=target, value=value)
+    return _("{who} ended the game", who=who)
 
 
 def describe_room(room: dict[str, Any]) -> str:
@@ -49,15 +52,27 @@ def describe_room(room: dict[str, Any]) -> str:
     names = [p["name"] for p in room["view"]["players"]]
     hypo = room["hypothetical"]
     if hypo is None:
-        where = f"turn {room['turn']} of {room['last_turn']}"
+        where = _("turn {turn} of {last}", turn=room["turn"], last=room["last_turn"])
     else:
-        shown = "" if hypo["reveal_draws"] else ", draws hidden"
-        where = f"hypothetical from turn {hypo['turn']}, now turn {hypo['current_turn']}{shown}"
-    parts = [f"[{room['leader']['name']} leads] {where}: {describe_move(room['last_move'], names)}"]
+        values = {"turn": hypo["turn"], "now": hypo["current_turn"]}
+        if hypo["reveal_draws"]:
+            where = _("hypothetical from turn {turn}, now turn {now}", **values)
+        else:
+            where = _("hypothetical from turn {turn}, now turn {now}, draws hidden", **values)
+    leads = _("[{name} leads]", name=room["leader"]["name"])
+    parts = [f"{leads} {where}: {describe_move(room['last_move'], names)}"]
     if room["highlight"]:
-        parts.append("highlight " + ", ".join(f"#{o}" for o in room["highlight"]))
+        cards = ", ".join(f"#{o}" for o in room["highlight"])
+        parts.append(_("highlight {cards}", cards=cards))
     view = room["view"]
-    parts.append(f"score {view['score']}, clues {view['clue_tokens']}, strikes {view['strikes']}")
+    parts.append(
+        _(
+            "score {score}, clues {clues}, strikes {strikes}",
+            score=view["score"],
+            clues=view["clue_tokens"],
+            strikes=view["strikes"],
+        )
+    )
     return " | ".join(parts)
 
 
@@ -73,16 +88,20 @@ def creator_token(client: Client, game_id: str) -> str | None:
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
     token = creator_token(client, args.target)
     if token is None:
-        raise Fail("Log in (hanabi-client login), or create from the seat you played the game in.")
+        raise Fail(
+            _("Log in (hanabi-client login), or create from the seat you played the game in.")
+        )
     made = Rooms(client).create(args.target, token=token)
     RoomTokens().save(client.server, made["id"], made["member"], made["token"])
     if args.json:
         print_json({"id": made["id"], "member": made["member"], "room": made["room"]})
         return 0
     flag = server_flag(client)
-    console.print(f"Created replay room {made['id']}: you lead it.")
-    console.print(f"Followers: hanabi-client replay-room follow {made['id']}{flag}")
-    console.print(f"In a browser: {client.server}/replays/{made['id']}")
+    console.print(_("Created replay room {room}: you lead it.", room=made["id"]))
+    follow = f"hanabi-client replay-room follow {made['id']}{flag}"
+    console.print(_("Followers: {command}", command=follow))
+    url = f"{client.server}/replays/{made['id']}"
+    console.print(_("In a browser: {url}", url=url))
     return 0
 
 
@@ -104,14 +123,16 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
     if args.json:
         print_json({"member": joined["member"], "room": joined["room"]})
     else:
-        console.print(f"Joined room {args.target} as follower {joined['member']}.")
+        console.print(
+            _("Joined room {room} as follower {member}.", room=args.target, member=joined["member"])
+        )
     return 0
 
 
 def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
     saved = RoomTokens().load(client.server, args.target)
     if saved is None:
-        raise Fail(f"No token saved for room {args.target}: only its leader may lead.")
+        raise Fail(_("No token saved for room {room}: only its leader may lead.", room=args.target))
     rooms, room_id, token, values = Rooms(client), args.target, saved["token"], args.values
     what = args.what
 
@@ -119,7 +140,7 @@ def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
         try:
             return int(values[i])
         except (IndexError, ValueError):
-            raise Fail(f"'lead {what}' needs a number.") from None
+            raise Fail(_("'lead {what}' needs a number.", what=what)) from None
 
     if what == "turn":
         highlight = [int(o) for o in args.highlight.split(",")] if args.highlight else []
@@ -130,16 +151,16 @@ def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
         room = rooms.back(room_id, token)
     elif what == "pass":
         if not values:
-            raise Fail("'lead pass' needs a follower's member id.")
+            raise Fail(_("'lead pass' needs a follower's member id."))
         room = rooms.pass_lead(room_id, token, values[0])
     else:
         current = rooms.room(room_id, token=token)["hypothetical"]
         if current is None:
-            raise Fail("Branch first: moves are made in a hypothetical.")
+            raise Fail(_("Branch first: moves are made in a hypothetical."))
         move: dict[str, Any] = {"turn": current["current_turn"], "type": what}
         if what == "clue":
             if len(values) != 2:
-                raise Fail("'lead clue' needs a seat and a colour or rank.")
+                raise Fail(_("'lead clue' needs a seat and a colour or rank."))
             move["target"] = number(0)
             value = values[1]
             move.update({"rank": int(value)} if value.isdigit() else {"color": value})
@@ -155,24 +176,26 @@ def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
-        "replay-room", parents=[common], help="share a finished game's replay; follow or lead"
+        "replay-room", parents=[common], help=_("share a finished game's replay; follow or lead")
     )
     rooms = p.add_subparsers(dest="room_command", required=True, metavar="ACTION")
-    c = rooms.add_parser("create", parents=[common], help="a room on a finished game you lead")
-    c.add_argument("target", metavar="GAME", help="a finished game's id")
+    c = rooms.add_parser("create", parents=[common], help=_("a room on a finished game you lead"))
+    c.add_argument("target", metavar="GAME", help=_("a finished game's id"))
     c.set_defaults(run=cmd_create)
-    f = rooms.add_parser("follow", parents=[common], help="print the leader's moves as they come")
-    f.add_argument("target", metavar="ROOM", help="the room's id")
-    f.add_argument("--changes", type=int, metavar="N", help="stop after N changes")
+    f = rooms.add_parser(
+        "follow", parents=[common], help=_("print the leader's moves as they come")
+    )
+    f.add_argument("target", metavar="ROOM", help=_("the room's id"))
+    f.add_argument("--changes", type=int, metavar="N", help=_("stop after N changes"))
     f.set_defaults(run=cmd_follow)
-    j = rooms.add_parser("join", parents=[common], help="join as a follower (to lead later)")
-    j.add_argument("target", metavar="ROOM", help="the room's id")
-    j.add_argument("--name", help="how the room shows you")
+    j = rooms.add_parser("join", parents=[common], help=_("join as a follower (to lead later)"))
+    j.add_argument("target", metavar="ROOM", help=_("the room's id"))
+    j.add_argument("--name", help=_("how the room shows you"))
     j.set_defaults(run=cmd_join)
-    ld = rooms.add_parser("lead", parents=[common], help="the leader's changes")
-    ld.add_argument("target", metavar="ROOM", help="the room's id")
+    ld = rooms.add_parser("lead", parents=[common], help=_("the leader's changes"))
+    ld.add_argument("target", metavar="ROOM", help=_("the room's id"))
     ld.add_argument("what", choices=LEAD_ACTIONS, metavar="|".join(LEAD_ACTIONS))
     ld.add_argument("values", nargs="*", metavar="VALUE")
-    ld.add_argument("--highlight", metavar="ORDERS", help="turn: cards to point at, e.g. 3,7")
-    ld.add_argument("--hide-draws", action="store_true", help="branch: hide drawn cards")
+    ld.add_argument("--highlight", metavar="ORDERS", help=_("turn: cards to point at, e.g. 3,7"))
+    ld.add_argument("--hide-draws", action="store_true", help=_("branch: hide drawn cards"))
     ld.set_defaults(run=cmd_lead)

@@ -91,7 +91,7 @@ def cmd_stats(args: argparse.Namespace, client: Client, console: Console) -> int
     for v in body["variants"]:
         counts = _(
             "{games} games, {max} max scores ({rate}%), average {average}", games=v["games"],
-            max=v["max_scores"], rate=f"{v['win_rate'] * 100:.0f}", average=f"{v['average']:.2f}",
+            max=v["max_scores"], rate=format(v["win_rate"] * 100, ".0f"), average=format(v["average"], ".2f"),
         )  # fmt: skip
         console.print(f"  {v['variant']}: {counts}")
     return 0

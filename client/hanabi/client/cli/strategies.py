@@ -53,7 +53,7 @@ def strategy_lines(strategies: Sequence[dict[str, Any]], width: int = WIDTH) -> 
     ``conventions (the default): human-style conventions ...``."""
     lines = []
     for s in strategies:
-        head = f"{s['name']} (the default)" if s.get("default") else str(s["name"])
+        head = _("{name} (the default)", name=s["name"]) if s.get("default") else str(s["name"])
         text = f"{head}: {s['description']}" if s.get("description") else head
         lines += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="    ")
     return lines
@@ -63,18 +63,24 @@ def bot_epilog() -> str:
     """``hanabi-client bot --help``: what each strategy is for, from hanabi.bots."""
     listed = registry()
     if listed is None:
-        return f"The bot command plays with hanabi.bots, not installed here: {INSTALL_BOTS}"
-    return "\n".join(["Strategies (--strategy):", *strategy_lines(listed)])
+        return _(
+            "The bot command plays with hanabi.bots, not installed here: {command}",
+            command=INSTALL_BOTS,
+        )
+    return "\n".join([_("Strategies (--strategy):"), *strategy_lines(listed)])
 
 
 def create_epilog() -> str:
     """``hanabi-client create --help``: the strategies the server's bots play, from
     hanabi.bots when installed (the server's own list: ``hanabi-client strategies``)."""
-    ask = "hanabi-client strategies lists the server's"
     listed = registry()
     if listed is None:
-        return f"Bot strategies (--bot-strategy): {ask}, and whom each plays well with."
-    return "\n".join([f"Bot strategies (--bot-strategy; {ask}):", *strategy_lines(listed)])
+        return _(
+            "Bot strategies (--bot-strategy): hanabi-client strategies lists the server's, "
+            "and whom each plays well with."
+        )
+    head = _("Bot strategies (--bot-strategy; hanabi-client strategies lists the server's):")
+    return "\n".join([head, *strategy_lines(listed)])
 
 
 def cmd_strategies(args: argparse.Namespace, client: Any, console: Console) -> int:
@@ -85,8 +91,11 @@ def cmd_strategies(args: argparse.Namespace, client: Any, console: Console) -> i
         return 0
     console.print("\n".join(strategy_lines(strategies)))
     console.print(
-        "\nSeat one with: hanabi-client create --bots 1 --bot-strategy NAME "
-        "(or bot NAME at the lobby> prompt)."
+        "\n"
+        + _(
+            "Seat one with: hanabi-client create --bots 1 --bot-strategy NAME "
+            "(or bot NAME at the lobby> prompt)."
+        )
     )
     return 0
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import Client
-from ..words import plural
+from ..i18n import _, n_
 from .common import Fail, print_json, server_flag
 
 UNITS = {"m": 60, "h": 3600, "d": 86400}
@@ -26,10 +26,12 @@ def move_clock(text: str) -> int:
     try:
         amount = float(text[:-1]) if unit else float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 36h or 2d") from None
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a duration like 36h or 2d", text=repr(text))
+        ) from None
     seconds = int(amount * (unit or 1))
     if seconds <= 0:
-        raise argparse.ArgumentTypeError("a move clock is longer than nothing")
+        raise argparse.ArgumentTypeError(_("a move clock is longer than nothing"))
     return seconds
 
 
@@ -40,22 +42,24 @@ def duration(seconds: float) -> str:
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
+        return _("{days}d {hours}h", days=days, hours=hours) if hours else _("{days}d", days=days)
     if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m" if minutes else f"{secs}s"
+        if minutes:
+            return _("{hours}h {minutes}m", hours=hours, minutes=minutes)
+        return _("{hours}h", hours=hours)
+    return _("{minutes}m", minutes=minutes) if minutes else _("{seconds}s", seconds=secs)
 
 
 def left_until(stamp: str | None, now: float) -> str:
     if not stamp:
-        return "no deadline"
+        return _("no deadline")
     when = datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
-    return f"{duration(when - now)} left"
+    return _("{duration} left", duration=duration(when - now))
 
 
 def require_login(args: argparse.Namespace) -> None:
     if not args.me:
-        raise Fail("This needs an account: hanabi-client login USERNAME")
+        raise Fail(_("This needs an account: hanabi-client login USERNAME"))
 
 
 def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -66,18 +70,23 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
         return 0
     games = found["games"]
     if not games:
-        console.print("No game awaits your move.")
+        console.print(_("No game awaits your move."))
         return 0
-    console.print(Text(f"Your move in {plural(found['total'], 'game')}:", style="bold"))
+    total = found["total"]
+    console.print(
+        Text(n_("Your move in {n} game:", "Your move in {n} games:", total), style="bold")
+    )
     now = time.time()
     for game in games:
-        clock = "" if not game.get("move_clock") else f", {duration(game['move_clock'])}/move"
+        where = _("turn {turn}, score {score}", turn=game["turn"] + 1, score=game["score"])
+        if game.get("move_clock"):
+            where += ", " + _("{duration}/move", duration=duration(game["move_clock"]))
         console.print(
             f"  {game['game_id']}  {game['variant']}  {', '.join(game['players'])}  "
-            f"turn {game['turn'] + 1}, score {game['score']}{clock}  "
-            f"{left_until(game.get('deadline'), now)}"
+            f"{where}  {left_until(game.get('deadline'), now)}"
         )
-    console.print(f"Resume one with: hanabi-client join GAME{server_flag(client)}")
+    command = f"hanabi-client join GAME{server_flag(client)}"
+    console.print(_("Resume one with: {command}", command=command))
     return 0
 
 
@@ -86,22 +95,26 @@ def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> i
     out: Any
     if args.action == "set":
         if not args.url:
-            raise Fail("webhook set needs the URL: hanabi-client webhook set https://...")
+            raise Fail(_("webhook set needs the URL: hanabi-client webhook set https://..."))
         out = client.set_webhook(args.url)
-        text = (f"Webhook set to {out['url']}.\nIts secret (shown this once; it signs every "
-                f"call, X-Hanabi-Signature):\n  {out['secret']}")  # fmt: skip
+        text = _(
+            "Webhook set to {url}.\nIts secret (shown this once; it signs every call, "
+            "X-Hanabi-Signature):\n  {secret}",
+            url=out["url"],
+            secret=out["secret"],
+        )
     elif args.action == "delete":
         client.delete_webhook()
-        out, text = {"deleted": True}, "Webhook removed."
+        out, text = {"deleted": True}, _("Webhook removed.")
     elif args.action == "deliveries":
         out = {"deliveries": client.webhook_deliveries(limit=args.limit)}
-        lines = [f"  {d['at']}  {d['event']:<9}  try {d['attempt']}  "
+        lines = [f"  {d['at']}  {d['event']:<9}  {_('try {n}', n=d['attempt'])}  "
                  f"{d['status'] if d['status'] is not None else d.get('error')}  {d['outcome']}"
                  for d in out["deliveries"]]  # fmt: skip
-        text = "\n".join(lines) or "No delivery yet."
+        text = "\n".join(lines) or _("No delivery yet.")
     else:
         out = client.webhook()
-        text = f"Webhook: {out['url']} (set {out['created']})."
+        text = _("Webhook: {url} (set {created}).", url=out["url"], created=out["created"])
     if args.json:
         print_json(out)
     else:
@@ -110,12 +123,12 @@ def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> i
 
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("turns", parents=[common], help="the games where it is your move")
-    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    p = sub.add_parser("turns", parents=[common], help=_("the games where it is your move"))
+    p.add_argument("--limit", type=int, default=50, help=_("at most this many (default 50)"))
     p.set_defaults(run=cmd_turns)
-    p = sub.add_parser("webhook", parents=[common], help="your account's signed webhook")
+    p = sub.add_parser("webhook", parents=[common], help=_("your account's signed webhook"))
     p.add_argument("action", nargs="?", default="show",
                    choices=("show", "set", "delete", "deliveries"))  # fmt: skip
-    p.add_argument("url", nargs="?", help="for set: an https:// URL")
-    p.add_argument("--limit", type=int, default=20, help="deliveries shown (default 20)")
+    p.add_argument("url", nargs="?", help=_("for set: an https:// URL"))
+    p.add_argument("--limit", type=int, default=20, help=_("deliveries shown (default 20)"))
     p.set_defaults(run=cmd_webhook)

@@ -38,21 +38,22 @@ def cmd_variants(args: argparse.Namespace, client: Client, console: Console) -> 
         line = Text(f"{number:>5}  {v['name']:<44} ")
         for s in info.suits:
             line.append(s.letter, style=s.style)
-        line.append(f"  max {v.get('max_score', '?')}")
+        line.append("  " + _("max {score}", score=v.get("max_score", "?")))
         aliases = v.get("aliases") or ([v["id"]] if v.get("hanablive_id") is None else [])
         if aliases:
-            line.append(f"  (id {', '.join(aliases)})", style="dim")
+            line.append("  " + _("(id {ids})", ids=", ".join(aliases)), style="dim")
         console.print(line)
     first, total = page["offset"] + 1, page["total"]
     if not variants:
-        console.print(f"No variant matches ({total} in all).")
+        console.print(_("No variant matches ({total} in all).", total=total))
         return 0
-    summary = f"\nVariants {first}-{page['offset'] + len(variants)} of {total}."
+    last = page["offset"] + len(variants)
+    summary = "\n" + _("Variants {first}-{last} of {total}.", first=first, last=last, total=total)
     if page.get("next"):
-        summary += f" Next page: {next_command(args, page)}"
+        summary += " " + _("Next page: {command}", command=next_command(args, page))
     console.print(summary)
     console.print(variant_legend(variants))
-    console.print("One in full: hanabi-client variants NAME-OR-NUMBER")
+    console.print(_("One in full: hanabi-client variants NAME-OR-NUMBER"))
     return 0
 
 
@@ -81,29 +82,35 @@ def show_one(args: argparse.Namespace, client: Client, console: Console) -> int:
     info = VariantInfo.from_api(v)
     title = Text(v["name"], style="bold")
     if v.get("hanablive_id") is not None:
-        title.append(f"  (hanab.live variant {v['hanablive_id']})")
+        title.append("  " + _("(hanab.live variant {number})", number=v["hanablive_id"]))
     elif v.get("hanablive_name"):
-        title.append(f"  (hanab.live's {v['hanablive_name']}, this service's suit names)")
+        title.append(
+            "  " + _("(hanab.live's {name}, this service's suit names)", name=v["hanablive_name"])
+        )
     console.print(title)
     ids = [v["id"]] if v["id"] != v["name"] else []
     ids += [a for a in v.get("aliases") or [] if a not in ids]
     if ids:
-        console.print(f"Also: {', '.join(ids)} (create --variant takes any of these)")
+        console.print(_("Also: {ids} (create --variant takes any of these)", ids=", ".join(ids)))
     console.print(
-        f"{len(v['suits'])} suits, {v.get('deck_size', '?')} cards, max score "
-        f"{v.get('max_score', '?')}"
+        _(
+            "{suits} suits, {cards} cards, max score {score}",
+            suits=len(v["suits"]),
+            cards=v.get("deck_size", "?"),
+            score=v.get("max_score", "?"),
+        )
     )
-    console.print(Text("Suits:", style="bold"))
+    console.print(Text(_("Suits:"), style="bold"))
     for data, suit in zip(v["suits"], info.suits, strict=False):
         line = Text("  ")
         line.append(f"{suit.letter:<3}", style=suit.style)
         line.append(suit_words(data, data.get("display_name") or suit.name))
         console.print(line)
-    console.print(Text("Clues:", style="bold"))
+    console.print(Text(_("Clues:"), style="bold"))
     console.print(f"  {clue_options(info)}")
     rules = v.get("rules") or {}
     if rules:
-        console.print(Text("Special rules:", style="bold"))
+        console.print(Text(_("Special rules:"), style="bold"))
         for name, value in rules.items():
             said = name.replace("_", " ")
             console.print(f"  {said}" if value is True else f"  {said}: {value}")
@@ -121,12 +128,12 @@ def variant_legend(variants: list[dict[str, Any]]) -> Text:
             if said not in by_letter.setdefault(suit.letter, []):
                 by_letter[suit.letter].append(said)
             styles.setdefault(suit.letter, suit.style)
-    out = Text("\nSuits (a card shows its suit letter and rank, e.g. R3, M5):")
+    out = Text("\n" + _("Suits (a card shows its suit letter and rank, e.g. R3, M5):"))
     for letter, said in by_letter.items():
         out.append("\n  ")
         out.append(letter, style=styles[letter])
         out.append(f"  {'; '.join(said)}")
-    out.append("\nmax: the perfect score, 5 per firework.")
+    out.append("\n" + _("max: the perfect score, 5 per firework."))
     return out
 
 
@@ -135,27 +142,27 @@ def suit_words(data: dict[str, Any], name: str) -> str:
     notes = []
     own = data.get("color") or (data.get("touched_by") or [None])[0]
     if data.get("all_colors"):
-        notes.append("every colour clue touches it")
+        notes.append(_("every colour clue touches it"))
     elif data.get("no_colors"):
-        notes.append("no colour clue touches it")
+        notes.append(_("no colour clue touches it"))
     elif data.get("prism"):
-        notes.append("touched by the colour in its rank's place")
+        notes.append(_("touched by the colour in its rank's place"))
     elif len(data.get("touched_by") or []) > 1:
-        notes.append(f"touched by {' and '.join(data['touched_by'])} clues")
+        notes.append(_("touched by {colours} clues", colours=" and ".join(data["touched_by"])))
     elif own and own not in BASIC_COLORS:
-        notes.append(f"its own clue colour, {own}")
+        notes.append(_("its own clue colour, {colour}", colour=own))
     if data.get("all_ranks"):
-        notes.append("every rank clue touches it")
+        notes.append(_("every rank clue touches it"))
     elif data.get("no_ranks"):
-        notes.append("no rank clue touches it")
+        notes.append(_("no rank clue touches it"))
     if data.get("one_of_each"):
-        notes.append("one card of each rank")
+        notes.append(_("one card of each rank"))
     if data.get("reversed"):
-        notes.append("played 5 down to 1")
+        notes.append(_("played 5 down to 1"))
     if data.get("inverted"):
-        notes.append("playing it discards it, and the reverse")
+        notes.append(_("playing it discards it, and the reverse"))
     if data.get("wild"):
-        notes.append("wild: plays on any firework that needs its rank")
+        notes.append(_("wild: plays on any firework that needs its rank"))
     return f"{name} ({', '.join(notes)})" if notes else name
 
 
@@ -164,23 +171,29 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "variants",
         parents=[common],
         help=_("the variants the server offers"),
-        description="Search the variants (every hanab.live variant, by its hanab.live "
-        "name), a page at a time; with NAME-OR-NUMBER, show one in full.",
+        description=_(
+            "Search the variants (every hanab.live variant, by its hanab.live "
+            "name), a page at a time; with NAME-OR-NUMBER, show one in full."
+        ),
     )
     p.add_argument(
         "key",
         nargs="?",
         metavar="NAME-OR-NUMBER",
-        help="one variant: its hanab.live name (any case; quote it), number or id",
+        help=_("one variant: its hanab.live name (any case; quote it), number or id"),
     )
-    p.add_argument("--q", metavar="TEXT", help="a piece of the name (e.g. pink)")
-    p.add_argument("--suits", type=int, metavar="N", help="only variants with N suits")
+    p.add_argument("--q", metavar="TEXT", help=_("a piece of the name (e.g. pink)"))
+    p.add_argument("--suits", type=int, metavar="N", help=_("only variants with N suits"))
     p.add_argument(
         "--rule",
         metavar="R",
-        help="a special rule (up_or_down, throw_it_in_a_hole, ...) or a suit kind "
-        "(rainbow, pink, white, brown, dark, ...)",
+        help=_(
+            "a special rule (up_or_down, throw_it_in_a_hole, ...) or a suit kind "
+            "(rainbow, pink, white, brown, dark, ...)"
+        ),
     )
-    p.add_argument("--limit", type=int, metavar="N", help=f"variants per page (default {PAGE})")
-    p.add_argument("--offset", type=int, metavar="N", help="skip the first N matches")
+    p.add_argument(
+        "--limit", type=int, metavar="N", help=_("variants per page (default {n})", n=PAGE)
+    )
+    p.add_argument("--offset", type=int, metavar="N", help=_("skip the first N matches"))
     p.set_defaults(run=cmd_variants)

@@ -18,10 +18,14 @@ def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int
     client.game(args.id)  # fail early and plainly on an unknown game
     if not args.json:
         if args.pace > 0:
-            how = f", one move every {args.pace:g} s: space pauses, n steps, q quits."
+            said = _(
+                "Watching game {game}, one move every {pace} s: space pauses, n steps, q quits.",
+                game=args.id,
+                pace=format(args.pace, "g"),
+            )
         else:
-            how = ". Ctrl-C or quit to stop."
-        console.print(Text(f"Watching game {args.id}{how}", style="bold"))
+            said = _("Watching game {game}. Ctrl-C or quit to stop.", game=args.id)
+        console.print(Text(said, style="bold"))
     return sit(client, console, args, args.id, None, store_seat=None)
 
 
@@ -32,7 +36,7 @@ def pace_seconds(text: str) -> float:
     except ValueError:
         pace = -1.0
     if not 0 <= pace <= 60:
-        raise argparse.ArgumentTypeError("seconds per move, 0 to 60 (0: as they come)")
+        raise argparse.ArgumentTypeError(_("seconds per move, 0 to 60 (0: as they come)"))
     return pace
 
 
@@ -44,8 +48,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         type=pace_seconds,
         default=DEFAULT_PACE,
         metavar="SECONDS",
-        help=f"seconds per move (default {DEFAULT_PACE:g}; 0: as they come); "
-        "keys: space pauses, n steps, q quits",
+        help=_(
+            "seconds per move (default {pace}; 0: as they come); "
+            "keys: space pauses, n steps, q quits",
+            pace=format(DEFAULT_PACE, "g"),
+        ),
     )
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")

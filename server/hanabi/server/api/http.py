@@ -77,8 +77,12 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
 
 def body_refusal(messages: dict[str, Any]) -> Invalid:
     """The 400 for a body its schema refused with ``messages`` (field -> sentences)."""
-    detail = f"The request body is not valid: {summarize(messages)}"
-    return Invalid("validation_error", detail, errors=messages)
+    return Invalid(
+        "validation_error",
+        "The request body is not valid: {problems}",
+        problems=summarize(messages),
+        errors=messages,
+    )
 
 
 def summarize(messages: dict[str, Any], prefix: str = "") -> str:

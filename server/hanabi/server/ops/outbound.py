@@ -23,12 +23,30 @@ MAX_URL = 500
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
-class NotAllowed(ValueError):
+def N_(msgid: str) -> str:
+    """Mark ``msgid`` for the catalogues (docs/i18n.md); the table translates it."""
+    return msgid
+
+
+class Worded:
+    """A sentence for people kept as a message id and named values, so that the table can
+    refuse with it in the reader's language; ``str()`` is the English."""
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params))  # type: ignore[call-arg]
+
+
+class NotAllowed(Worded, ValueError):
     """A URL the server will not call; its message says why, for people."""
 
 
-class Unresolved(OSError):
+class Unresolved(Worded, OSError):
     """The host has no address now (DNS down, or no such name): worth another try later."""
+
+
+UNRESOLVED = N_("The host {host} could not be resolved.")
 
 
 @dataclass(frozen=True)
@@ -42,17 +60,17 @@ class Target:
 def check_url(url: str, allow_private: bool) -> Target:
     """The URL's parts if the server may call it; :class:`NotAllowed` if not."""
     if len(url) > MAX_URL:
-        raise NotAllowed(f"The URL may be at most {MAX_URL} characters long.")
+        raise NotAllowed(N_("The URL may be at most {limit} characters long."), limit=MAX_URL)
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise NotAllowed("That is not a URL.") from None
+        raise NotAllowed(N_("That is not a URL.")) from None
     schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes or not parts.hostname:
-        raise NotAllowed("The URL must start with https:// and name a host.")
+        raise NotAllowed(N_("The URL must start with https:// and name a host."))
     if parts.username or parts.password:
-        raise NotAllowed("The URL may not hold a user name or password.")
+        raise NotAllowed(N_("The URL may not hold a user name or password."))
     port = port or (443 if parts.scheme == "https" else 80)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path)
@@ -64,16 +82,20 @@ def resolve(target: Target, allow_private: bool) -> str:
     try:
         infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise Unresolved(f"The host {target.host} could not be resolved.") from None
+        raise Unresolved(UNRESOLVED, host=target.host) from None
     addresses = [str(info[4][0]) for info in infos]
     if not addresses:
-        raise Unresolved(f"The host {target.host} could not be resolved.")
+        raise Unresolved(UNRESOLVED, host=target.host)
     if not allow_private:
         for address in addresses:
             if not is_public(address):
                 raise NotAllowed(
-                    f"The host {target.host} resolves to a private or reserved address "
-                    f"({address}); webhooks only reach public addresses."
+                    N_(
+                        "The host {host} resolves to a private or reserved address "
+                        "({address}); webhooks only reach public addresses."
+                    ),
+                    host=target.host,
+                    address=address,
                 )
     return addresses[0]
 

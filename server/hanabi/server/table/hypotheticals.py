@@ -71,7 +71,7 @@ def branch_game(record: Record, finished: Finished, branch: Branch) -> tuple[Gam
         for seat, action in branch.moves:
             game.apply(Action.from_dict(action), seat)
     except HanabiError as exc:  # pragma: no cover - every stored move was applied once
-        raise Refused("replay_failed", exc.message) from None
+        raise Refused("replay_failed", exc.template, **exc.params) from None
     return game, first_drawn
 
 
@@ -99,12 +99,12 @@ def apply_move(
     try:
         action = Action.from_dict(fields)
     except IllegalAction as exc:
-        raise Invalid(exc.code, exc.message) from None
+        raise Invalid(exc.code, exc.template, **exc.params) from None
     seat = game.current
     try:
         game.apply(action, seat)
     except IllegalAction as exc:
-        raise Conflict(exc.code, exc.message) from None
+        raise Conflict(exc.code, exc.template, **exc.params) from None
     return seat, action.to_dict()
 
 

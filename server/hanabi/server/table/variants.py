@@ -26,6 +26,7 @@ import orjson
 from hanabi.game import VARIANTS, Suit, Variant, catalogue, get_variant
 
 from .refusals import Invalid, NotFound
+from .wording import N_
 
 PAGE_DEFAULT = 50
 PAGE_MAX = 500
@@ -96,12 +97,16 @@ def canonical_id(key: Any) -> str:
     return found.id
 
 
+UNKNOWN_VARIANT = N_(
+    "There is no variant {key}: name one by its hanab.live name "
+    "(such as 'Rainbow (6 Suits)', any letter case), its hanab.live number, or one of "
+    "this service's ids (GET /variants lists them all)."
+)
+
+
 def unknown_sentence(key: Any) -> str:
-    return (
-        f"There is no variant {str(key)[:QUERY_MAX]!r}: name one by its hanab.live name "
-        "(such as 'Rainbow (6 Suits)', any letter case), its hanab.live number, or one of "
-        "this service's ids (GET /variants lists them all)."
-    )
+    """The English sentence for an unknown variant (a schema's validation message)."""
+    return UNKNOWN_VARIANT.format(key=repr(str(key)[:QUERY_MAX]))
 
 
 class VariantCatalogue:
@@ -152,7 +157,7 @@ class VariantCatalogue:
     ) -> list[Entry]:
         """The variants matching every filter given, in catalogue order."""
         if rule is not None and rule not in RULE_FILTERS:
-            raise Invalid("invalid_query", f"There is no rule or suit kind {rule!r}.")
+            raise Invalid("invalid_query", "There is no rule or suit kind {rule}.", rule=repr(rule))
         folded = q.casefold() if q else None
         return [
             e
@@ -192,7 +197,7 @@ class VariantCatalogue:
             return self.body(key)  # get_variant answers the own form of an own id
         found = catalogue.lookup(key) if len(key) <= KEY_MAX else None
         if found is None:
-            raise NotFound("unknown_variant", unknown_sentence(key))
+            raise NotFound("unknown_variant", UNKNOWN_VARIANT, key=repr(str(key)[:QUERY_MAX]))
         return self.body(found.id)
 
     def warm(self) -> None:

@@ -87,7 +87,7 @@ class Webhooks:
             target = outbound.check_url(url, self.allow_private)
             outbound.resolve(target, self.allow_private)
         except (outbound.NotAllowed, outbound.Unresolved) as refusal:
-            raise Invalid("webhook_url_refused", str(refusal)) from None
+            raise Invalid("webhook_url_refused", refusal.template, **refusal.params) from None
         secret = secrets.token_urlsafe(32)
         created = now_ms()
         self.store.put(account_id, url, secret, created)

@@ -110,7 +110,7 @@ export async function showProfile(main, username, { variants }) {
   await Promise.all(stats.map(([id]) => ensureVariant(variants, id).catch(() => null)));
   fill(
     main,
-    h("h1", {}, profile.username, profile.bot ? " (bot account)" : ""),
+    h("h1", {}, profile.username, profile.bot ? ` ${_("(bot account)")}` : ""),
     h("dl", { class: "counters" },
       h("div", { class: "counter" }, h("dt", {}, _("Rating")), h("dd", {}, profile.rating.toFixed(0))),
       h("div", { class: "counter" }, h("dt", {}, _("Played")), h("dd", {}, ngettext("{n} rated game", "{n} rated games", profile.rated_games)))),

@@ -14,11 +14,17 @@ import { reasonText, seatKind } from "./words.js";
 export function showLobby(main, { variants, strategies }) {
   const alert = alertBox();
   const account = api.session();
+  /** A sentence's words either side of its {name}, with `node` in its place (the order
+   * is the translation's). */
+  const around = (sentence, node) => {
+    const [before, after = ""] = sentence.split("{name}");
+    return [before, node, after];
+  };
   const name = h("input", { name: "name", autocomplete: "nickname", maxlength: "24", value: api.guestName() });
   const asGuest = h("input", { type: "checkbox", name: "guest" });
   const who = h("section", { class: "panel", "aria-labelledby": "you-h" },
     h("h2", { id: "you-h" }, _("You")),
-    account ? h("p", {}, _("You play as "), h("a", { href: `/players/${encodeURIComponent(account.username)}` }, account.username), ".") : null,
+    account ? h("p", {}, ...around(_("You play as {name}."), h("a", { href: `/players/${encodeURIComponent(account.username)}` }, account.username))) : null,
     account ? field(_("Play as a guest"), asGuest) : null,
     field(_("Name"), name, account ? _("Your name as a guest.") : _("How the others see you at the table.")));
 

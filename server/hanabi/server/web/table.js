@@ -244,7 +244,7 @@ class GamePage {
       notesToggle(this, v),
       v.players.map((p) => {
         const own = p.seat === v.you;
-        const clock = v.clocks ? h("span", { class: "clock", "aria-label": `${p.name}'s clock` }) : null;
+        const clock = v.clocks ? h("span", { class: "clock", "aria-label": _("{name}'s clock", { name: p.name }) }) : null;
         if (clock) cells.set(p.seat, clock);
         const toMove = v.status === "playing" && v.current_seat === p.seat;
         const targeted = this.sel.target === p.seat;
