@@ -8,7 +8,11 @@ import pkgutil
 import subprocess
 import sys
 
+import pytest
+
 import hanabi.server
+
+pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 
 def test_every_server_module_imports_first() -> None:
