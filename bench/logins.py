@@ -19,21 +19,12 @@ import argparse
 import statistics
 import threading
 import time
-from typing import Any
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
+from timing import timed
 
 PASSWORD = "correct horse battery"
-
-
-def timed(fn: Any, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
 
 
 def main() -> None:

@@ -19,10 +19,10 @@ import argparse
 import datetime
 import statistics
 import time
-from typing import Any
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
+from timing import timed
 
 API = "/api/v1"
 PASSWORD = "correct horse battery"
@@ -32,15 +32,6 @@ def percentiles(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
     return f"p50 {statistics.median(ms):6.2f} ms  p99 {p99:6.2f} ms  (n={len(ms)})"
-
-
-def timed(fn: Any, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - start)
-    return out
 
 
 def main() -> None:
