@@ -197,6 +197,26 @@ def test_the_table_shows_what_each_bot_really_plays(client: FlaskClient) -> None
     assert seats() == [("hat", "hat"), ("hat", "hat")]
 
 
+def test_in_a_variant_hat_cannot_carry_the_table_shows_its_fallback(client: FlaskClient) -> None:
+    """White has a suit no colour clue touches: hat's code cannot be carried there, so
+    its bots play conventions even when every seat says hat, and the table says so (the
+    view and the listing, as the bots themselves decide)."""
+    table = make_table(client, 1, start=False, max_players=3, variant="White (5 Suits)")
+    host = bearer(table.tokens[0])
+    added = client.post(f"{table.url}/bots", json={"strategy": "hat"}, headers=host)
+    assert added.status_code == 201, added.get_json()
+    declared = client.patch(f"{table.url}/players/0", json={"plays": "hat"}, headers=host)
+    assert declared.status_code == 200
+    view = table.get().get_json()
+    assert [(p["plays"], p["playing"]) for p in view["players"]] == [
+        ("hat", "conventions"),
+        ("hat", "conventions"),
+    ]
+    listed = client.get(f"{API}/games", query_string={"status": "lobby"}).get_json()["games"]
+    mine = next(g for g in listed if g["id"] == table.id)
+    assert [p["playing"] for p in mine["players"]] == ["conventions", "conventions"]
+
+
 def test_declarations_cannot_grow_a_lobby_without_end(client: FlaskClient) -> None:
     table = make_table(client, 2, start=False)
     url = f"{table.url}/players/1"

@@ -94,7 +94,8 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
 def players(record: Record) -> list[dict[str, Any]]:
     """The seats: who sits there, the strategy the table knows it plays, and the one it
     really plays at this table as it stands (hat falls back to conventions next to
-    anyone who does not play hat: what a host needs to see before the deal)."""
+    anyone who does not play hat, and in a variant its code cannot carry: what a host
+    needs to see before the deal)."""
     table = [p.table_strategy for p in record.players]
     return [
         {
@@ -102,7 +103,7 @@ def players(record: Record) -> list[dict[str, Any]]:
             "name": p.name,
             "bot": p.bot,
             "plays": strategy,
-            "playing": None if strategy is None else playing(strategy, i, table),
+            "playing": None if strategy is None else playing(strategy, i, table, record.variant),
         }
         for i, (p, strategy) in enumerate(zip(record.players, table, strict=True))
     ]
