@@ -33,6 +33,7 @@ def web_server(redis_url: str) -> Iterator[WebServer]:
     env = {**os.environ, "REDIS_URL": re.sub(r"/\d*$", f"/{WEB_DB}", redis_url)}
     # Cheap password hashing: a registration is not a measure of argon2 on a busy machine.
     env.update(HANABI_ARGON2_TIME="1", HANABI_ARGON2_MEMORY="1024", HANABI_ARGON2_PARALLELISM="1")
+    env["HANABI_WEBHOOK_PRIVATE"] = "on"  # the webhook test's receiver listens on loopback
     if "HANABI_TEST_REDIS" in os.environ:  # a cluster has database 0 only
         env["REDIS_URL"] = redis_url
     proc = subprocess.Popen(

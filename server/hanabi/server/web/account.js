@@ -5,6 +5,7 @@ import { _, lang, ngettext } from "./i18n.js";
 import * as api from "./api.js";
 import { ensureVariant, variantName } from "./catalogue.js";
 import { alertBox, field, fill, h } from "./dom.js";
+import { webhookPanel } from "./webhook.js";
 import { reasonText } from "./words.js";
 
 /** The header's account area: who you are, or a form to log in or register. */
@@ -81,7 +82,8 @@ function loginForm() {
     h("small", { class: "hint" }, _("Usernames: 3-20 lower-case letters, digits, - or _ (capitals become lower case). Passwords: at least 8 characters.")));
 }
 
-/** /players/<name>: rating, results by variant, and the games with their rating changes. */
+/** /players/<name>: rating, results by variant, and the games with their rating changes;
+ * on one's own page, the account's webhook. */
 export async function showProfile(main, username, { variants }) {
   let profile;
   try {
@@ -107,6 +109,8 @@ export async function showProfile(main, username, { variants }) {
   }
   more.addEventListener("click", page);
   const stats = Object.entries(profile.stats || {});
+  const me = api.session();
+  const own = me && me.username === profile.username ? me : null; // one's own page: the webhook
   await Promise.all(stats.map(([id]) => ensureVariant(variants, id).catch(() => null)));
   fill(
     main,
@@ -129,6 +133,7 @@ export async function showProfile(main, username, { variants }) {
               h("td", {}, signed(s.rating_change))))))
         : h("p", { class: "muted" }, _("No games yet."))),
     h("section", { class: "panel", "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, _("Games")), history, more),
+    own ? webhookPanel(own) : null,
   );
   await page();
 }
