@@ -1,8 +1,10 @@
-"""`pip install ./client` in a fresh virtual environment of the Python the project names
-(3.11, the one CI runs): it installs without hanabi-core (on no index), `hanabi-client
---help` runs, and `hanabi-client bot` says what to install; then the `bot` extra with
-./shared beside it brings the bots in. It costs a venv and a pip install (the packages from
-pip's cache or the index).
+"""The client installs on its own in a fresh environment of the Python the project names
+(3.11, the one CI runs): its wheel, built from ./client as `pip install ./client` builds it
+(PEP 517, in an isolated build environment), installs without hanabi-core (on no index),
+`hanabi-client --help` runs, and `hanabi-client bot` says what to install; then the `bot`
+extra with hanabi-core beside it brings the bots in. The environment is made without pip
+(this run's pip installs into it with --python): the same packages, without the ten
+seconds ensurepip takes, and one build of each wheel instead of three.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from hanabi.client.cli.bot import BOT_NEEDS_CORE
@@ -48,14 +51,21 @@ def test_the_client_installs_on_its_own(tmp_path):
     skip = shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
     for dist in ("client", "shared"):
         shutil.copytree(ROOT / dist, tmp_path / dist, ignore=skip)
+    pip = (sys.executable, "-m", "pip")
+    built = run(*pip, "wheel", "--quiet", "--no-deps", "./client", "./shared", "-w", "wheels",
+                cwd=tmp_path)  # fmt: skip
+    assert built.returncode == 0, built.stdout + built.stderr
+    (client_wheel,) = (tmp_path / "wheels").glob("hanabi_client-*.whl")
+    (core_wheel,) = (tmp_path / "wheels").glob("hanabi_core-*.whl")
     venv = tmp_path / "venv"
-    made = run(interpreter(version), "-m", "venv", venv)
+    made = run(interpreter(version), "-m", "venv", "--without-pip", venv)
     assert made.returncode == 0, made.stderr
     python, client = venv / "bin" / "python", venv / "bin" / "hanabi-client"
-    installed = run(python, "-m", "pip", "install", "--quiet", "./client", cwd=tmp_path)
+    into = (*pip, "--python", python)
+    installed = run(*into, "install", "--quiet", client_wheel, cwd=tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
 
-    listed = run(python, "-m", "pip", "list", "--format=freeze").stdout.lower()
+    listed = run(*into, "list", "--format=freeze").stdout.lower()
     assert "hanabi-client==" in listed and "hanabi-core" not in listed
     assert "flask" not in listed and "redis" not in listed
     helped = run(client, "--help")
@@ -68,9 +78,7 @@ def test_the_client_installs_on_its_own(tmp_path):
     create_help = run(client, "create", "--help")
     assert "hanabi-client strategies lists the server's" in create_help.stdout
 
-    extra = run(
-        python, "-m", "pip", "install", "--quiet", "./client[bot]", "./shared", cwd=tmp_path
-    )
+    extra = run(*into, "install", "--quiet", f"{client_wheel}[bot]", core_wheel, cwd=tmp_path)
     assert extra.returncode == 0, extra.stdout + extra.stderr
     both = run(python, "-c", "import hanabi.bots, hanabi.client.bot; print('ok')")
     assert both.stdout == "ok\n", both.stderr
