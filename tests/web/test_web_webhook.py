@@ -92,6 +92,7 @@ def test_an_account_sets_its_webhook_reads_its_deliveries_and_removes_it(
 
     # The log shows the try; a reload shows the webhook without its secret.
     log = panel.get_by_role("list", name="Webhook deliveries")
+
     def delivered() -> bool:
         panel.get_by_role("button", name="Refresh").click()
         return "delivered" in log.inner_text()
