@@ -230,7 +230,9 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(capped: int) ->
         "too_many_connections",
         "Слишком много запросов",
     )
-    assert body["detail"].startswith("Слишком много соединений"), body["detail"]
+    assert body["detail"].startswith("С этого адреса открыто слишком много соединений"), body[
+        "detail"
+    ]
     assert headers["Content-Language"] == "ru" and headers["Vary"] == "Accept-Language"
     assert (
         _get(capped, "/health", **client, **{"Accept-Language": "zh-CN"})[2]["title"] == "请求过多"
