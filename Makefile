@@ -15,11 +15,12 @@ XDIST       := -n $(TEST_JOBS) --dist loadfile
 LANGS       := en zh_Hans ru
 PO          := $(foreach l,$(LANGS),locale/$(l)/LC_MESSAGES/hanabi.po)
 I18N_STAMP  := $(VENV)/.i18n
-# The refusal kinds and the engine's errors take their sentence as 2nd argument; Words its
-# 1st; Plural its 2nd and 3rd (server/hanabi/server/table/wording.py); the client's n_ is ngettext.
+# The refusal kinds and the engine's errors take their sentence as 2nd argument; Words, the
+# engine's Phrase and the API's FieldMessage their 1st; Plural its 2nd and 3rd
+# (server/hanabi/server/table/wording.py); the client's n_ is ngettext.
 KEYWORDS    := $(foreach k,Refused Invalid Unauthorized Forbidden NotFound Conflict TooMany \
                  Unavailable IllegalAction SetupError ImportFormatError,-k $(k):2) \
-               -k Words -k Plural:2,3 -k n_:1,2
+               -k Words -k Phrase -k FieldMessage -k Plural:2,3 -k n_:1,2
 
 # Three editable installs share the `hanabi` namespace package (no hanabi/__init__.py).
 # editable_mode=compat puts each project dir on sys.path via a .pth file, which the

@@ -56,7 +56,8 @@ def keywords() -> dict[str, tuple[int, ...] | None]:
     assert kinds, "the Makefile's KEYWORDS changed shape: update this test"
     found: dict[str, tuple[int, ...] | None] = {
         "_": None, "gettext": None, "N_": None, "ngettext": (1, 2), "n_": (1, 2),
-        "pgettext": ((1, "c"), 2), "Words": None, "Plural": (2, 3),
+        "pgettext": ((1, "c"), 2), "Words": None, "Phrase": None, "FieldMessage": None,
+        "Plural": (2, 3),
     }  # fmt: skip
     for kind in kinds.group(1).replace("\\", " ").split():
         found[kind] = (2,)
@@ -175,6 +176,9 @@ def test_the_web_knows_which_russian_form_each_plural_category_takes() -> None:
     ru = json.loads((WEB / "ru.json").read_text(encoding="utf-8"))
     assert ru["plural"]["one"] == 0 and ru["plural"]["few"] == 1 and ru["plural"]["many"] == 2
     assert ru["messages"]["{n} turn"] == ["{n} ход", "{n} хода", "{n} ходов"]
+    # The leaderboards' counts (web/leaderboards.js) are plurals too, not "{n} bots".
+    assert ru["messages"][" (+{n} bot)"] == [" (+{n} бот)", " (+{n} бота)", " (+{n} ботов)"]
+    assert ru["messages"]["{n} player"] == ["{n} игрок", "{n} игрока", "{n} игроков"]
     zh = json.loads((WEB / "zh-Hans.json").read_text(encoding="utf-8"))
     assert set(zh["plural"].values()) == {0}
 

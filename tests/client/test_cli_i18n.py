@@ -119,3 +119,49 @@ def test_the_prompt_s_answers_in_chinese_and_russian() -> None:
         parse("chat", None, None)
     assert str(said.value) == "说什么？例如：chat 祝好运！"
     assert i18n._(HELP).startswith("行动（轮到你时；")
+
+
+def test_the_games_listing_heads_its_columns_in_the_language() -> None:
+    from rich.cells import cell_len
+
+    from hanabi.client.cli.listing import games_table
+
+    game = {"id": "g1", "status": "playing", "variant": "No Variant", "players": [], "score": 3}
+    i18n.use("zh-Hans")
+    head, row = games_table([game]).splitlines()
+    assert head.split() == ["ID", "状态", "变体", "座位", "玩家", "得分"]
+    # Aligned in terminal cells (a Chinese character takes two): the score under its heading.
+    assert cell_len(head[: head.index("得分")]) == len(row[: row.rindex("3")])
+    i18n.use("ru")
+    assert games_table([game]).splitlines()[0].split()[1:3] == ["СОСТОЯНИЕ", "ВАРИАНТ"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "bots", "ru"),
+    [(1, 1, "за 1 ход"), (2, 2, "за 2 хода"), (61, 5, "за 61 ход"), (25, 0, "за 25 ходов")],
+)
+def test_results_count_turns_and_bots_with_the_russian_plural(
+    turns: int, bots: int, ru: str
+) -> None:
+    from hanabi.client.cli.seeds import result_line
+
+    entry = {
+        "rank": 1, "score": 25, "max_score": 25, "turns": turns, "players": ["ann"],
+        "bots": bots, "date": "2026-12-06T21:03:00Z", "game_id": "g1",
+    }  # fmt: skip
+    i18n.use("ru")
+    line = result_line(entry)
+    assert f"25/25 {ru}" in line
+    if bots:
+        assert {1: "(+1 бот)", 2: "(+2 бота)", 5: "(+5 ботов)"}[bots] in line
+
+
+def test_strategy_help_and_argument_help_are_translated(capsys: pytest.CaptureFixture[str]) -> None:
+    from hanabi.client.cli.strategies import registry
+
+    i18n.use("zh-Hans")
+    described = {s["name"]: s["description"] for s in registry() or []}
+    assert described["conventions"].startswith("类人的约定打法")
+    with pytest.raises(SystemExit):
+        main(["--lang", "ru", "seeds", "--help"])
+    assert "не больше стольких (по умолчанию 20)" in capsys.readouterr().out

@@ -55,6 +55,6 @@ def test_seeds_leaderboard_and_stats_from_the_cli(live_server, tmp_path):
 
     stats = run(["stats", bob], envs[ann])
     assert stats.returncode == 0, stats.stderr
-    assert stats.stdout == f"{bob}\n  No Variant: 1 games, 0 max scores (0%), average 0.00\n"
+    assert stats.stdout == f"{bob}\n  No Variant: 1 game, 0 max scores (0%), average 0.00\n"
     unknown = run(["leaderboard", "--variant", "no such variant"], envs[ann])
     assert unknown.returncode == 1 and "There is no variant" in unknown.stderr

@@ -223,6 +223,20 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted(capped: int) ->
     assert headers["Content-Type"] == "application/problem+json"
     assert body["code"] == "too_many_connections" and body["status"] == 429 and body["detail"]
     assert int(headers["Retry-After"]) > 0
+    # Answered before the app sees the request, yet in the reader's language, saying so.
+    status, headers, body = _get(capped, "/health", **client, **{"Accept-Language": "ru"})
+    assert (status, body["code"], body["title"]) == (
+        429,
+        "too_many_connections",
+        "Слишком много запросов",
+    )
+    assert body["detail"].startswith("С этого адреса открыто слишком много соединений"), body[
+        "detail"
+    ]
+    assert headers["Content-Language"] == "ru" and headers["Vary"] == "Accept-Language"
+    assert (
+        _get(capped, "/health", **client, **{"Accept-Language": "zh-CN"})[2]["title"] == "请求过多"
+    )
     post = http.client.HTTPConnection("127.0.0.1", capped, timeout=10)
     body = json.dumps({"name": "c"}).encode()
     post.request("POST", f"{API}/games", body, {**client, "Content-Type": "application/json"})

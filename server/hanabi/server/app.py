@@ -15,9 +15,9 @@ from typing import Any
 from flask import Flask
 
 from .api import install as api_install
+from .api import language, ratelimits
 from .api import metrics as metrics_route
-from .api import ratelimits
-from .ops import drain, observe
+from .ops import drain, gunicorn_errors, observe
 from .ops.config import enabled, load_config
 from .storage import redis_memory
 from .storage.accounts import AccountStore
@@ -82,6 +82,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     counted = metrics_route.install(app, services.store.gauges)
     observe.install(app, count=counted, access_log=enabled(settings["HANABI_ACCESS_LOG"]))
     drain.attach(app, services.changes, bots)
+    gunicorn_errors.SAY = language.too_many_connections  # gunicorn's 429, in the reader's language
     api_install.install(app, settings)
     return app
 

@@ -47,12 +47,14 @@ from .registry import (
     make_bot,
     playing,
 )
+from .wording import StrategyList
 
 __all__ = [
     "DEFAULT_STRATEGY",
     "STRATEGIES",
     "Bot",
     "Observation",
+    "StrategyList",
     "Table",
     "bot_from_events",
     "choose_action",

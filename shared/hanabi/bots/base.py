@@ -22,7 +22,8 @@ class Bot:
     """
 
     name: ClassVar[str] = "bot"
-    #: One line for people choosing a strategy (the lobby, the CLI, the API's errors).
+    #: One line for people choosing a strategy (the lobby, the CLI, the API's errors): a
+    #: message id of the catalogues (``N_``), translated where it is shown.
     description: ClassVar[str] = ""
     #: A strategy that only works when every other seat plays it too (a private code,
     #: like hat's) names the strategy it plays otherwise; see ``registry.playing``.

@@ -76,13 +76,14 @@ from .clue_choice import ClueChoice
 from .finesse import Finesses
 from .observation import UNKNOWN
 from .trust import Trust
+from .wording import N_
 
 
 class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
     """Human-style conventions: play clues, save clues, chop discards (see module doc)."""
 
     name = "conventions"
-    description = (
+    description = N_(
         "human-style conventions (chop, play and save clues, finesses); "
         "the one to seat next to people"
     )

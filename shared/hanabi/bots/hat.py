@@ -28,6 +28,7 @@ from typing import Any
 from hanabi.game import Action, Variant
 
 from .hat_code import BITS, HatCode, clue_kind
+from .wording import N_
 
 
 class HatBot(HatCode):
@@ -35,7 +36,7 @@ class HatBot(HatCode):
     reads and speaks the hat code."""
 
     name = "hat"
-    description = (
+    description = N_(
         "only with other hat bots (a private code no person reads; seated with anyone "
         "else it plays conventions)"
     )

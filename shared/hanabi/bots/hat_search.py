@@ -18,13 +18,14 @@ from hanabi.game import MAX_CLUE_TOKENS, Action
 
 from .hat import HatBot
 from .search import Search
+from .wording import N_
 
 
 class HatSearchBot(Search, HatBot):
     """Hat plus a rollout search of its moves (self-play among ``search`` bots)."""
 
     name = "search"
-    description = "hat plus a search of its moves, among search bots only"
+    description = N_("hat plus a search of its moves, among search bots only")
     BLUEPRINT = HatBot
     fallback = None
     # Hat alone scores 24.9 of 25 at 3-5 players; there every clue to every seat is a

@@ -50,6 +50,7 @@ from hanabi.game import MAX_CLUE_TOKENS, Action, Game, Setup, Variant
 from .base import Bot
 from .conventions import ConventionsBot
 from .observation import UNKNOWN, Observation
+from .wording import N_
 
 
 def _env_float(name: str, default: float) -> float:
@@ -367,7 +368,7 @@ class SearchBot(Search, ConventionsBot):
     """Conventions plus a rollout search of its moves: the one for tables with people."""
 
     name = "search"
-    description = (
+    description = N_(
         "conventions plus a search of its moves late in the game (sampled rollouts); "
         "plays with people and any bots; among search bots only, hat plus the search; "
         "stronger, up to 0.5 s a move"

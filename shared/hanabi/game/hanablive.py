@@ -243,7 +243,7 @@ def import_game(data: Any, catalogue_names: bool = False) -> Game:
     try:
         game = Game(setup)
     except HanabiError as exc:
-        raise ImportFormatError(exc.code, exc.message) from None
+        raise ImportFormatError(exc.code, exc.template, **exc.params) from None
     for i, action in enumerate(actions):
         if game.is_over:
             raise ImportFormatError(
@@ -253,7 +253,7 @@ def import_game(data: Any, catalogue_names: bool = False) -> Game:
             game.apply(action, None if action.type == TERMINATE else game.current)
         except HanabiError as exc:
             raise ImportFormatError(
-                "invalid_import", "Action {index} is illegal: {reason}", index=i, reason=exc.message
+                "invalid_import", "Action {index} is illegal: {reason}", index=i, reason=exc
             ) from None
     return game
 

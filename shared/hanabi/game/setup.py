@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .errors import SetupError
+from .errors import Listing, Phrase, SetupError, SuitName
 from .variants import Variant
 
 MIN_PLAYERS = 2
@@ -136,6 +136,7 @@ def shuffled_deck(variant: Variant, seed: str) -> list[int]:
 def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int]:
     """Card ids of an explicit deck; refuses a deck that is not exactly the variant's cards."""
     cards = []
+    names = {s.id: SuitName(s.display_name or s.name) for s in variant.suits}
     for position, (suit, rank) in enumerate(deck):
         try:
             cards.append(variant.card_of(suit, rank))
@@ -144,7 +145,7 @@ def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int
                 "invalid_deck",
                 "Card {position} of the deck ({suit} {rank}) is not a card of {variant}.",
                 position=position,
-                suit=suit,
+                suit=names.get(suit, suit) if isinstance(suit, str) else suit,
                 rank=rank,
                 variant=variant.name,
             ) from None
@@ -155,10 +156,13 @@ def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int
     for c, (have, want) in enumerate(zip(counts, variant.copies, strict=True)):
         if have != want:
             suit, rank = variant.card(c)
-            problems.append(f"{have} × {suit} {rank} instead of {want}")
+            card = Phrase("{suit} {rank}", suit=names[suit], rank=rank)
+            problems.append(
+                Phrase("{have} × {card} instead of {want}", have=have, card=card, want=want)
+            )
     if problems:
         values = {"count": variant.card_count, "variant": variant.name}
-        shown, more = ", ".join(problems[:5]), len(problems) - 5
+        shown, more = Listing(problems[:5]), len(problems) - 5
         if more > 1:
             raise SetupError(
                 "invalid_deck",

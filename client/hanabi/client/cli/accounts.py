@@ -211,12 +211,12 @@ def cmd_history(args: argparse.Namespace, client: Client, console: Console) -> i
 
 def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("register", parents=[common], help=_("create an account"))
-    p.add_argument("username")
+    p.add_argument("username", help=_("3 to 20 of a-z, 0-9, _ and -"))
     p.add_argument("--bot", action="store_true", help=_("an account a program plays (never rated)"))
     p.set_defaults(run=cmd_register)
 
     p = sub.add_parser("login", parents=[common], help=_("log in (saves the session token)"))
-    p.add_argument("username")
+    p.add_argument("username", help=_("your account's username"))
     p.set_defaults(run=cmd_login)
 
     p = sub.add_parser("logout", parents=[common], help=_("end the saved session"))
@@ -242,5 +242,5 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("history", parents=[common], help=_("a player's finished games"))
     p.add_argument("name", nargs="?", metavar="NAME", help=_("default: you"))
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=20, help=_("at most this many (default {n})", n=20))
     p.set_defaults(run=cmd_history)

@@ -7,12 +7,13 @@ import argparse
 import time
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
 from ..api import Client, GamePage
 from ..codes import GameStatus
-from ..i18n import _
+from ..i18n import N_, _
 from ..narrate import player_names
 from ..render import CUSTOM_DEAL
 from .common import print_json, server_flag
@@ -58,9 +59,18 @@ def show_games(
         console.print("\n" + _("Join one with: {command}", command=command))
 
 
+#: The listing's columns, in capitals as headings (each language writes them its way).
+COLUMNS = (N_("ID"), N_("STATUS"), N_("VARIANT"), N_("SEATS"), N_("PLAYERS"), N_("SCORE"))
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells."""
+    return text + " " * (width - cell_len(text))
+
+
 def games_table(games: list[dict[str, Any]]) -> str:
     """Game summaries as aligned rows, a deal the host chose marked and explained."""
-    rows = [("ID", "STATUS", "VARIANT", "SEATS", "PLAYERS", "SCORE")]
+    rows = [tuple(_(title) for title in COLUMNS)]
     for g in games:
         names = ", ".join(player_names(g))
         seated = len(g.get("players") or [])
@@ -71,8 +81,9 @@ def games_table(games: list[dict[str, Any]]) -> str:
         score = "" if lobby else str(g.get("score", ""))
         variant = str(g.get("variant", "")) + ("*" if g.get("custom_deal") else "")
         rows.append((g["id"], g.get("status", ""), variant, seats, names, score))
-    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    # Widths in terminal cells: a Chinese character takes two.
+    widths = [max(cell_len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(pad(str(c), w) for c, w in zip(r, widths)).rstrip() for r in rows]
     if any(g.get("custom_deal") for g in games):
         lines.append(f"\n* {CUSTOM_DEAL[:1].lower()}{CUSTOM_DEAL[1:]}")
     return "\n".join(lines)
@@ -81,7 +92,7 @@ def games_table(games: list[dict[str, Any]]) -> str:
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("list", parents=[common], help=_("list open tables"))
     p.add_argument("--status", choices=STATUSES, default=GameStatus.LOBBY, help=_("default: lobby"))
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=20, help=_("at most this many (default {n})", n=20))
     p.add_argument(
         "--watch", action="store_true", help=_("stay and show the list again whenever it changes")
     )

@@ -194,8 +194,12 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     j.set_defaults(run=cmd_join)
     ld = rooms.add_parser("lead", parents=[common], help=_("the leader's changes"))
     ld.add_argument("target", metavar="ROOM", help=_("the room's id"))
-    ld.add_argument("what", choices=LEAD_ACTIONS, metavar="|".join(LEAD_ACTIONS))
-    ld.add_argument("values", nargs="*", metavar="VALUE")
+    ld.add_argument(
+        "what", choices=LEAD_ACTIONS, metavar="|".join(LEAD_ACTIONS), help=_("what the leader does")
+    )
+    ld.add_argument(
+        "values", nargs="*", metavar="VALUE", help=_("its values (turn: a turn number)")
+    )
     ld.add_argument("--highlight", metavar="ORDERS", help=_("turn: cards to point at, e.g. 3,7"))
     ld.add_argument("--hide-draws", action="store_true", help=_("branch: hide drawn cards"))
     ld.set_defaults(run=cmd_lead)

@@ -10,16 +10,16 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import Client
-from ..i18n import _
+from ..i18n import _, n_
 from .common import Fail, print_json
 
 
 def result_line(entry: dict[str, Any]) -> str:
     """One ranked game: ``  1. 25/25 in 61 turns  ann, bob  2026-12-06 21:03  <id>``."""
-    bots = _(" (+{n} bots)", n=entry["bots"]) if entry.get("bots") else ""
+    bots = n_(" (+{n} bot)", " (+{n} bots)", entry["bots"]) if entry.get("bots") else ""
     result = _(
-        "{score}/{max} in {turns} turns", score=entry["score"], max=entry["max_score"],
-        turns=entry["turns"],
+        "{score}/{max} in {turns}", score=entry["score"], max=entry["max_score"],
+        turns=n_("{n} turn", "{n} turns", entry["turns"]),
     )  # fmt: skip
     when = entry["date"][:16].replace("T", " ")
     return f"{entry['rank']:>4}. {result}  {', '.join(entry['players'])}{bots}  {when}  {entry['game_id']}"
@@ -37,8 +37,9 @@ def cmd_seeds(args: argparse.Namespace, client: Client, console: Console) -> int
         print_json(page)
         return 0
     title = _(
-        "Seed {seed}: {variant}, {players} players, {total} teams", seed=page["seed"],
-        variant=page["variant"], players=page["players"], total=page["total"],
+        "Seed {seed}: {variant}, {players}, {teams}", seed=page["seed"], variant=page["variant"],
+        players=n_("{n} player", "{n} players", page["players"]),
+        teams=n_("{n} team", "{n} teams", page["total"]),
     )  # fmt: skip
     console.print(Text(title, style="bold"))
     for entry in page["results"]:
@@ -62,8 +63,8 @@ def cmd_leaderboard(args: argparse.Namespace, client: Client, console: Console) 
         return 0
     order = _("fewest turns at the max score") if page["kind"] == "turns" else _("best scores")
     title = _(
-        "{variant}, {players} players: {order}", variant=page["variant"],
-        players=page["players"], order=order,
+        "{variant}, {players}: {order}", variant=page["variant"],
+        players=n_("{n} player", "{n} players", page["players"]), order=order,
     )  # fmt: skip
     console.print(Text(title, style="bold"))
     if not page["entries"]:
@@ -90,8 +91,10 @@ def cmd_stats(args: argparse.Namespace, client: Client, console: Console) -> int
         console.print(_("No games that count yet (a random deal, people only, standard rules)."))
     for v in body["variants"]:
         counts = _(
-            "{games} games, {max} max scores ({rate}%), average {average}", games=v["games"],
-            max=v["max_scores"], rate=format(v["win_rate"] * 100, ".0f"), average=format(v["average"], ".2f"),
+            "{games}, {max_scores} ({rate}%), average {average}",
+            games=n_("{n} game", "{n} games", v["games"]),
+            max_scores=n_("{n} max score", "{n} max scores", v["max_scores"]),
+            rate=format(v["win_rate"] * 100, ".0f"), average=format(v["average"], ".2f"),
         )  # fmt: skip
         console.print(f"  {v['variant']}: {counts}")
     return 0
@@ -102,7 +105,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         "seeds", parents=[common], help=_("every team's result on a seed you finished")
     )
     p.add_argument("name", metavar="NAME", help=_("a seed's name, e.g. p2v0s1"))
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=20, help=_("at most this many (default {n})", n=20))
     p.add_argument("--cursor", help=_("the next page (as the last page said)"))
     p.set_defaults(run=cmd_seeds)
 
@@ -114,7 +117,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         choices=("score", "turns"),
         help=_("score: best scores (default); turns: fewest turns at the max score"),
     )
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=int, default=20, help=_("at most this many (default {n})", n=20))
     p.add_argument("--cursor", help=_("the next page (as the last page said)"))
     p.set_defaults(run=cmd_leaderboard)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from ..i18n import _
+from ..i18n import _, gettext
 from .common import print_json
 
 INSTALL_BOTS = "pip install './client[bot]' ./shared"
@@ -36,14 +36,14 @@ class HelpParser(argparse.ArgumentParser):
 
 
 def registry() -> list[dict[str, Any]] | None:
-    """The strategies of hanabi.bots as ``GET /strategies`` lists them (name, description,
-    default); None when hanabi.bots is not installed."""
+    """The strategies of hanabi.bots as ``GET /strategies`` lists them (name, description
+    in the client's language, default); None when hanabi.bots is not installed."""
     try:
         from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
     except ImportError:
         return None
     return [
-        {"name": name, "description": cls.description, "default": name == DEFAULT_STRATEGY}
+        {"name": name, "description": gettext(cls.description), "default": name == DEFAULT_STRATEGY}
         for name, cls in STRATEGIES.items()
     ]
 

@@ -128,7 +128,8 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.set_defaults(run=cmd_turns)
     p = sub.add_parser("webhook", parents=[common], help=_("your account's signed webhook"))
     p.add_argument("action", nargs="?", default="show",
-                   choices=("show", "set", "delete", "deliveries"))  # fmt: skip
+                   choices=("show", "set", "delete", "deliveries"),
+                   help=_("default: show"))  # fmt: skip
     p.add_argument("url", nargs="?", help=_("for set: an https:// URL"))
     p.add_argument("--limit", type=int, default=20, help=_("deliveries shown (default 20)"))
     p.set_defaults(run=cmd_webhook)

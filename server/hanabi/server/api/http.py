@@ -10,6 +10,7 @@ from flask import Response, request
 from marshmallow import Schema, ValidationError
 
 from ..table.refusals import Invalid, Refused, Unavailable
+from .field_messages import FieldProblems
 
 #: Methods whose body this API reads (PUT and PATCH too, should a route ever take them).
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -76,29 +77,14 @@ def load_body(schema: Schema | Callable[[dict[str, Any]], Schema]) -> dict[str, 
 
 
 def body_refusal(messages: dict[str, Any]) -> Invalid:
-    """The 400 for a body its schema refused with ``messages`` (field -> sentences)."""
+    """The 400 for a body its schema refused with ``messages`` (field -> sentences), said
+    in the request's language when it is answered (:mod:`.field_messages`)."""
     return Invalid(
         "validation_error",
         "The request body is not valid: {problems}",
-        problems=summarize(messages),
+        problems=FieldProblems(messages),
         errors=messages,
     )
-
-
-def summarize(messages: dict[str, Any], prefix: str = "") -> str:
-    """Marshmallow's per-field messages as one sentence a person can act on, e.g.
-    ``strategy: Use one of: conventions, hat.`` (marshmallow files a refusal of a whole
-    object, such as a nested one that is not an object, under ``_schema``: that names the
-    object itself)."""
-    parts = []
-    for field, value in messages.items():
-        name = prefix.rstrip(".") if field == "_schema" else f"{prefix}{field}"
-        if isinstance(value, dict):
-            parts.append(summarize(value, f"{name}."))
-        else:
-            text = " ".join(value) if isinstance(value, list) else str(value)
-            parts.append(f"{name}: {text}")
-    return " ".join(parts)
 
 
 def load_optional_body(schema: Schema) -> dict[str, Any]:
@@ -117,7 +103,7 @@ def load_query(schema: Schema) -> dict[str, Any]:
         raise Invalid(
             "invalid_query",
             "The query string is not valid: {problems}",
-            problems=summarize(exc.messages_dict),
+            problems=FieldProblems(exc.messages_dict),
             errors=exc.messages_dict,
         ) from None
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from flask import Response, request
 
-from ..table.wording import Plural, Words
+from ..table.wording import N_, Plural, Words
 
 LOCALE = Path(__file__).parent.parent / "locale"
 ENGLISH = "en"
@@ -76,9 +76,10 @@ def current() -> str:
 
 
 def say(words: Words | Plural | str, tag: str) -> str:
-    """``words`` in the language ``tag``: a plain string is a message id without values."""
+    """``words`` in the language ``tag``: a plain string is a message id without values;
+    anything with ``render(gettext, ngettext)`` renders itself."""
     spoken = translations(tag)
-    if isinstance(words, str):
+    if not hasattr(words, "render"):
         return spoken.gettext(words)
     return words.render(spoken.gettext, spoken.ngettext)
 
@@ -88,3 +89,19 @@ def label(response: Response, tag: str) -> Response:
     response.headers["Content-Language"] = tag
     response.vary.add("Accept-Language")
     return response
+
+
+def too_many_connections(
+    accept_language: str | None, cap: int, seconds: int
+) -> tuple[str, str, str]:
+    """The 429 gunicorn's worker answers before the app sees a request (too many
+    connections from one address: :mod:`hanabi.server.ops.worker`), as (title, detail,
+    language tag) in the language of its ``Accept-Language``."""
+    tag = negotiate(accept_language)
+    detail = Words(
+        "Too many connections from this address are open at once (at most {cap} to each "
+        "server process); close some, or try again in {seconds} s.",
+        cap=cap,
+        seconds=seconds,
+    )
+    return say(N_("Too Many Requests"), tag), say(detail, tag), tag

@@ -24,6 +24,7 @@ from ..storage import redis_errors
 from ..table.refusals import Refused
 from ..table.wording import N_, Words
 from . import language
+from .field_messages import say_errors
 from .refusals import status_of
 
 log = logging.getLogger("hanabi.server")
@@ -61,7 +62,8 @@ def problem_body(
         "code": code,
     }
     if errors:
-        body["errors"] = errors
+        spoken = language.translations(tag)
+        body["errors"] = say_errors(errors, spoken.gettext, spoken.ngettext)
     return body
 
 

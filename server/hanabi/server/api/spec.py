@@ -72,15 +72,42 @@ def routes() -> list[tuple[str, dict[str, Any], dict[str, Operation]]]:
     return out
 
 
+#: The reader's language: every problem's ``title`` and ``detail`` speak it (docs/i18n.md).
+ACCEPT_LANGUAGE = {
+    "in": "header",
+    "name": "Accept-Language",
+    "required": False,
+    "description": "The language of the problems' title and detail (and of the strategies' "
+    "descriptions): English (en, the default), Simplified Chinese (zh, zh-CN, zh-SG, "
+    "zh-Hans) or Russian (ru); the first range by quality that is spoken here wins.",
+    "schema": {"type": "string", "examples": ["ru-RU,ru;q=0.9,en;q=0.8"]},
+}
+#: What every problem response says of its language.
+LANGUAGE_HEADERS = {
+    "Content-Language": {
+        "description": "The language of title and detail: en, zh-Hans or ru.",
+        "schema": {"type": "string", "enum": ["en", "zh-Hans", "ru"]},
+    },
+    "Vary": {
+        "description": "Names Accept-Language: the answer depends on it.",
+        "schema": {"type": "string"},
+    },
+}
+#: apispec reads a name (a string) as a reference to the component of that name.
+LANGUAGE_REFS = {name: name for name in LANGUAGE_HEADERS}
+ACCEPT_LANGUAGE_REF = "Accept-Language"
+
+
 def _problem(status: int) -> dict[str, Any]:
     response: dict[str, Any] = {
         "description": HTTP_CODES.get(status, ("", "Error"))[1],
+        "headers": dict(LANGUAGE_REFS),
         "content": {"application/problem+json": {"schema": ProblemSchema}},
     }
     if status == 401:
-        response["headers"] = {"WWW-Authenticate": {"schema": {"type": "string"}}}
+        response["headers"]["WWW-Authenticate"] = {"schema": {"type": "string"}}
     if status == 503:
-        response["headers"] = {"Retry-After": {"schema": {"type": "string"}}}
+        response["headers"]["Retry-After"] = {"schema": {"type": "string"}}
     return response
 
 
@@ -88,7 +115,7 @@ def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
     out: dict[str, Any] = {"operationId": op.id, "summary": op.summary, "tags": [tag]}
     if op.description:
         out["description"] = op.description
-    parameters: list[dict[str, Any]] = []
+    parameters: list[dict[str, Any] | str] = [ACCEPT_LANGUAGE_REF]
     if op.query is not None:
         parameters.append({"in": "query", "schema": op.query})
     for name, text in op.request_headers.items():
@@ -96,8 +123,7 @@ def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
         parameters.append(
             {"in": "header", "name": name, "description": text, "schema": header_schema}
         )
-    if parameters:
-        out["parameters"] = parameters
+    out["parameters"] = parameters
     if op.body is not None:
         body = {"oneOf": list(op.body)} if isinstance(op.body, tuple) else op.body
         media: dict[str, Any] = {"schema": body}
@@ -125,6 +151,7 @@ def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
         responses[str(status)] = _problem(status)
     responses["default"] = {
         "description": "Any other error",
+        "headers": dict(LANGUAGE_REFS),
         "content": {"application/problem+json": {"schema": ProblemSchema}},
     }
     out["responses"] = responses
@@ -144,6 +171,9 @@ def build_spec() -> dict[str, Any]:
         "bearer", {"type": "http", "scheme": "bearer", "description": "A seat's token"}
     )
     spec.components.schema("Problem", {"examples": [problem_example()]}, schema=ProblemSchema)
+    spec.components.parameter("Accept-Language", "header", dict(ACCEPT_LANGUAGE))
+    for name, header in LANGUAGE_HEADERS.items():
+        spec.components.header(name, header)
     for path, params, ops in routes():
         tag = "system" if path.count("/") <= 3 and "games" not in path else "games"
         spec.path(

@@ -3,6 +3,8 @@ new clients, and the bot strategies (the variants are in :mod:`.variants`)."""
 
 from __future__ import annotations
 
+import functools
+
 import orjson
 from flask import Response
 from flask_restx import Resource
@@ -12,6 +14,7 @@ from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES
 from ..ops import metrics
 from ..storage import redis_errors
 from ..table.refusals import Unavailable
+from . import language
 from .context import services
 from .http import json_response
 from .operations import operation
@@ -59,19 +62,22 @@ class Ready(Resource):
         return json_response({"status": "ok"})
 
 
-_STRATEGIES_BODY = orjson.dumps(
-    {
-        "strategies": [
-            {
-                "name": name,
-                "description": cls.description,
-                "default": name == DEFAULT_STRATEGY,
-                "fallback": cls.fallback,
-            }
-            for name, cls in STRATEGIES.items()
-        ]
-    }
-)
+@functools.cache
+def _strategies_body(tag: str) -> bytes:
+    """The strategies, their descriptions in the language ``tag`` (docs/i18n.md)."""
+    return orjson.dumps(
+        {
+            "strategies": [
+                {
+                    "name": name,
+                    "description": language.say(cls.description, tag),
+                    "default": name == DEFAULT_STRATEGY,
+                    "fallback": cls.fallback,
+                }
+                for name, cls in STRATEGIES.items()
+            ]
+        }
+    )
 
 
 class Strategies(Resource):
@@ -81,9 +87,11 @@ class Strategies(Resource):
         description=(
             "For a lobby's bot picker: `default` is the one a bot seat gets when it names "
             "none; `fallback` is what a strategy with a private code plays at a table where "
-            "not every other seat plays it."
+            "not every other seat plays it. The descriptions speak the request's "
+            "Accept-Language."
         ),
         responses={200: (StrategyListSchema, "The strategies")},
     )
     def get(self) -> Response:
-        return json_response(_STRATEGIES_BODY, raw=True)
+        tag = language.current()
+        return language.label(json_response(_strategies_body(tag), raw=True), tag)

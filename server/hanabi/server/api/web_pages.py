@@ -9,10 +9,14 @@ markup can never run (the page renders them as text as well).
 
 from __future__ import annotations
 
+from functools import cache
+from html import escape
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, request, send_from_directory
 
+from ..table.wording import N_, Words
+from . import language
 from .headers import secure
 
 WEB = Path(__file__).parent.parent / "web"
@@ -55,8 +59,38 @@ def page(
     room_id: str | None = None,
     seed_name: str | None = None,
 ) -> Response:
-    """The page; its script shows the lobby, a game or a profile by the path."""
-    return _secure(send_from_directory(WEB, "index.html", mimetype="text/html"))
+    """The page; its script shows the lobby, a game or a profile by the path. Its few
+    words before the script runs (and without it) speak the request's language."""
+    tag = language.current()
+    response = Response(page_html(tag), mimetype="text/html")
+    response.add_etag()
+    response.make_conditional(request)
+    return _secure(language.label(response, tag))
+
+
+#: The page's words before its script runs: (the English in web/index.html, its id).
+PAGE_WORDS = (
+    ("Loading…", N_("Loading…")),
+    ('aria-label="Account"', N_("Account")),
+)
+NOSCRIPT = (
+    'This page needs JavaScript. The API is described at <a href="/api/v1/docs">/api/v1/docs</a>.'
+)
+
+
+@cache
+def page_html(tag: str) -> bytes:
+    """web/index.html in language ``tag``: ``<html lang>``, the words shown while the
+    script loads and the ``<noscript>`` text (the script speaks the rest, web/i18n.js)."""
+    html = (WEB / "index.html").read_text(encoding="utf-8")
+    html = html.replace('<html lang="en">', f'<html lang="{tag}">', 1)
+    for english, msgid in PAGE_WORDS:
+        said = escape(language.say(msgid, tag))
+        html = html.replace(english, english.replace(msgid, said), 1)
+    link = '<a href="/api/v1/docs">/api/v1/docs</a>'
+    noscript = Words("This page needs JavaScript. The API is described at {link}.", link="{link}")
+    said = escape(language.say(noscript, tag)).replace("{link}", link)
+    return html.replace(NOSCRIPT, said, 1).encode()
 
 
 @blueprint.get("/web/<path:name>")

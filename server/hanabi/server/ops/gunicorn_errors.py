@@ -9,6 +9,7 @@ process (every worker class calls it through the module). Outside gunicorn it do
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -29,19 +30,32 @@ MESSAGES = {
 }
 
 
+#: How the app says the 429 of too many connections (:mod:`.worker`) in a reader's
+#: language: (Accept-Language or None, the cap, the seconds to wait) -> (title, detail,
+#: language tag). ops knows no catalogue: the composition (app.py) sets it to the API's
+#: :func:`hanabi.server.api.language.too_many_connections`.
+SAY: Callable[[str | None, int, int], tuple[str, str, str]] | None = None
+
+
 def problem_bytes(status: int, reason: str) -> bytes:
     code, detail = MESSAGES.get(status, ("bad_request", "The server could not read the request."))
     return problem_message(status, reason, code, detail)
 
 
 def problem_message(
-    status: int, reason: str, code: str, detail: str, headers: dict[str, str] | None = None
+    status: int,
+    reason: str,
+    code: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    title: str | None = None,
 ) -> bytes:
-    """A whole HTTP/1.1 problem+json answer that closes the connection, as bytes."""
+    """A whole HTTP/1.1 problem+json answer that closes the connection, as bytes (its
+    ``title`` is ``reason`` unless given: the reason phrase stays English)."""
     body = orjson.dumps(
         {
             "type": PROBLEM_TYPE + code,
-            "title": reason,
+            "title": title or reason,
             "status": status,
             "detail": detail,
             "code": code,

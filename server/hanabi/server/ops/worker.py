@@ -145,7 +145,7 @@ class GuardedWorker(GeventWorker):
             if req.body is not None:  # read to its end first: a close with unread input
                 while req.body.read(65536):  # would reset the connection, answer and all
                     pass
-            util.write(sock, _too_many_connections(self.counts.cap))
+            util.write(sock, _too_many_connections(self.counts.cap, req.headers))
             raise StopIteration()  # gunicorn's way to end the connection after an answer
         try:
             return super().handle_request(listener_name, req, sock, addr)
@@ -176,14 +176,24 @@ def _reset(client: Any) -> None:
     client.close()
 
 
-def _too_many_connections(cap: int) -> bytes:
-    from .gunicorn_errors import problem_message  # loaded with the app by then
+def _too_many_connections(cap: int, headers: Any = ()) -> bytes:
+    """The 429, in the language the request's ``Accept-Language`` asks for (gunicorn's
+    request headers: (NAME, value) pairs) when the app said how
+    (:data:`hanabi.server.ops.gunicorn_errors.SAY`)."""
+    from .gunicorn_errors import SAY, problem_message  # loaded with the app by then
 
-    return problem_message(
-        429,
-        "Too Many Requests",
-        "too_many_connections",
-        f"Too many connections from this address are open at once (at most {cap} to each "
-        f"server process); close some, or try again in {RETRY_AFTER} s.",
-        {"Retry-After": str(RETRY_AFTER)},
-    )
+    asked = ",".join(value for name, value in headers if name == "ACCEPT-LANGUAGE")
+    said = SAY(asked or None, cap, RETRY_AFTER) if SAY is not None else None
+    extra = {"Retry-After": str(RETRY_AFTER)}
+    if said is None:
+        title, detail = (
+            "Too Many Requests",
+            (
+                f"Too many connections from this address are open at once (at most {cap} to "
+                f"each server process); close some, or try again in {RETRY_AFTER} s."
+            ),
+        )
+    else:
+        title, detail, tag = said
+        extra |= {"Content-Language": tag, "Vary": "Accept-Language"}
+    return problem_message(429, "Too Many Requests", "too_many_connections", detail, extra, title)

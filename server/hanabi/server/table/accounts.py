@@ -42,6 +42,7 @@ from ..storage.accounts import DELETED, AccountStore
 from ..storage.login_counters import LoginCounters
 from .login_limits import LoginThrottle
 from .refusals import Conflict, Invalid, NotFound, Refused, Unauthorized, Unavailable
+from .wording import N_
 
 SESSION_PREFIX = "hs."
 KEY_PREFIX = "hk."
@@ -51,7 +52,7 @@ PRINCIPAL_PREFIX = "acct:"
 #: A username once normalised (:func:`normal_name`); always matched against the whole
 #: string (``fullmatch``: with ``match``, ``$`` also accepts a final newline).
 USERNAME = re.compile(r"[a-z0-9_-]{3,20}")
-USERNAME_RULE = (
+USERNAME_RULE = N_(
     "A username is 3 to 20 characters: lower-case letters a-z, digits, '_' or '-' "
     "(capitals are made lower-case: 'Alice' is 'alice')."
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, StrategyList
 from hanabi.game import Game, Options, Setup, SetupError
 
 from ..ops.times import now_ms
@@ -136,7 +136,7 @@ class Lobby:
         it (:mod:`hanabi.server.table.bots`)."""
         strategy = strategy or DEFAULT_STRATEGY
         if strategy not in STRATEGIES:  # the schema checked; be safe anyway
-            raise Invalid("unknown_strategy", "Strategies: {list}.", list=descriptions())
+            raise Invalid("unknown_strategy", "Strategies: {list}.", list=StrategyList())
         chosen = None if name is None else check_name(name)
 
         def change(record: Record) -> Outcome:

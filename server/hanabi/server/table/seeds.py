@@ -30,6 +30,7 @@ from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.seeds import SeedStore, member_of, rank_score, seed_keys
 from ..storage.store import Store
 from .refusals import Conflict, Forbidden, Invalid, Unauthorized
+from .wording import Plural
 from .writes import Hooks
 
 RANDOM = "random"
@@ -149,9 +150,9 @@ class SeedDeals:
             if name.players > body["max_players"]:
                 raise Invalid(
                     "seed_players",
-                    "Seed {seed} is for {players} players; this table seats at most {most}.",
+                    "Seed {seed} is for {players}; this table seats at most {most}.",
                     seed=asked,
-                    players=name.players,
+                    players=Plural(name.players, "{n} player", "{n} players"),
                     most=body["max_players"],
                 )
             return str(name), True
@@ -177,9 +178,9 @@ class SeedDeals:
             if name.players != players:
                 raise Conflict(
                     "seed_players_seated",
-                    "This table's seed {seed} is for {players} players; {seated} are seated.",
+                    "This table's seed {seed} is for {players}; {seated} are seated.",
                     seed=str(name),
-                    players=name.players,
+                    players=Plural(name.players, "{n} player", "{n} players"),
                     seated=players,
                 )
         record.seed_name = str(name)

@@ -60,14 +60,18 @@ class Plural:
 
 def fill(text: str, params: dict[str, Any], gettext: Gettext, ngettext: Ngettext) -> str:
     """``text`` with its ``{name}`` placeholders filled, values that are words themselves
-    rendered in the same language first."""
+    rendered in the same language first: ``Words``, ``Plural``, and anything else with a
+    ``render(gettext, ngettext)`` (an engine error inside a sentence, the engine's
+    ``Phrase``, a marshmallow message of :mod:`hanabi.server.api.field_messages`)."""
     if not params:
         return text
-    values = {
-        name: value.render(gettext, ngettext) if isinstance(value, Words | Plural) else value
-        for name, value in params.items()
-    }
+    values = {name: _rendered(value, gettext, ngettext) for name, value in params.items()}
     return text.format(**values)
+
+
+def _rendered(value: Any, gettext: Gettext, ngettext: Ngettext) -> Any:
+    render = getattr(value, "render", None)
+    return render(gettext, ngettext) if callable(render) else value
 
 
 def _same(msgid: str) -> str:

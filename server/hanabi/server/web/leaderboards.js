@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { alertBox, field, fill, h } from "./dom.js";
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 import { variantPicker } from "./picker.js";
 
 const ORDER = () => ({ score: _("Best scores"), turns: _("Fewest turns at the max score") });
@@ -13,7 +13,7 @@ const ORDER = () => ({ score: _("Best scores"), turns: _("Fewest turns at the ma
 /** One ranked game as a table row. */
 function resultRow(e, mine = null) {
   const when = (e.date || "").slice(0, 16).replace("T", " ");
-  const bots = e.bots ? _(" (+{n} bots)", { n: e.bots }) : "";
+  const bots = e.bots ? ngettext(" (+{n} bot)", " (+{n} bots)", e.bots) : "";
   return h("tr", { class: e.game_id === mine ? "mine" : null },
     h("td", {}, String(e.rank)),
     h("td", {}, `${e.score} / ${e.max_score}`),
@@ -60,7 +60,8 @@ export async function showLeaderboards(main, { variants }) {
     const q = `variant=${encodeURIComponent(variant.value())}&players=${players.value}&kind=${kind.value}`;
     history.replaceState(null, "", `/leaderboards?${q}`);
     const ranked = rankedTable(_("Leaderboard"), (cursor) => api.get(`/leaderboards?${q}&limit=20${cursor ? `&cursor=${cursor}` : ""}`));
-    fill(board, h("h2", { id: "board-h" }, _("{variant}, {n} players: {order}", { variant: variant.chosen().name || variant.value(), n: players.value, order: ORDER()[kind.value] })), ranked.el);
+    const seated = ngettext("{n} player", "{n} players", Number(players.value));
+    fill(board, h("h2", { id: "board-h" }, _("{variant}, {players}: {order}", { variant: variant.chosen().name || variant.value(), players: seated, order: ORDER()[kind.value] })), ranked.el);
     try {
       await ranked.next();
     } catch (error) {

@@ -7,6 +7,7 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from ...table.accounts import USERNAME, USERNAME_RULE, normal_name
+from ..field_messages import FieldMessage
 from .basics import JsonInteger
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
@@ -24,7 +25,7 @@ class Username(fields.String):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
         name = normal_name(super()._deserialize(value, attr, data, **kwargs))
         if USERNAME.fullmatch(name) is None:
-            raise ValidationError(USERNAME_RULE)
+            raise ValidationError(FieldMessage(USERNAME_RULE))
         return name
 
 

@@ -10,6 +10,7 @@ from marshmallow import ValidationError, fields, validate
 from hanabi.game import START_RANK, VARIANTS, ActionKind, EndReason, catalogue
 
 from ...storage.record import GameStatus
+from ..field_messages import FieldMessage
 
 STATUSES = tuple(status.value for status in GameStatus)
 PLAYER_ACTIONS = tuple(k.value for k in ActionKind if k is not ActionKind.TERMINATE)
@@ -70,6 +71,13 @@ class FullMatch(validate.Regexp):
         return value
 
 
+#: A text field's refusal of a blank or a control character, by what the text is.
+VISIBLE = {
+    "name": FieldMessage("A name needs a visible character and no control characters."),
+    "chat line": FieldMessage("A chat line needs a visible character and no control characters."),
+}
+
+
 def text_field(
     limit: int, what: str, pattern: str = TEXT_PATTERN, required: bool = True
 ) -> fields.String:
@@ -77,9 +85,7 @@ def text_field(
         required=required,
         validate=[
             validate.Length(1, limit),
-            FullMatch(
-                pattern, error=f"A {what} needs a visible character and no control characters."
-            ),
+            FullMatch(pattern, error=VISIBLE[what]),
         ],
         metadata={"description": f"Surrounding spaces are dropped; at most {limit} characters."},
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ...table.notes import NOTE_MAX
+from ..field_messages import FieldMessage
 from .basics import _CONTROL, FullMatch, JsonInteger, integer
 from .plain import Schema  # marshmallow's, refusing in plain words
 
@@ -15,7 +16,9 @@ class NoteBodySchema(Schema):
         required=True,
         validate=[
             validate.Length(0, NOTE_MAX),
-            FullMatch(f"^[^{_CONTROL}]*$", error="A note holds no control characters."),
+            FullMatch(
+                f"^[^{_CONTROL}]*$", error=FieldMessage("A note holds no control characters.")
+            ),
         ],
         metadata={
             "description": f"At most {NOTE_MAX} characters; surrounding spaces are dropped. "

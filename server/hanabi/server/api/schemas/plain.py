@@ -8,6 +8,11 @@ base of every schema of the service, rewrites them as what to do ("Use 8 to 256
 characters.", "Use a whole number.", "This field is required."). A field's own message
 (``error=``/``error_messages=`` in its declaration) is kept: it is already written for
 people.
+
+Every message is a :class:`~hanabi.server.api.field_messages.FieldMessage`: English here,
+and its catalogue id and values kept, so that the answer says it in the reader's language
+(docs/i18n.md). A field's own message should be one too (a plain ``str`` is looked up as
+a message id as it is).
 """
 
 from __future__ import annotations
@@ -18,44 +23,53 @@ from typing import Any
 import marshmallow
 from marshmallow import fields, validate
 
-from ...table.refusals import plural
+from ...table.wording import Plural
+from ..field_messages import FieldMessage
 
-REQUIRED = "This field is required."
-UNKNOWN = "This field is not accepted here."
-NOT_AN_OBJECT = "Use a JSON object."
+REQUIRED = FieldMessage("This field is required.")
+UNKNOWN = FieldMessage("This field is not accepted here.")
+NOT_AN_OBJECT = FieldMessage("Use a JSON object.")
+WHOLE_NUMBER = FieldMessage("Use a whole number.")
+SMALLER = FieldMessage("Use a smaller number.")
+LIST = FieldMessage("Use a list (a JSON array).")
 
 #: Messages for a field by kind, whatever the field: key -> sentence.
 COMMON = {
     "required": REQUIRED,
-    "null": "This field cannot be null.",
-    "validator_failed": "This value is not accepted.",
+    "null": FieldMessage("This field cannot be null."),
+    "validator_failed": FieldMessage("This value is not accepted."),
     "type": NOT_AN_OBJECT,  # Nested
 }
 #: "invalid" (and a few other keys) by field class; the first class the field is wins.
-BY_KIND: tuple[tuple[type[fields.Field], dict[str, str]], ...] = (
-    (fields.Integer, {"invalid": "Use a whole number.", "too_large": "Use a smaller number."}),
+BY_KIND: tuple[tuple[type[fields.Field], dict[str, FieldMessage]], ...] = (
+    (fields.Integer, {"invalid": WHOLE_NUMBER, "too_large": SMALLER}),
     (
         fields.Number,
         {
-            "invalid": "Use a number.",
-            "too_large": "Use a smaller number.",
-            "special": "Use a finite number.",
+            "invalid": FieldMessage("Use a number."),
+            "too_large": SMALLER,
+            "special": FieldMessage("Use a finite number."),
         },
     ),
-    (fields.Boolean, {"invalid": "Use true or false."}),
+    (fields.Boolean, {"invalid": FieldMessage("Use true or false.")}),
     (
         fields.DateTime,
         {
-            "invalid": "Use a date and time (RFC 3339, e.g. 2026-12-06T20:00:00Z).",
-            "invalid_awareness": "Use a date and time with its time zone (e.g. ending in Z).",
+            "invalid": FieldMessage("Use a date and time (RFC 3339, e.g. 2026-12-06T20:00:00Z)."),
+            "invalid_awareness": FieldMessage(
+                "Use a date and time with its time zone (e.g. ending in Z)."
+            ),
         },
     ),
     (
         fields.String,
-        {"invalid": "Use text (a JSON string).", "invalid_utf8": "Use text in UTF-8."},
+        {
+            "invalid": FieldMessage("Use text (a JSON string)."),
+            "invalid_utf8": FieldMessage("Use text in UTF-8."),
+        },
     ),
-    (fields.List, {"invalid": "Use a list (a JSON array)."}),
-    (fields.Tuple, {"invalid": "Use a list (a JSON array)."}),
+    (fields.List, {"invalid": LIST}),
+    (fields.Tuple, {"invalid": LIST}),
     (fields.Dict, {"invalid": NOT_AN_OBJECT}),
 )
 
@@ -69,32 +83,75 @@ def _defaults(cls: type[fields.Field]) -> dict[str, str]:
     return out
 
 
-def _length(v: validate.Length, field: fields.Field) -> str:
-    unit = "item" if isinstance(field, (fields.List, fields.Tuple, fields.Dict)) else "character"
+#: A length's bound, as many characters (or items) as it says: (exactly, at least, at
+#: most, up to), each (singular, plural) with the count {n}. Whole phrases, so that a
+#: language says each count the way its words around it want it.
+CHARACTERS = (
+    Plural(0, "exactly {n} character", "exactly {n} characters"),
+    Plural(0, "at least {n} character", "at least {n} characters"),
+    Plural(0, "at most {n} character", "at most {n} characters"),
+    Plural(0, "to {n} character", "to {n} characters"),
+)
+ITEMS = (
+    Plural(0, "exactly {n} item", "exactly {n} items"),
+    Plural(0, "at least {n} item", "at least {n} items"),
+    Plural(0, "at most {n} item", "at most {n} items"),
+    Plural(0, "to {n} item", "to {n} items"),
+)
+
+
+def _count(which: Plural, n: int) -> Plural:
+    return Plural(n, which.singular, which.plural)
+
+
+def _length(v: validate.Length, field: fields.Field) -> FieldMessage:
+    kind = ITEMS if isinstance(field, (fields.List, fields.Tuple, fields.Dict)) else CHARACTERS
+    exactly, at_least, at_most, up_to = kind
     if v.equal is not None:
-        return f"Use exactly {plural(v.equal, unit)}."
+        return FieldMessage("Use {count}.", count=_count(exactly, v.equal))
     if v.min is not None and v.max is not None:
-        return f"Use {v.min} to {plural(v.max, unit)}."
+        return FieldMessage("Use {low} {up_to}.", low=v.min, up_to=_count(up_to, v.max))
     if v.min is not None:
-        return f"Use at least {plural(v.min, unit)}."
-    return f"Use at most {plural(v.max, unit)}."
+        return FieldMessage("Use {count}.", count=_count(at_least, v.min))
+    return FieldMessage("Use {count}.", count=_count(at_most, v.max))
 
 
-def _range(v: validate.Range, field: fields.Field) -> str:
-    what = "a whole number" if isinstance(field, fields.Integer) else "a number"
+def _range(v: validate.Range, field: fields.Field) -> FieldMessage:
+    whole = isinstance(field, fields.Integer)
     low, high = v.min is not None, v.max is not None
+    values = {"low": v.min, "high": v.max}
     if low and high and v.min_inclusive and v.max_inclusive:
-        return f"Use {what} from {v.min} to {v.max}."
+        if whole:
+            return FieldMessage("Use a whole number from {low} to {high}.", **values)
+        return FieldMessage("Use a number from {low} to {high}.", **values)
     if low and not high and v.min_inclusive:
-        return f"Use {what} of {v.min} or more."
+        if whole:
+            return FieldMessage("Use a whole number of {low} or more.", **values)
+        return FieldMessage("Use a number of {low} or more.", **values)
     if high and not low and v.max_inclusive:
-        return f"Use {what} of {v.max} or less."
+        if whole:
+            return FieldMessage("Use a whole number of {high} or less.", **values)
+        return FieldMessage("Use a number of {high} or less.", **values)
     bounds = []
     if low:
-        bounds.append(f"{'at least' if v.min_inclusive else 'more than'} {v.min}")
+        if v.min_inclusive:
+            bounds.append(FieldMessage("at least {low}", **values))
+        else:
+            bounds.append(FieldMessage("more than {low}", **values))
     if high:
-        bounds.append(f"{'at most' if v.max_inclusive else 'less than'} {v.max}")
-    return f"Use {what} of {' and '.join(bounds)}."
+        if v.max_inclusive:
+            bounds.append(FieldMessage("at most {high}", **values))
+        else:
+            bounds.append(FieldMessage("less than {high}", **values))
+    if len(bounds) == 2:
+        if whole:
+            return FieldMessage(
+                "Use a whole number of {low} and {high}.", low=bounds[0], high=bounds[1]
+            )
+        return FieldMessage("Use a number of {low} and {high}.", low=bounds[0], high=bounds[1])
+    if whole:
+        return FieldMessage("Use a whole number of {bound}.", bound=bounds[0])
+    return FieldMessage("Use a number of {bound}.", bound=bounds[0])
 
 
 def _plain_validator(v: Any, field: fields.Field) -> Any:
@@ -105,11 +162,11 @@ def _plain_validator(v: Any, field: fields.Field) -> Any:
     elif isinstance(v, validate.Range) and v.error is None:
         text = _range(v, field)
     elif isinstance(v, validate.OneOf) and v.error == validate.OneOf.default_message:
-        text = "Use one of: {choices}."
+        text = FieldMessage("Use one of: {choices}.")
     elif isinstance(v, validate.Equal) and v.error == validate.Equal.default_message:
-        text = "Use {other}."
+        text = FieldMessage("Use {other}.")
     elif isinstance(v, validate.Regexp) and v.error == validate.Regexp.default_message:
-        text = "This is not in the form expected here."
+        text = FieldMessage("This is not in the form expected here.")
     if text is None:
         return v
     plain = copy.copy(v)

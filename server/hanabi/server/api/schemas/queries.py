@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
+from ..field_messages import FieldMessage
 from .basics import MAX_WAIT, STATUSES
 from .plain import Schema  # marshmallow's, refusing in plain words
 
@@ -11,7 +12,7 @@ from .plain import Schema  # marshmallow's, refusing in plain words
 class QueryString(Schema):
     """Query strings: unknown parameters are refused like unknown body fields."""
 
-    error_messages = {"unknown": "This parameter is not accepted here."}  # noqa: RUF012
+    error_messages = {"unknown": FieldMessage("This parameter is not accepted here.")}  # noqa: RUF012
 
 
 class ListGamesQuery(QueryString):

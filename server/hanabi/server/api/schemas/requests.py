@@ -7,10 +7,11 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, descriptions
+from hanabi.bots import DEFAULT_STRATEGY, STRATEGIES, StrategyList, descriptions
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
 
 from ...table.seats import NAME_MAX
+from ..field_messages import FieldMessage
 from .basics import (
     CARD_RANKS,
     CHAT_MAX,
@@ -22,6 +23,7 @@ from .basics import (
     PLAYER_ACTIONS,
     SUIT_IDS,
     TIMER,
+    VISIBLE,
     FullMatch,
     JsonBoolean,
     integer,
@@ -82,7 +84,8 @@ class CreateGameSchema(Schema):
 
 #: A bot strategy's name; a refusal names them all, with whom to seat each.
 STRATEGY_CHOICE = validate.OneOf(
-    tuple(STRATEGIES), error=f"Use one of: {{choices}} ({descriptions()})."
+    tuple(STRATEGIES),
+    error=FieldMessage("Use one of: {choices} ({strategies}).", strategies=StrategyList()),
 )
 
 
@@ -117,9 +120,7 @@ class BotSeatSchema(Schema):
     name = fields.String(
         validate=[
             validate.Length(1, NAME_MAX),
-            FullMatch(
-                NAME_PATTERN, error="A name needs a visible character and no control characters."
-            ),
+            FullMatch(NAME_PATTERN, error=VISIBLE["name"]),
         ],
         metadata={"description": "Default: <strategy>-bot-<seat> (unique at the table)."},
     )
@@ -209,7 +210,9 @@ def action_request_schema(data: dict[str, Any]) -> type[Schema]:
         )
     if kind == "play":
         return PlayRequestSchema
-    raise ValidationError({"type": [f"Use one of: {', '.join(PLAYER_ACTIONS)}."]})
+    raise ValidationError(
+        {"type": [FieldMessage("Use one of: {choices}.", choices=", ".join(PLAYER_ACTIONS))]}
+    )
 
 
 class VoteSchema(Schema):
@@ -222,19 +225,22 @@ class VoteSchema(Schema):
 class MaxBytes(validate.Validator):
     """At most ``limit`` bytes of UTF-8, what a line costs to keep and send in any script."""
 
-    def __init__(self, limit: int, what: str) -> None:
-        self.limit, self.what = limit, what
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
 
     def __call__(self, value: str) -> str:
         if len(value.encode()) > self.limit:
             raise ValidationError(
-                f"A {self.what} is at most {self.limit} bytes of text: an accented letter "
-                "takes 2, most Chinese, Japanese or Korean characters 3, an emoji 4."
+                FieldMessage(
+                    "A chat line is at most {limit} bytes of text: an accented letter "
+                    "takes 2, most Chinese, Japanese or Korean characters 3, an emoji 4.",
+                    limit=self.limit,
+                )
             )
         return value
 
 
 class ChatSchema(Schema):
     text = text_field(CHAT_MAX, "chat line")
-    text.validators.append(MaxBytes(CHAT_MAX, "chat line"))
+    text.validators.append(MaxBytes(CHAT_MAX))
     text.metadata["description"] = f"Surrounding spaces are dropped; at most {CHAT_MAX} bytes."

@@ -6,6 +6,7 @@ from marshmallow import fields, validate
 
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
 
+from ..field_messages import FieldMessage
 from .basics import integer, nullable_integer, nullable_string
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
@@ -16,7 +17,9 @@ CURSOR = "Pass as ?cursor= for the next page (null: the last page)."
 class PageQuery(QueryString):
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
     cursor = fields.String(
-        validate=validate.Regexp(r"^[0-9]{1,9}$", error="Pass the next_cursor a page gave."),
+        validate=validate.Regexp(
+            r"^[0-9]{1,9}$", error=FieldMessage("Pass the next_cursor a page gave.")
+        ),
         metadata={"description": "The next_cursor of the page before."},
     )
 

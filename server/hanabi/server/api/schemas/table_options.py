@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import ValidationError, validates_schema
 
+from ..field_messages import FieldMessage
 from .basics import JsonBoolean
 from .plain import Schema  # marshmallow's, refusing in plain words
 
@@ -32,5 +33,5 @@ class TableOptionsSchema(Schema):
     def _one_hand_size(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("one_extra_card") and data.get("one_less_card"):
             raise ValidationError(
-                "A hand holds one card more or one fewer, not both.", "one_less_card"
+                FieldMessage("A hand holds one card more or one fewer, not both."), "one_less_card"
             )

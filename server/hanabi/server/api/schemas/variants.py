@@ -13,9 +13,10 @@ from ...table.variants import (
     PAGE_MAX,
     QUERY_MAX,
     RULE_FILTERS,
+    UNKNOWN_VARIANT,
     canonical_id,
-    unknown_sentence,
 )
+from ..field_messages import FieldMessage
 from .basics import JsonBoolean, integer, nullable_integer, nullable_string
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
@@ -32,7 +33,9 @@ class VariantField(fields.String):
         try:
             return canonical_id(text)
         except KeyError:
-            raise ValidationError(unknown_sentence(text)) from None
+            raise ValidationError(
+                FieldMessage(UNKNOWN_VARIANT, key=repr(str(text)[:QUERY_MAX]))
+            ) from None
 
 
 def variant_field(**kw: Any) -> VariantField:
