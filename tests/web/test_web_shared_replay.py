@@ -44,8 +44,12 @@ def test_the_follower_page_follows_the_leader(web: Browsing, web_server: WebServ
     expect(fred.locator(".card.selected")).to_have_count(1)
 
     # a hypothetical from turn 2, with a move the engine allows, then back
-    ann.get_by_role("slider", name="Turn").fill("2")
-    ann.get_by_role("slider", name="Turn").dispatch_event("change")
+    # Set and announce in one step: the page redraws the slider whenever the room changes
+    # (the highlight's answer may come in between), so a fill and a later change event
+    # could reach two different sliders, the second still at the old turn.
+    ann.get_by_role("slider", name="Turn").evaluate(
+        "(el) => { el.value = '2'; el.dispatchEvent(new Event('change')); }"
+    )
     expect(status).to_have_text(f"ann leads · turn 2 of {last} · 0 joined")
     ann.get_by_role("button", name="Branch from here").click()
     expect(status).to_have_text("ann leads · hypothetical from turn 2 · 0 joined")
