@@ -44,6 +44,17 @@ def test_search_pages_and_one_in_full(live_server, tmp_path):
     old = run(["variants", "rainbow"], env).stdout  # this service's form of it
     assert "(hanab.live's Rainbow (6 Suits), this service's suit names)" in old
     assert "  W  White" in old
+    # In Russian: the suit names and the special rules in words, not the API's keys.
+    ru = run(["--lang", "ru", "variants", "Up or Down & Rainbow (5 Suits)"], env)
+    assert ru.returncode == 0, ru.stderr
+    assert "  R  красная" in ru.stdout and "up_or_down" not in ru.stdout
+    assert "вверх или вниз: фейерверк начинается с 1, 5 или START" in ru.stdout
+    assert "  M  радужная (" in ru.stdout  # the rainbow suit, as Russian players say it
+    ones = run(["--lang", "ru", "variants", "Rainbow-Ones (5 Suits)"], env).stdout
+    assert "особое число — 1" in ones
+    assert "любая подсказка о цвете касается особого числа" in ones
+    up = run(["variants", "Up or Down (5 Suits)"], env).stdout
+    assert "  up or down: a firework starts at 1, 5 or START and goes up or down" in up
     missing = run(["variants", "Pink & Purple (9 Suits)"], env)
     assert missing.returncode == 1 and "There is no variant" in missing.stderr
 

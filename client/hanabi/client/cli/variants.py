@@ -12,13 +12,45 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import ApiError, Client
-from ..i18n import _
+from ..i18n import N_, _
 from ..variants import VariantInfo, clue_options
+from ..words import colour_word, suit_word
 from .common import Fail, print_json
 
 #: Suits whose clue colour is their own name, said no further in the legend.
 BASIC_COLORS = ("red", "yellow", "green", "blue", "white", "purple")
 PAGE = 20
+
+#: The special rules (the API's ``rules`` keys) in words; ``{value}``: the rule's number.
+RULES = {
+    "special_rank": N_("the special rank is {value}: its cards are touched as the rules below say"),
+    "special_rank_all_colors": N_("every colour clue touches the special rank"),
+    "special_rank_all_ranks": N_("every rank clue touches the special rank"),
+    "special_rank_no_colors": N_("no colour clue touches the special rank"),
+    "special_rank_no_ranks": N_("no rank clue touches the special rank"),
+    "special_rank_deceptive": N_(
+        "deceptive: the special rank answers to a rank clue chosen by its suit's place"
+    ),
+    "critical_rank": N_("one copy of each {value}: every {value} is critical"),
+    "scarce_ones": N_("scarce ones: two copies of each 1 instead of three"),
+    "clue_starved": N_("clue starved: a discard gives back half a clue token"),
+    "color_clues_touch_nothing": N_("colour-blind: a colour clue touches no card"),
+    "rank_clues_touch_nothing": N_("number-blind: a rank clue touches no card"),
+    "alternating_clues": N_("alternating clues: colour and rank clues take turns"),
+    "cow_and_pig": N_("cow & pig: a clue says only moo (colour) or oink (rank)"),
+    "duck": N_("duck: a clue says only quack, not even its kind"),
+    "odds_and_evens": N_("odds and evens: a 1 clue touches 1, 3 and 5; a 2 clue 2 and 4"),
+    "synesthesia": N_(
+        "synesthesia: only colour clues; each also touches the rank at its colour's place"
+    ),
+    "up_or_down": N_("up or down: a firework starts at 1, 5 or START and goes up or down"),
+    "throw_it_in_a_hole": N_(
+        "throw it in a hole: plays go face down; fireworks and score hidden until the end"
+    ),
+    "funnels": N_("funnels: a rank clue touches its rank and every lower rank"),
+    "chimneys": N_("chimneys: a rank clue touches its rank and every higher rank"),
+    "sudoku": N_("sudoku: a firework starts at any rank no other started at, and wraps round"),
+}
 
 
 def cmd_variants(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -104,7 +136,7 @@ def show_one(args: argparse.Namespace, client: Client, console: Console) -> int:
     for data, suit in zip(v["suits"], info.suits, strict=False):
         line = Text("  ")
         line.append(f"{suit.letter:<3}", style=suit.style)
-        line.append(suit_words(data, data.get("display_name") or suit.name))
+        line.append(suit_words(data, suit_name(data.get("display_name") or suit.name)))
         console.print(line)
     console.print(Text(_("Clues:"), style="bold"))
     console.print(f"  {clue_options(info)}")
@@ -112,8 +144,7 @@ def show_one(args: argparse.Namespace, client: Client, console: Console) -> int:
     if rules:
         console.print(Text(_("Special rules:"), style="bold"))
         for name, value in rules.items():
-            said = name.replace("_", " ")
-            console.print(f"  {said}" if value is True else f"  {said}: {value}")
+            console.print("  " + rule_words(name, value))
     return 0
 
 
@@ -124,7 +155,7 @@ def variant_legend(variants: list[dict[str, Any]]) -> Text:
     for v in variants:
         info = VariantInfo.from_api(v)
         for data, suit in zip(v.get("suits") or [], info.suits, strict=False):
-            said = suit_words(data, suit.name)
+            said = suit_words(data, suit_name(suit.name))
             if said not in by_letter.setdefault(suit.letter, []):
                 by_letter[suit.letter].append(said)
             styles.setdefault(suit.letter, suit.style)
@@ -135,6 +166,22 @@ def variant_legend(variants: list[dict[str, Any]]) -> Text:
         out.append(f"  {'; '.join(said)}")
     out.append("\n" + _("max: the perfect score, 5 per firework."))
     return out
+
+
+def suit_name(name: str) -> str:
+    """A suit's name as the table's language says it ("Rainbow", "彩虹", "радужная"): the
+    catalogue's suit words, else the server's name as it is."""
+    said = suit_word(name)
+    return name if said == name.lower() else said
+
+
+def rule_words(name: str, value: Any) -> str:
+    """A special rule in a sentence of the reader's language; a rule this client does not
+    know yet is said by its key (and its value)."""
+    words = RULES.get(name)
+    if words is None:
+        return name.replace("_", " ") + ("" if value is True else f": {value}")
+    return _(words, value=value)
 
 
 def suit_words(data: dict[str, Any], name: str) -> str:
@@ -148,9 +195,10 @@ def suit_words(data: dict[str, Any], name: str) -> str:
     elif data.get("prism"):
         notes.append(_("touched by the colour in its rank's place"))
     elif len(data.get("touched_by") or []) > 1:
-        notes.append(_("touched by {colours} clues", colours=" and ".join(data["touched_by"])))
+        colours = _(", ").join(colour_word(c) for c in data["touched_by"])
+        notes.append(_("touched by {colours} clues", colours=colours))
     elif own and own not in BASIC_COLORS:
-        notes.append(_("its own clue colour, {colour}", colour=own))
+        notes.append(_("its own clue colour, {colour}", colour=colour_word(own)))
     if data.get("all_ranks"):
         notes.append(_("every rank clue touches it"))
     elif data.get("no_ranks"):
