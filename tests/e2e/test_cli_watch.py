@@ -17,7 +17,9 @@ FIRSTS = [(s, r) for r in range(1, 6) for s in SUITS]
 
 def test_start_watch_shows_every_move_once_in_order(live_server, tmp_path):
     env = client_env(live_server.url, tmp_path)
+    # a custom seed: a deal with no name, whose replay is anyone's (docs/seeds.md)
     args = ["create", "--name", "al", "--players", "3", "--bots", "2", "--bot-strategy", "hat"]
+    args += ["--seed", "watch-me"]
     host = Terminal(args, env, timeout=30)
     try:
         game_id = host.expect(r"Created game (\S+) ").group(1)
@@ -154,3 +156,21 @@ def test_a_spectator_has_a_prompt_of_its_own(live_server, tmp_path):
     finally:
         watcher.kill()
         paced.kill()
+
+
+def test_start_watch_of_a_seed_table_ends_on_the_table_it_may_see(live_server, tmp_path):
+    """A table dealt a seed (random: named): the watcher, no seat and no account that
+    finished it, is refused the replay of the moves it missed (docs/seeds.md) and the
+    watch goes on to the final table instead of waiting for it."""
+    env = client_env(live_server.url, tmp_path)
+    args = ["create", "--name", "al", "--players", "3", "--bots", "2", "--bot-strategy", "hat"]
+    host = Terminal(args, env, timeout=30)
+    try:
+        host.expect(r"Created game (\S+) ")
+        host.expect_exact("lobby> ")
+        host.send("start watch 0.02")
+        host.expect(r"Game over \([^)]*\): final score \d+/25")
+        assert "Traceback" not in host.before
+        assert host.end() == 0
+    finally:
+        host.kill()

@@ -348,7 +348,8 @@ def test_a_deal_the_creator_chose_is_marked_everywhere(client: FlaskClient) -> N
             assert view["custom_deal"] is custom
             assert_valid(GameViewSchema, view)
         assert table.end()["game"]["status"] == "finished"
-        replay = client.get(f"{table.url}/replay").get_json()
+        # a seat's (the fair deal is a seed's: not for anyone, docs/seeds.md)
+        replay = client.get(f"{table.url}/replay", headers=bearer(table.tokens[0])).get_json()
         assert replay["custom_deal"] is custom
     created = client.post(f"{API}/games", json={"name": "x", "seed": "s"}).get_json()
     assert created["game"]["custom_deal"] is True

@@ -132,7 +132,8 @@ def test_unplayed_and_the_secrecy_of_results(aclient: FlaskClient) -> None:
     assert len(mine) == 1 and mine[0]["replay"].endswith(f"/games/{first.id}/replay")
     assert set(mine[0]) >= {"players", "score", "turns", "date", "rank"}
     # the export names no seed: a public replay is never tied to a name others may be dealt
-    assert aclient.get(f"{API}/games/{first.id}/export").get_json()["seed"] != name
+    export = aclient.get(f"{API}/games/{first.id}/export", headers=bearer(b)).get_json()
+    assert export["seed"] != name
     # a still has a game on s2, none on s1: s1's page is theirs now too.
     assert seed_page(aclient, name, a).status_code == 200
     # Playing s1 again (by name) hides it again until that game ends.

@@ -56,6 +56,7 @@ class Pacer:
         self.step_once = False
         self.gap_since: float | None = None  # when the next received view skipped moves
         self.not_before = 0.0  # after a failed replay fetch: when to try again
+        self.no_replay = False  # the replay is refused (a seed's deal: docs/seeds.md)
 
     # -- input ----------------------------------------------------------------------
 
@@ -80,6 +81,11 @@ class Pacer:
     def done(self) -> bool:
         """The final table is on screen."""
         return self.shown is not None and bool(self.shown.get("result"))
+
+    def without_replay(self) -> None:
+        """The server refuses this viewer the replay (a game dealt a seed it has not
+        finished): the final table comes next, as the server shows it."""
+        self.no_replay = True
 
     def retry_later(self, now: float, delay: float = 1.0) -> None:
         """The next frame could not be fetched (the server is away): not again at once."""
@@ -115,7 +121,8 @@ class Pacer:
         if latest.get("result"):
             self.pending.clear()
             turn, last = view_turn(self.shown), view_turn(latest)
-            if self.shown.get("status") != GameStatus.LOBBY and turn + 1 < last:
+            replayed = self.shown.get("status") != GameStatus.LOBBY and not self.no_replay
+            if replayed and turn + 1 < last:
                 return self.replay(turn + 1)
             return latest
         while self.pending and _stage(self.pending[0]) <= _stage(self.shown):

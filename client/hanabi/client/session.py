@@ -211,6 +211,10 @@ class TableSession:
         try:
             frame = screen.pacer.due(now)
         except ApiError as exc:  # the replay of a frame: try again in a moment
+            if exc.status in (401, 403):  # refused for good (a seed's deal): the end next
+                screen.pacer.without_replay()
+                screen.notice = Text(exc.detail, style="bold")
+                return None
             screen.pacer.retry_later(now)
             screen.notice = Text(
                 _("Cannot fetch the next move: {reason}", reason=exc.detail), style="bold red"

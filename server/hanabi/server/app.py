@@ -46,6 +46,7 @@ from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.replays import Replays
+from .table.seedgate import SeedGate
 from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
@@ -118,6 +119,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
     )
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
+    seed_pages = SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"])
+    gate = SeedGate(seed_store, seed_pages, settings["HANABI_CACHE_SIZE"])
     notes = Notes(NoteStore(store.redis), reads)
     reads.private = notes  # a seat's notes in its views, outside the view cache
     writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
@@ -147,8 +150,9 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=StreamTickets(TicketStore(store.redis), accounts),
-        replays=Replays(rooms, reads, settings),
-        seeds=SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"]),
+        replays=Replays(rooms, reads, settings, gate),
+        seeds=seed_pages,
+        gate=gate,
         results=results,
         turns=turns,
         webhooks=webhooks,

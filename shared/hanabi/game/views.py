@@ -29,6 +29,12 @@ def spectator_view(game: Game) -> dict[str, Any]:
     return _build(game, None, reveal=game.is_over)
 
 
+def public_view(game: Game) -> dict[str, Any]:
+    """Public information only, even once the game is over: what a spectator saw while it
+    was on (a deal some viewers may not see yet; hanabi.server's seed names)."""
+    return _build(game, None, reveal=False)
+
+
 def full_view(game: Game) -> dict[str, Any]:
     """Everything, for finished games, replays and tests."""
     return _build(game, None, reveal=True)

@@ -49,6 +49,15 @@ def current_account() -> Account | None:
     return g.get("hanabi_account")
 
 
+def viewer() -> tuple[str | None, str | None]:
+    """The request's bearer (:func:`bearer_token`) and, for an account's credential, the
+    account's id: a viewer who is no seat of a game may identify as an account to see the
+    cards of a seed it finished (docs/seeds.md)."""
+    token = bearer_token()
+    account = g.get("hanabi_account")
+    return token, None if account is None else account.id
+
+
 def require_account() -> Account:
     account = current_account()
     if account is None:

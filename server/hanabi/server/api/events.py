@@ -12,7 +12,7 @@ from ..table.refusals import Invalid, Refused, Unauthorized
 from ..table.seats import hash_token, require_seat, seat_by_hash, seat_of
 from ..table.tickets import TTL as TICKET_TTL
 from .context import hit_per_address, limits, services
-from .credentials import bearer_token, current_credential
+from .credentials import bearer_token, current_credential, viewer
 from .http import json_response, load_query
 from .operations import operation, schema
 from .ratelimits import LAPSE
@@ -28,7 +28,9 @@ class Events(Resource):
         description=(
             "A page at a time, oldest first: at most ?limit= events (default 200; the "
             "server caps it, 1000 unless configured) with a seq above ?after=. Pass `next` "
-            "back as ?after= for the next page; it is null at the end of the log."
+            "back as ?after= for the next page; it is null at the end of the log. A game "
+            "dealt a seed name keeps its draws hidden, as in play, from a viewer who may not "
+            "see its cards (GET /games/{game_id}, docs/seeds.md)."
         ),
         query=EventsQuery,
         auth="optional",
@@ -38,14 +40,15 @@ class Events(Resource):
     def get(self, game_id: str) -> Response:
         svc = services()
         q = load_query(schema(EventsQuery))
-        token = bearer_token()
+        token, account_id = viewer()
         record = svc.reads.load(game_id)
-        seat = seat_of(record.players, token)
+        seat = seat_of(record.players, token, spectate=account_id is not None)
+        hidden = svc.gate.hides_record(record, seat, account_id)
         config = current_app.config
         limit = min(
             q.get("limit") or config["HANABI_EVENTS_PAGE"], config["HANABI_EVENTS_PAGE_MAX"]
         )
-        return json_response(svc.reads.event_page(record, seat, q["after"], limit))
+        return json_response(svc.reads.event_page(record, seat, q["after"], limit, hidden))
 
 
 class Stream(Resource):
@@ -63,9 +66,10 @@ class Stream(Resource):
             "before the server closes it for good (`revoked`: the account session or API key "
             "it was opened with ended); any other close is to be resumed with "
             "`Last-Event-ID`. Auth: `Authorization: Bearer`, or `?ticket=` (one-time, from "
-            "POST /games/{game_id}/tickets) for a browser's EventSource; neither: a "
-            "spectator. 503 `too_many_waiters` when the server holds too many waiting "
-            "requests."
+            "POST /games/{game_id}/tickets) for a browser's EventSource; neither (or an "
+            "account's credential holding no seat): a spectator, who sees a game dealt a "
+            "seed name as GET /games/{game_id} shows it to them. 503 `too_many_waiters` "
+            "when the server holds too many waiting requests."
         ),
         query=StreamQuery,
         auth="optional",
@@ -87,8 +91,11 @@ class Stream(Resource):
             after = q.get("after")
         record = svc.reads.load(game_id)
         token_hash, credential = None, current_credential()
+        _, account_id = viewer()
         if token is not None:
             token_hash = hash_token(token)
+            if seat_of(record.players, token, spectate=account_id is not None) is None:
+                token_hash = None  # an account's credential that watches
         elif ticket is not None:
             token_hash, credential = svc.tickets.redeem(game_id, ticket)
         if token_hash is not None:
@@ -102,6 +109,7 @@ class Stream(Resource):
             keepalive=config["HANABI_KEEPALIVE"],
             max_seconds=config["HANABI_STREAM_MAX"],
             alive=None if credential is None else partial(svc.accounts.alive, credential),
+            hides=partial(svc.gate.hides_record, account_id=account_id),
         ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -11,10 +11,10 @@ from flask import Response, current_app
 from flask_restx import Resource
 
 from ..ops.serving import yield_to_others
-from ..storage.record import GameStatus
-from ..table.seats import not_found
+from ..storage.record import GameStatus, Record
+from ..table.seats import not_found, seat_of
 from .context import hit_per_address, holding, services
-from .credentials import bearer_token, current_account
+from .credentials import current_account, viewer
 from .http import if_none_match, json_response, load_body, load_query
 from .operations import game_url, operation, schema
 from .schemas.queries import ListGamesQuery, ReplayQuery, WaitQuery
@@ -121,7 +121,12 @@ class GameResource(Resource):
         description=(
             "Sends an ETag that changes whenever anything this viewer can see changes. "
             "With If-None-Match naming the current ETag: 304, or with ?wait=N, the request "
-            "is held until the game changes (200) or N seconds pass (304)."
+            "is held until the game changes (200) or N seconds pass (304). A finished game "
+            "dealt a seed name (and an all-bot table's, in play) shows its cards only to its "
+            "seats and to accounts that finished that seed with no game on it going on: "
+            "anyone else (an account not seated may send its credential to be known) gets "
+            "the game as a spectator saw it during play, with `cards_hidden` "
+            "(docs/seeds.md)."
         ),
         query=WaitQuery,
         auth="optional",
@@ -136,7 +141,8 @@ class GameResource(Resource):
     def get(self, game_id: str) -> Response:
         svc = services()
         q = load_query(schema(WaitQuery))
-        token = bearer_token()
+        token, account_id = viewer()
+        watches = account_id is not None  # an account's credential may just watch
         wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
         # A long-poll may start from the version this process already knows (its waiters'
         # subscription keeps it current): a client that polls again right after a change
@@ -147,9 +153,10 @@ class GameResource(Resource):
         if raw is None:
             raise not_found(game_id)
         version = raw[0]
-        seat = svc.reads.seat_in(raw, token)
+        seat = svc.reads.seat_in(raw, token, watches)
+        hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
         own = svc.reads.own_private(game_id, seat)  # a seat's notes: in its ETag and view
-        etag = svc.reads.etag(version, seat, own)
+        etag = svc.reads.etag(version, seat, own, hidden)
         if if_none_match(etag):
             if wait > 0:
                 with holding(wait):
@@ -159,12 +166,13 @@ class GameResource(Resource):
                     if raw is None:
                         raise not_found(game_id)
                     version = raw[0]
-                    seat = svc.reads.seat_in(raw, token)
+                    seat = svc.reads.seat_in(raw, token, watches)
+                    hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
                     own = svc.reads.own_private(game_id, seat)
-                    etag = svc.reads.etag(version, seat, own)
+                    etag = svc.reads.etag(version, seat, own, hidden)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        body = svc.reads.view_of(game_id, raw, seat, own)
+        body = svc.reads.view_of(game_id, raw, seat, own, hidden)
         response = json_response(
             body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
         )
@@ -173,16 +181,36 @@ class GameResource(Resource):
         return response
 
 
+SEED_GATE = (
+    " A game dealt a seed name is shown only to its seats (seat token or seated account) "
+    "and to accounts that finished that seed with no game on it going on: 401 "
+    "account_required without a credential, 403 seed_not_played for others "
+    "(docs/seeds.md)."
+)
+
+
+def viewed(game_id: str) -> Record:
+    """The finished game a route shows every card of, if the bearer may see them."""
+    svc = services()
+    token, account_id = viewer()
+    record = svc.reads.load(game_id)
+    seat = seat_of(record.players, token, spectate=account_id is not None)
+    svc.gate.require(record, seat, account_id)
+    return record
+
+
 class Export(Resource):
     @operation(
         id="exportGame",
         summary="A finished game as hanab.live JSON",
+        description="409 game_not_finished while the game is on." + SEED_GATE,
+        auth="optional",
         responses={200: (HanabLiveGameSchema, "The game")},
-        errors=(404, 409),
+        errors=(401, 403, 404, 409),
     )
     def get(self, game_id: str) -> Response:
         svc = services()
-        record = svc.reads.load(game_id)
+        record = viewed(game_id)
         data = svc.reads.export(record)
         notes = svc.notes.export(record)  # hanab.live's shape; left out when there are none
         return json_response(data if notes is None else {**data, "notes": notes})
@@ -193,11 +221,12 @@ class Replay(Resource):
         id="replayGame",
         summary="Everything about a finished game as it stood at ?turn=",
         query=ReplayQuery,
+        auth="optional",
         responses={200: (GameViewSchema, "The full view at that turn")},
-        errors=(400, 404, 409),
-        description="404 no_such_turn past the last turn; 409 while the game is on.",
+        errors=(400, 401, 403, 404, 409),
+        description="404 no_such_turn past the last turn; 409 while the game is on." + SEED_GATE,
     )
     def get(self, game_id: str) -> Response:
         svc = services()
         q = load_query(schema(ReplayQuery))
-        return json_response(svc.reads.replay(svc.reads.load(game_id), q.get("turn")))
+        return json_response(svc.reads.replay(viewed(game_id), q.get("turn")))

@@ -12,7 +12,7 @@ from ..storage.replays import StoredRoom
 from ..table.hypotheticals import Audience
 from ..table.refusals import Refused
 from .context import hit_per_address, limits, services
-from .credentials import bearer_token, current_account
+from .credentials import bearer_token, current_account, viewer
 from .http import json_response, load_body, load_optional_body
 from .operations import PREFIX, operation, schema
 from .ratelimits import LAPSE
@@ -29,6 +29,13 @@ from .schemas.replays import (
     RoomSchema,
 )
 from .schemas.requests import ACTION_REQUESTS, action_request_schema
+
+SEED_ROOM = (
+    " A room of a game dealt a seed name is only for its leader, the game's seats (seat "
+    "token or seated account) and accounts that finished that seed with no game on it "
+    "going on: 401 account_required without a credential, 403 seed_not_played for others "
+    "(docs/seeds.md)."
+)
 
 LEADER_AUTH = (
     "Auth: the room's leader token (the `token` of POST /replays, or of POST "
@@ -67,7 +74,9 @@ class Rooms(Resource):
             "who played it). An account (or a guest's seat) has at most HANABI_REPLAY_ROOMS "
             "open rooms (409 too_many_rooms); a room lives HANABI_REPLAY_TTL seconds from "
             "its creation. The answer's `token` is the leader's, shown once; the room's "
-            "link is its id. 429 rate_limited past HANABI_LIMIT_REPLAY per address."
+            "link is its id. 429 rate_limited past HANABI_LIMIT_REPLAY per address. An "
+            "account that is no seat of a game dealt a seed name needs to have finished "
+            "that seed (403 seed_not_played, docs/seeds.md)."
         ),
         responses={201: (RoomGrantSchema, "The room, the leader's member id and token")},
         headers={201: {"Location": "The room's URL"}},
@@ -96,14 +105,17 @@ class RoomResource(Resource):
         description=(
             "Anyone with the room's id reads it. With the leader's token: the leader's "
             "view (cards drawn in a hypothetical shown even when hidden from followers)."
+            + SEED_ROOM
         ),
         responses={200: (RoomSchema, "The room")},
-        errors=(401, 404),
+        errors=(401, 403, 404),
     )
     def get(self, room_id: str) -> Response:
         svc = services()
         room = svc.replays.load(room_id)
-        return room_body(room, svc.replays.audience(room, bearer_token()))
+        token, account_id = viewer()
+        svc.replays.admit(room, token, account_id)
+        return room_body(room, svc.replays.audience(room, token))
 
 
 class Followers(Resource):
@@ -118,14 +130,16 @@ class Followers(Resource):
             "and gets a member id and token, so the leader can pass the lead to them. "
             "`name`: how the room shows them (an account's credential: its username). At "
             "most HANABI_REPLAY_FOLLOWERS per room (409 room_full); 429 rate_limited past "
-            "HANABI_LIMIT_REPLAY per address."
+            "HANABI_LIMIT_REPLAY per address." + SEED_ROOM
         ),
         responses={201: (FollowerGrantSchema, "The member id and token, and the room")},
-        errors=(400, 401, 404, 409, 413, 429),
+        errors=(400, 401, 403, 404, 409, 413, 429),
     )
     def post(self, room_id: str) -> Response:
         svc = services()
         body = load_optional_body(schema(JoinRoomSchema))
+        token, account_id = viewer()
+        svc.replays.admit(svc.replays.load(room_id), token, account_id)
         account = current_account()
         name = account.username if account is not None else body.get("name") or "follower"
         hit_per_address("replay")
@@ -241,18 +255,19 @@ class RoomStreamResource(Resource):
             "more after every change, a comment line every 15 s of quiet, and `event: end` "
             '(data `{"reason": "gone"}`) when the room expires. Anyone with the id may '
             "follow; with the leader's bearer token the states are the leader's. 503 "
-            "too_many_waiters when the server holds too many waiting requests."
+            "too_many_waiters when the server holds too many waiting requests." + SEED_ROOM
         ),
         responses={200: (RoomEventSchema, "The stream: one object per message")},
         media={200: "text/event-stream"},
-        errors=(401, 404, 406, 429),
+        errors=(401, 403, 404, 406, 429),
     )
     def get(self, room_id: str) -> Response:
         svc = services()
         if request.accept_mimetypes and not request.accept_mimetypes["text/event-stream"]:
             raise Refused("not_acceptable", "This resource is text/event-stream.")
-        token = bearer_token()
+        token, account_id = viewer()
         room = svc.replays.load(room_id)
+        svc.replays.admit(room, token, account_id)
         config = current_app.config
         stream = RoomStream(
             svc.replays,

@@ -7,7 +7,7 @@ from flask import Response
 from flask_restx import Resource
 
 from .context import hit_per_address, services
-from .credentials import bearer_token, current_account
+from .credentials import bearer_token, current_account, viewer
 from .http import json_response, load_body, load_optional_body
 from .operations import game_url, operation, schema
 from .schemas.requests import (
@@ -139,5 +139,8 @@ class Start(Resource):
     def post(self, game_id: str) -> Response:
         svc = services()
         body = load_optional_body(schema(StartSchema))
-        outcome = svc.lobby.start(game_id, bearer_token(), body["watch"])
-        return json_response(svc.reads.render(outcome.record, outcome.seat, outcome.game))
+        token, account_id = viewer()
+        outcome = svc.lobby.start(game_id, token, body["watch"])
+        record, seat = outcome.record, outcome.seat
+        hidden = svc.gate.hides_record(record, seat, account_id)  # watching bots of a seed
+        return json_response(svc.reads.render(record, seat, outcome.game, hidden))

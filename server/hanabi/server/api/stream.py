@@ -100,6 +100,7 @@ class GameStream:
         keepalive: float,
         max_seconds: float,
         alive: Callable[[], bool] | None = None,
+        hides: Callable[[Record, int | None], bool] | None = None,
     ) -> None:
         self.reads = reads
         self.record = record
@@ -108,7 +109,12 @@ class GameStream:
         self.keepalive = keepalive
         self.max_seconds = max_seconds
         self.alive = alive
+        self.hides = hides
         self.held: Callable[[float], None] | None = None
+
+    def hidden(self, record: Record, seat: int | None) -> bool:
+        """Whether this viewer sees ``record`` hidden (a seed's deal it may not see)."""
+        return self.hides is not None and self.hides(record, seat)
 
     def seat(self, record: Record) -> int | None:
         if self.token_hash is None:
@@ -133,19 +139,22 @@ class GameStream:
         try:
             yield b"retry: %d\n\n" % RETRY_MS
             seat = self.seat(record)
+            hidden = self.hidden(record, seat)
             last = self.after if self.after is not None else record.event_count
             while True:
                 if 0 <= record.event_count - last <= SHARED:
                     # The usual step (a change's few events, or none): every viewer of this
                     # version who saw the same events gets the same bytes, built once.
-                    batch, last = self._shared(record, seat, last)
+                    batch, last = self._shared(record, seat, last, hidden)
                     yield batch
                 else:  # a replay from further back: a page of events at a time
-                    for event in self._events(record, seat, min(last, record.event_count)):
+                    after = min(last, record.event_count)
+                    for event in self._events(record, seat, after, hidden):
                         yield message(orjson.dumps(event), event["type"], event["seq"])
                         last = event["seq"]
                     last = max(last, record.event_count)
-                    yield message(reads.rendered(record, seat), "view", last)
+                    view = reads.rendered(record, seat, hidden=hidden)
+                    yield message(view, "view", last)
                 if record.status is GameStatus.FINISHED:
                     yield end(StreamEnd.FINISHED)
                     return
@@ -171,6 +180,7 @@ class GameStream:
                     return
                 record = found
                 seat = self.seat(record)
+                hidden = self.hidden(record, seat)
         except Refused as exc:  # the viewer's seat was freed (a lobby seat only)
             yield end(exc.code)
         except Exception as exc:  # storage trouble: close; the client resumes
@@ -183,12 +193,14 @@ class GameStream:
     def _revoked(self) -> bool:
         return self.alive is not None and not self.alive()
 
-    def _shared(self, record: Record, seat: int | None, last: int) -> tuple[bytes, int]:
+    def _shared(
+        self, record: Record, seat: int | None, last: int, hidden: bool
+    ) -> tuple[bytes, int]:
         """The events after ``last`` and the view, as ``seat`` sees ``record``: built once
         per (game, version, viewer, last) in this process and shared by every stream that
         needs the same bytes (1,000 spectators of a game read and render it once)."""
         reads = self.reads
-        key = ("stream", record.id, record.version, seat, last)
+        key = ("stream", record.id, record.version, seat, hidden, last)
         # A seat's view carries its notes, which change without a commit: built afresh.
         cached = reads.views.get(key) if seat is None else None
         if cached is not None:
@@ -196,11 +208,11 @@ class GameStream:
 
         def build() -> tuple[bytes, int]:
             parts, newest = [], last
-            for event in self._events(record, seat, min(last, record.event_count)):
+            for event in self._events(record, seat, min(last, record.event_count), hidden):
                 parts.append(message(orjson.dumps(event), event["type"], event["seq"]))
                 newest = event["seq"]
             newest = max(newest, record.event_count)
-            parts.append(message(reads.rendered(record, seat), "view", newest))
+            parts.append(message(reads.rendered(record, seat, hidden=hidden), "view", newest))
             built = (b"".join(parts), newest)
             if seat is None:
                 reads.views.put(key, built)
@@ -208,10 +220,12 @@ class GameStream:
 
         return reads.loads.do(key, build)
 
-    def _events(self, record: Record, seat: int | None, after: int) -> Iterator[dict[str, Any]]:
+    def _events(
+        self, record: Record, seat: int | None, after: int, hidden: bool = False
+    ) -> Iterator[dict[str, Any]]:
         """Every event after ``after`` as ``seat`` sees it, read a page at a time."""
         while True:
-            page = self.reads.events(record, seat, after, PAGE)
+            page = self.reads.events(record, seat, after, PAGE, hidden)
             yield from page
             if len(page) < PAGE:
                 return

@@ -20,11 +20,16 @@ from ..storage.record import Record
 
 
 def last_action(
-    record: Record, game: Game | None, viewer: int | None, reveal: bool = False
+    record: Record,
+    game: Game | None,
+    viewer: int | None,
+    reveal: bool = False,
+    hidden: bool = False,
 ) -> dict[str, Any] | None:
     """The game's last move as ``viewer`` (a seat, None: a spectator) may see it; None
     before the first move. ``reveal``: everything may be seen (a replay, an all-bot
-    table)."""
+    table); ``hidden``: as a spectator saw it during play, even once the game is over (a
+    seed's deal the viewer may not see)."""
     if game is None or game.turn == 0:
         return None
     log = record.compact_log
@@ -35,7 +40,8 @@ def last_action(
     event = _event(game, turn, seat, action)
     if event is None:
         return None
-    return redact_event(event, viewer, reveal or game.is_over, game.variant)
+    over = (reveal or game.is_over) and not hidden
+    return redact_event(event, viewer, over, game.variant)
 
 
 def _event(game: Game, turn: int, seat: int, action: Any) -> dict[str, Any] | None:

@@ -95,34 +95,46 @@ class Reads:
 
     # -- views -------------------------------------------------------------------------
 
-    def render(self, record: Record, seat: int | None, game: Game | None = None) -> dict[str, Any]:
-        """The view of ``record`` for ``seat`` (None: a spectator)."""
+    def render(
+        self, record: Record, seat: int | None, game: Game | None = None, hidden: bool = False
+    ) -> dict[str, Any]:
+        """The view of ``record`` for ``seat`` (None: a spectator); ``hidden``: a spectator
+        who may not see the game's seed (:mod:`.seedgate`)."""
         if game is None and record.status is not GameStatus.LOBBY:
             game = self.game_of(record)
-        out = rendering.render(record, seat, game)
+        out = rendering.render(record, seat, game, hidden)
         out.update(clocks_view(record, self.server_time.now_ms()))
-        out.update(self._private(record.id, ClockState.of(record), seat))
+        out.update(self._private(record.id, ClockState.of(record), seat, hidden=hidden))
         return out
 
     def rendered(
-        self, record: Record, seat: int | None, game: Game | None = None, own: Own | None = None
+        self,
+        record: Record,
+        seat: int | None,
+        game: Game | None = None,
+        own: Own | None = None,
+        hidden: bool = False,
     ) -> bytes:
-        """The view as JSON, cached per (game, version, seat) without its time keys (they
-        change without a commit: the clocks run), which are added to each copy served;
-        ``game``: the engine state already at hand, if any."""
-        key = (record.id, record.version, seat)
+        """The view as JSON, cached per (game, version, seat, hidden) without its time
+        keys (they change without a commit: the clocks run), which are added to each copy
+        served; ``game``: the engine state already at hand, if any."""
+        key = (record.id, record.version, seat, hidden)
         cached = self.views.get(key)
         if cached is None:
             if game is None and record.status is not GameStatus.LOBBY:
                 game = self.game_of(record)
-            cached = (orjson.dumps(rendering.render(record, seat, game)), ClockState.of(record))
+            view = rendering.render(record, seat, game, hidden)
+            cached = (orjson.dumps(view), ClockState.of(record))
             self.views.put(key, cached)
-        return self._timed(*cached, record.id, seat, own)
+        return self._timed(*cached, record.id, seat, own, hidden)
 
-    def seat_in(self, stored: tuple[int, bytes, bytes], token: str | None) -> int | None:
+    def seat_in(
+        self, stored: tuple[int, bytes, bytes], token: str | None, spectate: bool = False
+    ) -> int | None:
         """The seat ``token`` holds in a game as read (None without a token; 403 if it
-        holds none), from its players alone: a 304 never parses the state."""
-        return seat_of(parse_players(stored[1]), token)
+        holds none, or None with ``spectate``: an account's credential that watches),
+        from its players alone: a 304 never parses the state."""
+        return seat_of(parse_players(stored[1]), token, spectate)
 
     def view_of(
         self,
@@ -130,13 +142,14 @@ class Reads:
         stored: tuple[int, bytes, bytes],
         seat: int | None,
         own: Own | None = None,
+        hidden: bool = False,
     ) -> bytes:
         """The view of a game as read, for ``seat``: rendered once per version and seat;
         ``own``: the seat's private keys as read for its ETag (:meth:`own_private`)."""
-        body = self.cached_view(game_id, stored[0], seat, own)
+        body = self.cached_view(game_id, stored[0], seat, own, hidden)
         if body is not None:
             return body
-        return self.rendered(Record.load(game_id, *stored), seat, own=own)
+        return self.rendered(Record.load(game_id, *stored), seat, own=own, hidden=hidden)
 
     def record_at(self, game_id: str, version: int) -> Record | None:
         """The game at ``version`` or later (a version a change announced): see
@@ -145,25 +158,43 @@ class Reads:
         return None if raw is None else Record.load(game_id, *raw)
 
     def cached_view(
-        self, game_id: str, version: int, seat: int | None, own: Own | None = None
+        self,
+        game_id: str,
+        version: int,
+        seat: int | None,
+        own: Own | None = None,
+        hidden: bool = False,
     ) -> bytes | None:
-        """The view of that version for that seat if this process has it rendered."""
-        cached = self.views.get((game_id, version, seat))
-        return None if cached is None else self._timed(*cached, game_id, seat, own)
+        """The view of that version for that viewer if this process has it rendered."""
+        cached = self.views.get((game_id, version, seat, hidden))
+        return None if cached is None else self._timed(*cached, game_id, seat, own, hidden)
 
     def _timed(
-        self, body: bytes, state: ClockState, game_id: str, seat: int | None, own: Own | None
+        self,
+        body: bytes,
+        state: ClockState,
+        game_id: str,
+        seat: int | None,
+        own: Own | None,
+        hidden: bool = False,
     ) -> bytes:
         keys = clocks_view(state, self.server_time.now_ms())
-        keys.update(self._private(game_id, state, seat, own))
+        keys.update(self._private(game_id, state, seat, own, hidden))
         return body[:-1] + b"," + orjson.dumps(keys)[1:]
 
     def _private(
-        self, game_id: str, state: ClockState, seat: int | None, own: Own | None = None
+        self,
+        game_id: str,
+        state: ClockState,
+        seat: int | None,
+        own: Own | None = None,
+        hidden: bool = False,
     ) -> dict[str, Any]:
         if self.private is None:
             return {}
         status, seats = GameStatus(state.status), len(state.people)
+        if hidden and status is GameStatus.FINISHED:
+            status = GameStatus.PLAYING  # the notes as a spectator saw them: none
         return self.private.view_keys(game_id, status, seats, seat, own)
 
     def own_private(self, game_id: str, seat: int | None) -> Own | None:
@@ -173,10 +204,13 @@ class Reads:
             return None
         return self.private.own(game_id, seat)
 
-    def etag(self, version: int, seat: int | None, own: Own | None = None) -> str:
-        """The view's ETag: its version and viewer, and for a seat a tag of what it alone
-        sees that no commit changes (``own``, its notes)."""
-        tag = rendering.etag(version, seat)
+    def etag(
+        self, version: int, seat: int | None, own: Own | None = None, hidden: bool = False
+    ) -> str:
+        """The view's ETag: its version and viewer (a hidden view's is not a revealed
+        one's), and for a seat a tag of what it alone sees that no commit changes
+        (``own``, its notes)."""
+        tag = rendering.etag(version, seat, hidden)
         extra = "" if own is None or self.private is None else self.private.tag(own)
         return tag if not extra else tag[:-1] + "." + extra + '"'
 
@@ -234,24 +268,30 @@ class Reads:
     # -- the event log -----------------------------------------------------------------
 
     def events(
-        self, record: Record, seat: int | None, after: int, limit: int
+        self, record: Record, seat: int | None, after: int, limit: int, hidden: bool = False
     ) -> list[dict[str, Any]]:
-        """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them."""
+        """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them;
+        ``hidden``: as a spectator saw them during play, even once the game is over (a
+        seed's deal the viewer may not see, :mod:`.seedgate`)."""
+        hidden = hidden and seat is None
         if record.status is GameStatus.FINISHED:
             events = self.finished_game(record).events[after : after + limit]
+            if hidden:
+                return self.redact(events, None, False, after + 1, record.variant)
             return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
         if after >= record.event_count:
             return []
         raw = self.store.events(record.id, after, min(after + limit, record.event_count) - 1)
-        reveal = seat is None and all_bots(record)  # nobody at an all-bot table to hide from
+        # nobody at an all-bot table to hide from, unless its deal is a seed's
+        reveal = seat is None and all_bots(record) and not hidden
         return self.redact(raw, seat, reveal, after + 1, record.variant)
 
     def event_page(
-        self, record: Record, seat: int | None, after: int, limit: int
+        self, record: Record, seat: int | None, after: int, limit: int, hidden: bool = False
     ) -> dict[str, Any]:
         """A page of the event log: ``next`` is the ``after`` of the next page, None at
         the end (the log as it stood at ``record``'s version)."""
-        events = self.events(record, seat, after, limit)
+        events = self.events(record, seat, after, limit, hidden)
         end = after + len(events)
         more = bool(events) and end < record.event_count
         return {"events": events, "last_seq": record.event_count, "next": end if more else None}

@@ -11,6 +11,7 @@ from typing import Any
 
 from hanabi.bots import playing
 from hanabi.game import MAX_CLUE_TOKENS, Game, full_view, get_variant, spectator_view, view
+from hanabi.game.views import public_view
 
 from ..ops.times import iso
 from ..storage.record import GameStatus, Record
@@ -42,22 +43,35 @@ def lobby_view(record: Record) -> dict[str, Any]:
     }
 
 
-def render(record: Record, seat: int | None, game: Game | None) -> dict[str, Any]:
-    """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt."""
+#: The ``cards_hidden`` of a hidden view: the game's deal is a seed's the viewer has not
+#: finished (:mod:`.seedgate`).
+SEED_NOT_PLAYED = "seed_not_played"
+
+
+def render(
+    record: Record, seat: int | None, game: Game | None, hidden: bool = False
+) -> dict[str, Any]:
+    """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt.
+    ``hidden``: a spectator who may not see this seed's deal (:mod:`.seedgate`) sees the
+    game as a spectator saw it during play, even once it is over."""
     if record.status is GameStatus.LOBBY:
         out = lobby_view(record)
         out["last_action"] = None
     else:
         assert game is not None
+        hidden = hidden and seat is None
         if seat is not None:
             out = view(game, seat)
+        elif hidden:
+            out = public_view(game)
         elif all_bots(record):
             out = full_view(game)
         else:
             out = spectator_view(game)
-        out["last_action"] = last_action(
-            record, game, seat, reveal=seat is None and all_bots(record)
-        )
+        reveal = seat is None and all_bots(record) and not hidden
+        out["last_action"] = last_action(record, game, seat, reveal=reveal, hidden=hidden)
+        if hidden:
+            out["cards_hidden"] = SEED_NOT_PLAYED
     return with_table(out, record, seat)
 
 
@@ -109,8 +123,9 @@ def players(record: Record) -> list[dict[str, Any]]:
     ]
 
 
-def etag(version: int, seat: int | None) -> str:
-    return f'"{version}.{"s" if seat is None else seat}"'
+def etag(version: int, seat: int | None, hidden: bool = False) -> str:
+    viewer = ("h" if hidden else "s") if seat is None else seat
+    return f'"{version}.{viewer}"'
 
 
 def summary(record: Record) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from .hypotheticals import Audience, Branch, apply_move, check_turn, room_view
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound, Unauthorized, Unavailable
 from .seats import hash_token, new_token, seat_of
+from .seedgate import SeedGate
 
 #: Tries of a change that keeps losing compare-and-set races before 503 busy.
 TRIES = 8
@@ -47,10 +48,13 @@ def room_not_found(room_id: str) -> NotFound:
 class Replays:
     """Shared replay rooms over the rooms' store and the games' reads."""
 
-    def __init__(self, rooms: RoomStore, reads: Reads, config: dict[str, Any]) -> None:
+    def __init__(
+        self, rooms: RoomStore, reads: Reads, config: dict[str, Any], gate: SeedGate
+    ) -> None:
         self.rooms = rooms
         self.reads = reads
         self.config = config
+        self.gate = gate
 
     # -- making and joining -----------------------------------------------------------
 
@@ -68,6 +72,9 @@ class Replays:
         if record.status is not GameStatus.FINISHED:
             raise Conflict("game_not_finished", "Only a finished game can be shared as a replay.")
         if account is not None:
+            # seated, or a finisher of the game's seed (a game dealt a name: seedgate)
+            seated = seat_of(record.players, token, spectate=True)
+            self.gate.require(record, seated, account.id)
             owner, name = account.principal, account.username
         else:
             seat = seat_of(record.players, token)  # 403 not_a_player
@@ -115,6 +122,17 @@ class Replays:
         return member_id, member_token, self.load(room_id)
 
     # -- reading ----------------------------------------------------------------------
+
+    def admit(self, room: StoredRoom, token: str | None, account_id: str | None) -> None:
+        """Whether the bearer may read, follow or join ``room``: anyone with its id, but
+        a room of a game dealt a seed name only its leader, the game's seats and the
+        accounts that finished that seed (401 account_required, 403 seed_not_played;
+        :mod:`.seedgate`)."""
+        record = self.reads.load(room.state["game"])  # gone with its game: 404
+        if token is not None and self._is_leader(room, token):
+            return
+        seat = seat_of(record.players, token, spectate=True)  # a member's token: no seat
+        self.gate.require(record, seat, account_id)
 
     def load(self, room_id: str) -> StoredRoom:
         room = self.rooms.load(room_id)

@@ -64,9 +64,17 @@ def first_human(players: list[Player]) -> int:
     return next((i for i, p in enumerate(players) if p.kind is SeatKind.PERSON), 0)
 
 
-def seat_of(players: list[Player], token: str | None) -> int | None:
-    """The seat ``token`` holds (None without a token); 403 if it holds none here."""
-    return None if token is None else seat_by_hash(players, hash_token(token))
+def seat_of(players: list[Player], token: str | None, spectate: bool = False) -> int | None:
+    """The seat ``token`` holds (None without a token); 403 if it holds none here, or
+    None with ``spectate`` (an account's credential: the account watches)."""
+    if token is None:
+        return None
+    try:
+        return seat_by_hash(players, hash_token(token))
+    except Forbidden:
+        if spectate:
+            return None
+        raise
 
 
 def seat_by_hash(players: list[Player], hashed: str) -> int:

@@ -22,6 +22,7 @@ from .notes import Notes
 from .play import Play
 from .reads import Reads
 from .replays import Replays
+from .seedgate import SeedGate
 from .seeds import SeedPages
 from .settle import Settler
 from .stats import Profiles
@@ -57,3 +58,4 @@ class Services:
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
+    gate: SeedGate  # who may see the cards of a game dealt a seed name

@@ -13,11 +13,11 @@ import { dressCard, lastMove } from "./notes.js";
 import { Narrator } from "./words.js";
 
 /** Everything this replay needs from the server: the final view and the whole log. */
-async function allEvents(path) {
+async function allEvents(path, token) {
   const events = [];
   let after = 0;
   for (;;) {
-    const page = await api.get(`${path}/events?after=${after}`);
+    const page = await api.get(`${path}/events?after=${after}`, { token });
     events.push(...page.events);
     if (page.next === null || page.next === undefined || !page.events.length) return events;
     after = page.next;
@@ -64,10 +64,11 @@ function markTurn(list, entries, turn) {
   if (entry) list.scrollTop = Math.max(0, entry.offsetTop - (list.clientHeight - entry.offsetHeight) / 2);
 }
 
-export async function showReplay(container, gameId, info, finalView, onClose) {
+export async function showReplay(container, gameId, info, finalView, onClose, token = null) {
+  // `token`: the seat's (a game dealt a seed name is shown to its players: docs/seeds.md)
   const path = `/games/${encodeURIComponent(gameId)}`;
   const last = finalView.turn + 1; // the end, as the board numbers it
-  const events = await allEvents(path);
+  const events = await allEvents(path, token);
   const names = finalView.players.map((p) => p.name);
   const slider = h("input", { type: "range", min: "1", max: String(last), value: String(last), step: "1", id: "replay-turn" });
   const label = h("label", { for: "replay-turn" }, _("Turn"));
@@ -89,7 +90,7 @@ export async function showReplay(container, gameId, info, finalView, onClose) {
     markTurn(log, entries, turn);
     let view = cache.get(turn);
     if (!view) {
-      view = await api.get(`${path}/replay?turn=${turn - 1}`);
+      view = await api.get(`${path}/replay?turn=${turn - 1}`, { token });
       cache.set(turn, view);
     }
     if (wanted !== turn) return; // a later turn was asked for meanwhile

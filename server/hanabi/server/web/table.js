@@ -331,10 +331,26 @@ class GamePage {
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
       v.seed ? seedPanel(v.seed, v.id) : null,
+      // a seed's deal is shown to its players and to those who finished it (docs/seeds.md)
+      v.cards_hidden
+        ? h("p", { class: "hidden-cards" }, _("This game's cards stay hidden until you finish a game on its seed."))
+        : null,
       h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
-        h("a", { href: `${api.BASE}${this.path}/export`, download: `hanabi-${v.id}.json` }, _("hanab.live export (JSON)")),
+        v.cards_hidden ? null : h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
+        v.cards_hidden ? null : h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
         h("a", { href: "/" }, _("Back to the lobby"))));
+  }
+
+  /** The hanab.live export, fetched with this viewer's token (a seed's game needs it). */
+  async exportGame() {
+    try {
+      const data = await api.get(`${this.path}/export`, { token: this.token });
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data)], { type: "application/json" }));
+      h("a", { href: url, download: `hanabi-${this.view.id}.json` }).click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      banner(error.message);
+    }
   }
 
   async replay() {
@@ -343,7 +359,7 @@ class GamePage {
     await showReplay(this.body, this.id, this.info, this.view, () => {
       this.replaying = false;
       this.render();
-    });
+    }, this.token);
   }
 
   logPanel() {

@@ -209,6 +209,16 @@ class GameViewSchema(Schema):
             "docs/seeds.md."
         },
     )
+    cards_hidden = fields.String(
+        validate=validate.OneOf(["seed_not_played"]),
+        metadata={
+            "description": "Present when this view hides cards it would otherwise show: "
+            "`seed_not_played`, the game (finished, or an all-bot table in play) was dealt a "
+            "seed name and the viewer is neither one of its seats nor an account that "
+            "finished that seed with no game on it going on, so it sees what a spectator "
+            "saw during play (no hand, no drawn card, no notes). See docs/seeds.md."
+        },
+    )
     turn = integer(required=True)
     current_seat = nullable_integer()
     clue_tokens = fields.Float(
