@@ -20,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from hanabi.server import create_app
+from hanabi.server.api.schemas.accounts import MeSchema
 from hanabi.server.api.schemas.turns import DeliveryListSchema, NewWebhookSchema, WebhookSchema
 
 pytestmark = pytest.mark.single_redis  # its own database: its delivery threads alone
@@ -224,6 +225,26 @@ def test_private_and_odd_urls_are_refused(client: FlaskClient) -> None:
                    "account_required")  # fmt: skip
     assert_problem(client.get(f"{API}/accounts/me/webhook", headers=bearer(token)), 404,
                    "no_webhook")  # fmt: skip
+
+
+def test_the_account_says_its_webhook_or_null(hclient: FlaskClient, receiver: Receiver) -> None:
+    """``GET /accounts/me`` carries the webhook (never its secret) or null: a settings page
+    knows without asking for one that may not exist."""
+    _, token = session(hclient)
+
+    def me() -> dict[str, Any]:
+        response = hclient.get(f"{API}/accounts/me", headers=bearer(token))
+        assert response.status_code == 200
+        assert_valid(MeSchema, response.get_json())
+        return response.get_json()
+
+    assert me()["webhook"] is None
+    secret = set_hook(hclient, token, receiver.url)
+    hook = me()["webhook"]
+    assert hook["url"] == receiver.url and secret not in json.dumps(me())
+    assert hook == hclient.get(f"{API}/accounts/me/webhook", headers=bearer(token)).get_json()
+    assert hclient.delete(f"{API}/accounts/me/webhook", headers=bearer(token)).status_code == 204
+    assert me()["webhook"] is None
 
 
 def test_every_delivery_checks_the_address_again() -> None:

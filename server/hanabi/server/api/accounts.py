@@ -17,12 +17,14 @@ from .schemas.accounts import (
     KeyListSchema,
     KeyRequestSchema,
     LoginSchema,
+    MeSchema,
     NewKeySchema,
     PasswordChangeSchema,
     PasswordSchema,
     RegisterSchema,
     SessionSchema,
 )
+from .turns import webhooks
 
 
 class AccountsResource(Resource):
@@ -46,11 +48,12 @@ class Me(Resource):
         id="getMe",
         summary="The account the credential belongs to",
         auth="required",
-        responses={200: (AccountSchema, "The account")},
+        responses={200: (MeSchema, "The account, with its webhook (or null)")},
         errors=(401,),
     )
     def get(self) -> Response:
-        return json_response(accounts().me(require_account()))
+        account = require_account()
+        return json_response({**accounts().me(account), "webhook": webhooks().current(account.id)})
 
     @operation(
         id="changePassword",

@@ -93,11 +93,16 @@ class Webhooks:
         self.store.put(account_id, url, secret, created)
         return {"url": url, "secret": secret, "created": iso(created)}
 
-    def get(self, account_id: str) -> dict[str, Any]:
+    def current(self, account_id: str) -> dict[str, Any] | None:
+        """The account's webhook without its secret, or None."""
         hook = self.store.get(account_id)
+        return None if hook is None else {"url": hook["url"], "created": iso(int(hook["created"]))}
+
+    def get(self, account_id: str) -> dict[str, Any]:
+        hook = self.current(account_id)
         if hook is None:
             raise no_webhook()
-        return {"url": hook["url"], "created": iso(int(hook["created"]))}
+        return hook
 
     def delete(self, account_id: str) -> None:
         if not self.store.delete(account_id):

@@ -11,6 +11,7 @@ from ..field_messages import FieldMessage
 from .basics import JsonInteger
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
+from .turns import WebhookSchema
 from .views import RatingChangeSchema
 
 #: What the contract says a username is: the ASCII form (the service also takes any form
@@ -71,6 +72,18 @@ class AccountSchema(Schema):
     rating = fields.Float(required=True)
     rated_games = JsonInteger(required=True)
     created = fields.DateTime(required=True)
+
+
+class MeSchema(AccountSchema):
+    """The account as its owner sees it: with its webhook (without the secret), so that a
+    settings page need not ask for a webhook that may not exist (a 404)."""
+
+    webhook = fields.Nested(
+        WebhookSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The account's webhook (GET /accounts/me/webhook), or null."},
+    )
 
 
 class SessionSchema(Schema):
