@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from api_helpers import Table, assert_problem, assert_valid, bot_parts, make_table
+from api_helpers import Table, assert_problem, assert_valid, bearer, bot_parts, make_table
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -136,7 +136,8 @@ def test_a_timed_game_ends_by_timeout_with_no_client_activity(
                           "seq": events[-2]["seq"]}  # fmt: skip
     assert events[-1]["reason"] == "timeout"
     assert view["clocks"] is None and view["deadline"] is None
-    assert client.get(f"{table.url}/export").get_json()["actions"][-1]["value"] == 3
+    exported = client.get(f"{table.url}/export", headers=bearer(table.tokens[0])).get_json()
+    assert exported["actions"][-1]["value"] == 3  # (a seat: the deal is a seed's)
     assert_problem(table.act(0, 1, type="discard", card=0), 409, "game_over")
 
 
