@@ -50,6 +50,13 @@ class Rooms:
             "POST", f"/replays/{room_id}/followers", json=body, token=token or "", idempotent=False
         ).json()
 
+    def stream_ticket(self, room_id: str, token: str) -> dict[str, Any]:
+        """A one-time ticket (``{"ticket", "expires"}``) that opens the room's stream as
+        ``token``'s bearer (``?ticket=``, for a client that cannot send a header)."""
+        return self.t._request(
+            "POST", f"/replays/{room_id}/tickets", token=token, idempotent=False
+        ).json()
+
     def position(
         self, room_id: str, token: str, *, turn: int, highlight: list[int] | None = None
     ) -> dict[str, Any]:
