@@ -83,6 +83,7 @@ ROOM_CALLS = {
     "getReplayRoom": ("room", "get", ROOM, set()),
     "joinReplayRoom": ("join", "post", ROOM + "/followers", set()),
     "streamReplayRoom": ("follow", "get", ROOM + "/stream", set()),
+    "createRoomStreamTicket": ("stream_ticket", "post", ROOM + "/tickets", set()),
     "setReplayPosition": ("position", "put", ROOM + "/position", set()),
     "passReplayLead": ("pass_lead", "put", ROOM + "/leader", set()),
     "branchReplay": ("branch", "post", ROOM + "/hypothetical", set()),

@@ -52,8 +52,10 @@ class Follower:
         poll_wait: float = POLL_WAIT,
         stream: bool = True,
     ) -> None:
-        # Its own clients: the follower retries on its own schedule (and says so).
-        self.client = Client(client.server, None, timeout=client.timeout, retries=0)
+        # Its own clients: the follower retries on its own schedule (and says so). With no
+        # seat it looks as the client's own credential (an account watching a finished
+        # seed's game sees its cards if it finished the seed: docs/seeds.md).
+        self.client = Client(client.server, client.token, timeout=client.timeout, retries=0)
         self.game_id = game_id
         self.inbox = inbox
         self.stop = stop

@@ -40,10 +40,21 @@ class Rooms:
     def room(self, room_id: str, *, token: str | None = None) -> dict[str, Any]:
         return self.t._request("GET", f"/replays/{room_id}", token=token or "").json()
 
-    def join(self, room_id: str, name: str | None = None) -> dict[str, Any]:
+    def join(
+        self, room_id: str, name: str | None = None, *, token: str | None = None
+    ) -> dict[str, Any]:
+        """Join as a follower; ``token``: an account's credential (the room then shows its
+        username; a seed's room needs one that may see the seed), else none."""
         body = {"name": name} if name else {}
         return self.t._request(
-            "POST", f"/replays/{room_id}/followers", json=body, token="", idempotent=False
+            "POST", f"/replays/{room_id}/followers", json=body, token=token or "", idempotent=False
+        ).json()
+
+    def stream_ticket(self, room_id: str, token: str) -> dict[str, Any]:
+        """A one-time ticket (``{"ticket", "expires"}``) that opens the room's stream as
+        ``token``'s bearer (``?ticket=``, for a client that cannot send a header)."""
+        return self.t._request(
+            "POST", f"/replays/{room_id}/tickets", token=token, idempotent=False
         ).json()
 
     def position(

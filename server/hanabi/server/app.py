@@ -134,6 +134,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         dict(settings),
         leaving=leaving.end_rated_games,
     )
+    tickets = StreamTickets(TicketStore(store.redis), accounts)
     return Services(
         config=settings,
         store=store,
@@ -149,8 +150,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         accounts=accounts,
         profiles=Profiles(accounts, account_store),
         settler=settler,
-        tickets=StreamTickets(TicketStore(store.redis), accounts),
-        replays=Replays(rooms, reads, settings, gate),
+        tickets=tickets,
+        replays=Replays(rooms, reads, settings, gate, tickets),
         seeds=seed_pages,
         gate=gate,
         results=results,

@@ -12,7 +12,9 @@ from typing import Any
 
 from rich.console import Console
 
+from ..accounts import SessionStore
 from ..api import DEFAULT_SERVER, Client
+from ..tokens import TokenStore
 
 
 class Fail(Exception):
@@ -44,3 +46,14 @@ def make_console(args: argparse.Namespace) -> Console:
 def print_json(data: Any) -> None:
     """``--json``: one JSON document on standard output."""
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def viewer_token(client: Client, game_id: str) -> str | None:
+    """Who looks at a game: a seat token saved for it, else the saved account session (a
+    finished game dealt a seed name shows its cards to its players and to the accounts
+    that finished the seed: docs/seeds.md), else nobody."""
+    seats = TokenStore().seats(client.server, game_id)
+    if seats:
+        return seats[0].token
+    saved = SessionStore().load(client.server)
+    return None if saved is None else saved.token

@@ -15,10 +15,11 @@ from ..api import Client
 from ..i18n import _
 from ..render import TableRenderer
 from ..variants import variant_info
-from .common import Fail, print_json
+from .common import Fail, print_json, viewer_token
 
 
 def cmd_export(args: argparse.Namespace, client: Client, console: Console) -> int:
+    client.token = viewer_token(client, args.id)
     doc = client.export(args.id)
     text = json.dumps(doc, indent=2) + "\n"
     if args.output and args.output != "-":
@@ -37,6 +38,7 @@ def cmd_export(args: argparse.Namespace, client: Client, console: Console) -> in
 def cmd_replay(args: argparse.Namespace, client: Client, console: Console) -> int:
     # The table numbers turns from 1 (the deal) to the end, moves made + 1; the API
     # counts moves made. Users only ever see the table's numbers.
+    client.token = viewer_token(client, args.id)
     view = client.replay(args.id)
     last = int(view.get("turn") or 0) + 1
     if args.turn is not None:

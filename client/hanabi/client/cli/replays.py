@@ -1,7 +1,7 @@
 """``hanabi-client replay-room``: share a finished game's replay and follow or lead it.
 
-- ``replay-room create GAME``: a room on a finished game, led by you (your saved account
-  session, else the seat token you saved when you played it); its leader token is saved.
+- ``replay-room create GAME``: a room on a finished game, led by you (the seat token you
+  saved when you played it, else your saved account session); its leader token is saved.
 - ``replay-room follow ROOM``: print the leader's position, highlights and moves as they
   come (``--changes N``: stop after N changes).
 - ``replay-room join ROOM``: join as a follower, so the leader can pass you the lead.
@@ -22,8 +22,7 @@ from ..accounts import SessionStore
 from ..api import Client
 from ..i18n import _
 from ..replays import Rooms, RoomTokens
-from ..tokens import TokenStore
-from .common import Fail, print_json, server_flag
+from .common import Fail, print_json, server_flag, viewer_token
 
 #: Lead actions that take no value, one value, or two.
 LEAD_ACTIONS = ("turn", "branch", "play", "discard", "clue", "back", "pass")
@@ -77,12 +76,22 @@ def describe_room(room: dict[str, Any]) -> str:
 
 
 def creator_token(client: Client, game_id: str) -> str | None:
-    """Who makes the room: the saved account session, else a saved seat of that game."""
-    saved = SessionStore().load(client.server)
+    """Who makes the room: a saved seat of that game, else the saved account session."""
+    return viewer_token(client, game_id)
+
+
+def reader_token(client: Client, room_id: str) -> str | None:
+    """Who reads a room: its saved member token (its leader, or a follower who joined),
+    else the saved account session (a seed's room is for those who may see the seed)."""
+    saved = RoomTokens().load(client.server, room_id)
     if saved is not None:
-        return saved.token
-    seat = TokenStore().find(client.server, game_id)
-    return None if seat is None else seat.token
+        return saved["token"]
+    return session_token(client)
+
+
+def session_token(client: Client) -> str | None:
+    saved = SessionStore().load(client.server)
+    return None if saved is None else saved.token
 
 
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -107,7 +116,8 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
 
 def cmd_follow(args: argparse.Namespace, client: Client, console: Console) -> int:
     # The first state is where the room is; each one after it is a change.
-    for seen, room in enumerate(Rooms(client).follow(args.target)):
+    rooms = Rooms(client).follow(args.target, token=reader_token(client, args.target))
+    for seen, room in enumerate(rooms):
         if args.json:
             print_json(room)
         else:
@@ -118,7 +128,7 @@ def cmd_follow(args: argparse.Namespace, client: Client, console: Console) -> in
 
 
 def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
-    joined = Rooms(client).join(args.target, args.name)
+    joined = Rooms(client).join(args.target, args.name, token=session_token(client))
     RoomTokens().save(client.server, args.target, joined["member"], joined["token"])
     if args.json:
         print_json({"member": joined["member"], "room": joined["room"]})

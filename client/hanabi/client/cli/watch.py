@@ -11,11 +11,16 @@ from rich.text import Text
 from ..api import Client
 from ..i18n import _
 from ..pacing import DEFAULT_PACE
+from .common import viewer_token
 from .seat import sit
 
 
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
-    client.game(args.id)  # fail early and plainly on an unknown game
+    view = client.game(args.id)  # fail early and plainly on an unknown game
+    if view["status"] == "finished":
+        # a finished game dealt a seed name shows its cards to its players and to the
+        # accounts that finished that seed: look with a saved seat, else the account
+        client.token = viewer_token(client, args.id)
     if not args.json:
         if args.pace > 0:
             said = _(

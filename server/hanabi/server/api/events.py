@@ -8,7 +8,8 @@ from functools import partial
 from flask import Response, current_app, request
 from flask_restx import Resource
 
-from ..table.refusals import Invalid, Refused, Unauthorized
+from ..storage.record import Record
+from ..table.refusals import Forbidden, Invalid, Refused, Unauthorized
 from ..table.seats import hash_token, require_seat, seat_by_hash, seat_of
 from ..table.tickets import TTL as TICKET_TTL
 from .context import hit_per_address, limits, services
@@ -98,6 +99,8 @@ class Stream(Resource):
                 token_hash = None  # an account's credential that watches
         elif ticket is not None:
             token_hash, credential = svc.tickets.redeem(game_id, ticket)
+            if credential is not None and not holds_seat(record, token_hash):
+                token_hash, account_id = None, credential.account_id  # the account watches
         if token_hash is not None:
             seat_by_hash(record.players, token_hash)  # 403 before the stream starts
         config = current_app.config
@@ -113,6 +116,14 @@ class Stream(Resource):
         ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+def holds_seat(record: Record, token_hash: str) -> bool:
+    try:
+        seat_by_hash(record.players, token_hash)
+    except Forbidden:
+        return False
+    return True
 
 
 def last_event_id() -> int | None:
@@ -132,7 +143,10 @@ class Tickets(Resource):
         description=(
             "A browser's EventSource cannot send an Authorization header, and a token never "
             f"goes into a URL: this ticket stands for the bearer's seat for {TICKET_TTL} s "
-            "and one use, as GET /games/{game_id}/stream?ticket=."
+            "and one use, as GET /games/{game_id}/stream?ticket=. An account's credential "
+            "that holds no seat gets a ticket that watches as that account (a spectator, "
+            "who sees a game dealt a seed name's cards if the account finished the seed: "
+            "docs/seeds.md); any other token that holds no seat: 403 not_a_player."
         ),
         auth="required",
         responses={201: (TicketSchema, "The ticket")},
@@ -141,9 +155,13 @@ class Tickets(Resource):
     def post(self, game_id: str) -> Response:
         svc = services()
         token = bearer_token()
-        require_seat(svc.reads.load(game_id), token)
+        issued_to = current_credential()  # the ticket ends with it
+        record = svc.reads.load(game_id)
+        if issued_to is None or seat_of(record.players, token, spectate=True) is not None:
+            require_seat(record, token)
+        # else an account's credential that holds no seat: its ticket watches as the
+        # account (a seed's finisher sees the cards: docs/seeds.md)
         assert token is not None
         hit_per_address("ticket")
-        issued_to = current_credential()  # the ticket ends with it
         ticket, expires = svc.tickets.issue(game_id, hash_token(token), issued_to)
         return json_response({"ticket": ticket, "expires": expires}, 201)

@@ -22,6 +22,7 @@ from .replays import (
     RoomResource,
     Rooms,
     RoomStreamResource,
+    RoomTickets,
 )
 from .seats import Bots, Players, Seat, Start
 from .seeds import Leaderboards, PlayerStats, Seed
@@ -82,6 +83,7 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (replays, ROOM, RoomResource),
     (replays, ROOM + "/followers", Followers),
     (replays, ROOM + "/stream", RoomStreamResource),
+    (replays, ROOM + "/tickets", RoomTickets),
     (replays, ROOM + "/position", Position),  # the leader's turn and highlights
     (replays, ROOM + "/leader", Leader),
     (replays, ROOM + "/hypothetical", Hypothetical),

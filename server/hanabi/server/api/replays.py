@@ -10,13 +10,17 @@ from flask_restx import Resource
 
 from ..storage.replays import StoredRoom
 from ..table.hypotheticals import Audience
-from ..table.refusals import Refused
+from ..table.refusals import Refused, Unauthorized
+from ..table.seats import hash_token
+from ..table.tickets import TTL as TICKET_TTL
 from .context import hit_per_address, limits, services
-from .credentials import bearer_token, current_account, viewer
-from .http import json_response, load_body, load_optional_body
+from .credentials import bearer_token, current_account, current_credential, viewer
+from .http import json_response, load_body, load_optional_body, load_query
 from .operations import PREFIX, operation, schema
 from .ratelimits import LAPSE
 from .room_stream import RoomStream
+from .schemas.events import TicketSchema
+from .schemas.queries import RoomStreamQuery
 from .schemas.replays import (
     BranchSchema,
     CreateRoomSchema,
@@ -254,27 +258,62 @@ class RoomStreamResource(Resource):
             "room's version, `data:` the room as GET /replays/{room_id} returns it), one "
             "more after every change, a comment line every 15 s of quiet, and `event: end` "
             '(data `{"reason": "gone"}`) when the room expires. Anyone with the id may '
-            "follow; with the leader's bearer token the states are the leader's. 503 "
+            "follow; with the leader's bearer token the states are the leader's. Auth: "
+            "`Authorization: Bearer`, or `?ticket=` (one-time, from POST "
+            "/replays/{room_id}/tickets) for a browser's EventSource. 503 "
             "too_many_waiters when the server holds too many waiting requests." + SEED_ROOM
         ),
+        query=RoomStreamQuery,
         responses={200: (RoomEventSchema, "The stream: one object per message")},
         media={200: "text/event-stream"},
         errors=(401, 403, 404, 406, 429),
     )
     def get(self, room_id: str) -> Response:
         svc = services()
+        ticket = load_query(schema(RoomStreamQuery)).get("ticket")
         if request.accept_mimetypes and not request.accept_mimetypes["text/event-stream"]:
             raise Refused("not_acceptable", "This resource is text/event-stream.")
         token, account_id = viewer()
+        if token is not None and ticket is not None:
+            raise Unauthorized("invalid_auth", "Send a bearer token or a ticket, not both.")
         room = svc.replays.load(room_id)
-        svc.replays.admit(room, token, account_id)
+        if ticket is not None:
+            token_hash: str | None = svc.replays.redeem(room_id, ticket)  # admitted then
+        else:
+            svc.replays.admit(room, token, account_id)
+            token_hash = None if token is None else hash_token(token)
         config = current_app.config
         stream = RoomStream(
             svc.replays,
             room,
-            token,
+            token_hash,
             keepalive=config["HANABI_KEEPALIVE"],
             max_seconds=config["HANABI_STREAM_MAX"],
         ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+class RoomTickets(Resource):
+    @operation(
+        id="createRoomStreamTicket",
+        summary="A one-time ticket that opens a room's stream as the bearer (for EventSource)",
+        auth="required",
+        description=(
+            "A browser's EventSource cannot send an Authorization header, and a token never "
+            f"goes into a URL: this ticket stands for the bearer (a member token, a seat "
+            f"token of the game or an account's credential, admitted now as GET "
+            f"/replays/{{room_id}} admits it) for {TICKET_TTL} s and one use, as GET "
+            "/replays/{room_id}/stream?ticket=. 401 auth_required without a bearer. 429 "
+            "rate_limited past HANABI_LIMIT_TICKET per address." + SEED_ROOM
+        ),
+        responses={201: (TicketSchema, "The ticket")},
+        errors=(401, 403, 404, 429),
+    )
+    def post(self, room_id: str) -> Response:
+        svc = services()
+        token = bearer_token()
+        room = svc.replays.load(room_id)
+        hit_per_address("ticket")
+        ticket, expires = svc.replays.ticket(room, token, current_credential())
+        return json_response({"ticket": ticket, "expires": expires}, 201)

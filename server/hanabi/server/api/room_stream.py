@@ -30,20 +30,21 @@ log = logging.getLogger("hanabi.server")
 
 
 class RoomStream:
-    """The stream of one room for one viewer (``token``: a member token, or None)."""
+    """The stream of one room for one viewer (``token_hash``: the hash of the bearer's
+    token, or of the one its ticket stands for; None for none)."""
 
     def __init__(
         self,
         replays: Replays,
         room: StoredRoom,
-        token: str | None,
+        token_hash: str | None,
         *,
         keepalive: float,
         max_seconds: float,
     ) -> None:
         self.replays = replays
         self.room = room
-        self.token = token
+        self.token_hash = token_hash
         self.keepalive = keepalive
         self.max_seconds = max_seconds
         self.held: Callable[[float], None] | None = None
@@ -62,9 +63,9 @@ class RoomStream:
 
     def _audience(self, room: StoredRoom) -> Audience:
         # Only a stream opened with a token can be the leader's; the lead may move.
-        if self.token is None:
+        if self.token_hash is None:
             return Audience.FOLLOWERS
-        return self.replays.audience(room, self.token)
+        return self.replays.audience_of(room, self.token_hash)
 
     def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
         replays, room = self.replays, self.room

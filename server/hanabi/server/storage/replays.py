@@ -135,6 +135,11 @@ class RoomStore:
         raw = self.redis.hget(room_keys(room_id)[1], member_id)
         return None if raw is None else orjson.loads(raw)
 
+    def member_hashes(self, room_id: str) -> list[str]:
+        """The token hashes of a room's members (at most its members' limit)."""
+        raw = self.redis.hvals(room_keys(room_id)[1])
+        return [orjson.loads(member)["token"] for member in raw]
+
     def commit(self, room_id: str, version: int, state: dict) -> int:
         """Write ``state`` over the ``version`` read; the new version, or a
         :class:`RoomWrite` code."""

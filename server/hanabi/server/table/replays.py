@@ -30,12 +30,13 @@ from ..ops.times import now_ms
 from ..storage.record import GameStatus, Record
 from ..storage.replays import RoomStore, RoomWrite, StoredRoom
 from ..storage.slots import ID_ALPHABET
-from .accounts import Account
+from .accounts import Account, Credential
 from .hypotheticals import Audience, Branch, apply_move, check_turn, room_view
 from .reads import Reads
-from .refusals import Conflict, Forbidden, NotFound, Unauthorized, Unavailable
+from .refusals import Conflict, Forbidden, NotFound, Refused, Unauthorized, Unavailable
 from .seats import hash_token, new_token, seat_of
 from .seedgate import SeedGate
+from .tickets import StreamTickets
 
 #: Tries of a change that keeps losing compare-and-set races before 503 busy.
 TRIES = 8
@@ -49,12 +50,18 @@ class Replays:
     """Shared replay rooms over the rooms' store and the games' reads."""
 
     def __init__(
-        self, rooms: RoomStore, reads: Reads, config: dict[str, Any], gate: SeedGate
+        self,
+        rooms: RoomStore,
+        reads: Reads,
+        config: dict[str, Any],
+        gate: SeedGate,
+        tickets: StreamTickets,
     ) -> None:
         self.rooms = rooms
         self.reads = reads
         self.config = config
         self.gate = gate
+        self.tickets = tickets
 
     # -- making and joining -----------------------------------------------------------
 
@@ -125,14 +132,35 @@ class Replays:
 
     def admit(self, room: StoredRoom, token: str | None, account_id: str | None) -> None:
         """Whether the bearer may read, follow or join ``room``: anyone with its id, but
-        a room of a game dealt a seed name only its leader, the game's seats and the
-        accounts that finished that seed (401 account_required, 403 seed_not_played;
-        :mod:`.seedgate`)."""
+        a room of a game dealt a seed name only its members (its leader, and followers
+        who joined: they were admitted then), the game's seats and the accounts that
+        finished that seed (401 account_required, 403 seed_not_played; :mod:`.seedgate`)."""
         record = self.reads.load(room.state["game"])  # gone with its game: 404
         if token is not None and self._is_leader(room, token):
             return
         seat = seat_of(record.players, token, spectate=True)  # a member's token: no seat
-        self.gate.require(record, seat, account_id)
+        try:
+            self.gate.require(record, seat, account_id)
+        except Refused:
+            if token is None or not self._is_member(room, token):
+                raise
+
+    def ticket(
+        self, room: StoredRoom, token: str | None, account: Credential | None
+    ) -> tuple[str, str]:
+        """A one-time ticket that opens the room's stream as the bearer (for a browser's
+        EventSource, which sends no header), and its expiry: the bearer is admitted now."""
+        if token is None:
+            raise Unauthorized(
+                "auth_required", "Send the room's member token or an account's credential."
+            )
+        self.admit(room, token, None if account is None else account.account_id)
+        return self.tickets.issue(RoomStore.hub_id(room.id), hash_token(token), account)
+
+    def redeem(self, room_id: str, ticket: str) -> str:
+        """The token hash a room's ticket stands for (401 invalid_ticket: unknown, used,
+        expired, or issued to an account credential that ended since)."""
+        return self.tickets.redeem(RoomStore.hub_id(room_id), ticket)[0]
 
     def load(self, room_id: str) -> StoredRoom:
         room = self.rooms.load(room_id)
@@ -188,7 +216,11 @@ class Replays:
 
     def audience(self, room: StoredRoom, token: str | None) -> Audience:
         """Who the bearer of ``token`` is in ``room``: its leader, or one of the rest."""
-        if token is not None and self._is_leader(room, token):
+        return self.audience_of(room, None if token is None else hash_token(token))
+
+    def audience_of(self, room: StoredRoom, token_hash: str | None) -> Audience:
+        """:meth:`audience` for a token's hash (what a stream's ticket stands for)."""
+        if token_hash is not None and self._leads(room, token_hash):
             return Audience.LEADER
         return Audience.FOLLOWERS
 
@@ -283,8 +315,18 @@ class Replays:
         raise Unavailable("busy", "The room is changing fast; try again.", retry_after=1)
 
     def _is_leader(self, room: StoredRoom, token: str) -> bool:
+        return self._leads(room, hash_token(token))
+
+    def _leads(self, room: StoredRoom, token_hash: str) -> bool:
         member = self.rooms.member(room.id, room.state["leader"]["id"])
-        return member is not None and hmac.compare_digest(member["token"], hash_token(token))
+        return member is not None and hmac.compare_digest(member["token"], token_hash)
+
+    def _is_member(self, room: StoredRoom, token: str) -> bool:
+        hashed = hash_token(token)
+        found = False
+        for member in self.rooms.member_hashes(room.id):
+            found = hmac.compare_digest(member, hashed) or found
+        return found
 
 
 def _branch_of(room: StoredRoom) -> Branch:

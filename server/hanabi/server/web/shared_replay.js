@@ -63,11 +63,91 @@ function actionText(a, names) {
   return _("Discard #{card}", { card: a.card });
 }
 
+/** The room's page when the server refuses it (a seed's room: 401/403; a room gone: 404),
+ * in the server's words. */
+function refusedPage(root, error) {
+  fill(root,
+    h("h1", {}, _("Shared replay")),
+    h("p", { role: "alert", class: "error" }, error.message),
+    error.code === "account_required" ? h("p", {}, _("Log in (top of the page) with an account that may see this game.")) : null,
+    h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
+}
+
+/**
+ * Follow the room's stream: with a credential, each (re)connection is opened with a
+ * one-time ticket (EventSource sends no header, and a token never goes in a URL); a lost
+ * connection is reopened, waiting longer each time (up to 10 s). onEnd(error|null) when it
+ * ends for good. Returns {close()}.
+ */
+function followRoom(path, credential, onRoom, onEnd) {
+  let source = null;
+  let closed = false;
+  let delay = 500;
+  let timer = null;
+  const retry = () => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 10000);
+  };
+  async function open() {
+    if (closed) return;
+    let query = "";
+    const token = credential();
+    if (token) {
+      try {
+        const t = await api.post(`${path}/tickets`, undefined, { token });
+        query = `?ticket=${encodeURIComponent(t.ticket)}`;
+      } catch (error) {
+        if (error instanceof api.ApiError && error.status < 500 && error.status !== 429) {
+          closed = true;
+          onEnd(error);
+          return;
+        }
+        return retry();
+      }
+    }
+    if (closed) return;
+    source = new EventSource(`${api.BASE}${path}/stream${query}`);
+    source.addEventListener("room", (message) => {
+      delay = 500;
+      onRoom(JSON.parse(message.data));
+    });
+    source.addEventListener("end", () => {
+      closed = true;
+      source.close();
+      onEnd(null);
+    });
+    source.onerror = () => {
+      source.close(); // a ticket is spent: open a new one ourselves
+      retry();
+    };
+  }
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (source) source.close();
+    },
+  };
+}
+
 export async function showSharedReplay(root, roomId, ctx) {
   const path = `/replays/${encodeURIComponent(roomId)}`;
   const mine = () => membership(roomId);
+  // who reads the room: its member token (the leader's, or a follower's who joined), else
+  // the account's session (a seed's room is for those who may see the seed: docs/seeds.md)
+  const credential = () => mine()?.token || api.session()?.token || null;
   const alert = h("p", { role: "alert", class: "error" });
-  let room = await api.get(path, { token: mine()?.token });
+  let room;
+  try {
+    room = await api.get(path, { token: credential() });
+  } catch (error) {
+    if (!(error instanceof api.ApiError) || error.status >= 500) throw error;
+    refusedPage(root, error);
+    return;
+  }
   const variant = room.view.variant;
   if (!(await ensureVariant(ctx.variants, variant))) ctx.variants[variant] = bareVariant(variant, room.view);
   const info = new VariantInfo(ctx.variants[variant]);
@@ -145,7 +225,7 @@ export async function showSharedReplay(root, roomId, ctx) {
       type: "button",
       onclick: async () => {
         try {
-          const joined = await api.post(`${path}/followers`, { name: api.session()?.username || api.guestName() || "follower" });
+          const joined = await api.post(`${path}/followers`, { name: api.session()?.username || api.guestName() || "follower" }, { token: api.session()?.token });
           keepMembership(roomId, joined.member, joined.token);
           render();
         } catch (error) {
@@ -170,16 +250,17 @@ export async function showSharedReplay(root, roomId, ctx) {
   }
 
   render();
-  const source = new EventSource(`${api.BASE}${path}/stream`);
-  source.addEventListener("room", async (message) => {
-    const next = JSON.parse(message.data);
+  followRoom(path, credential, async (next) => {
     if (next.version < room.version) return;
     // The stream carries the followers' view; the leader's own may show hidden draws.
-    room = mine() && mine().member === next.leader.id ? await api.get(path, { token: mine().token }) : next;
+    try {
+      room = mine() && mine().member === next.leader.id ? await api.get(path, { token: mine().token }) : next;
+    } catch (error) {
+      alert.textContent = error.message;
+      return;
+    }
     render();
-  });
-  source.addEventListener("end", () => {
-    source.close();
-    alert.textContent = _("This room has closed (rooms expire).");
+  }, (error) => {
+    alert.textContent = error ? error.message : _("This room has closed (rooms expire).");
   });
 }

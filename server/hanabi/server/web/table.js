@@ -54,13 +54,26 @@ class GamePage {
     return api.seatToken(this.id)?.token || api.session()?.token || null;
   }
 
+  /**
+   * The token to look at the game with (its view, stream, replay and export): this
+   * browser's seat token, else the account's session, also for an account that holds no
+   * seat here (it watches as a spectator; a finished game dealt a seed name shows its
+   * cards to the accounts that finished that seed: docs/seeds.md).
+   */
+  get viewer() {
+    return api.seatToken(this.id)?.token || api.session()?.token || null;
+  }
+
   async load() {
     let view;
+    const token = this.viewer;
     try {
-      view = await api.get(this.path, { token: await this.viewerToken() });
+      view = await api.get(this.path, { token });
+      if (view.you === null && !api.seatToken(this.id)) this.spectator = true;
     } catch (error) {
-      if (error instanceof api.ApiError && (error.status === 401 || error.status === 403) && this.token) {
+      if (error instanceof api.ApiError && (error.status === 401 || error.status === 403) && token) {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
+        this.spectator = true;
         view = await api.get(this.path);
       } else if (error instanceof api.ApiError && error.status === 404) {
         fill(this.main, h("h1", {}, _("No such game")),
@@ -75,21 +88,6 @@ class GamePage {
     this.open();
   }
 
-  /**
-   * The token to look at the game with: this browser's seat token, or the account's
-   * session when one of the seats is the account's (a seat taken in another browser);
-   * none for a spectator (so that nothing is refused for looking on).
-   */
-  async viewerToken() {
-    if (api.seatToken(this.id)) return api.seatToken(this.id).token;
-    const me = api.session();
-    if (!me) return null;
-    const open = await api.get(this.path);
-    const mine = open.players.some((p) => !p.bot && p.name.toLowerCase() === me.username.toLowerCase());
-    if (!mine) this.spectator = true;
-    return mine ? me.token : null;
-  }
-
   /** A rated game's rating changes come a moment after its end: wait for them. */
   async awaitRatings() {
     if (this.awaitingRatings) return;
@@ -97,7 +95,7 @@ class GamePage {
     let etag = null;
     for (let round = 0; round < 4; round++) {
       try {
-        const r = await api.call("GET", `${this.path}${etag ? "?wait=25" : ""}`, { token: this.token, etag });
+        const r = await api.call("GET", `${this.path}${etag ? "?wait=25" : ""}`, { token: this.viewer, etag });
         etag = r.etag;
         if (r.status === 200) {
           this.setView(r.data);
@@ -114,7 +112,7 @@ class GamePage {
     this.events = [];
     this.chatList.replaceChildren();
     this.stream = api.follow(this.id, {
-      token: this.token,
+      token: this.viewer,
       after: 0,
       onEvent: (event) => {
         this.events.push(event);
@@ -344,7 +342,7 @@ class GamePage {
   /** The hanab.live export, fetched with this viewer's token (a seed's game needs it). */
   async exportGame() {
     try {
-      const data = await api.get(`${this.path}/export`, { token: this.token });
+      const data = await api.get(`${this.path}/export`, { token: this.viewer });
       const url = URL.createObjectURL(new Blob([JSON.stringify(data)], { type: "application/json" }));
       h("a", { href: url, download: `hanabi-${this.view.id}.json` }).click();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
@@ -359,7 +357,7 @@ class GamePage {
     await showReplay(this.body, this.id, this.info, this.view, () => {
       this.replaying = false;
       this.render();
-    }, this.token);
+    }, this.viewer);
   }
 
   logPanel() {

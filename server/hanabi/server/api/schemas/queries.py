@@ -70,3 +70,13 @@ class StreamQuery(QueryString):
             "clients that cannot send an Authorization header (a browser's EventSource)."
         },
     )
+
+
+class RoomStreamQuery(QueryString):
+    ticket = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "A one-time ticket from POST /replays/{room_id}/tickets, for "
+            "clients that cannot send an Authorization header (a browser's EventSource)."
+        },
+    )
