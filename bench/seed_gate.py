@@ -1,0 +1,95 @@
+"""What the seed rule costs a finished game's view (docs/seeds.md, "Who sees a seed's
+deal"): GET /games/{id} of a finished game dealt a seed name, in-process (Flask's test
+client on a private redis-server), for a seat's token (the reference: the rule does no
+work for a seat), an anonymous reader (the hidden view: no read), an account that
+finished the seed (one pipelined read of its seeds, then the cards) and an account that
+never played it (the same read, then the hidden view), interleaved in one run so that
+the machine's load falls on all alike.
+
+Prints p50/p99 in ms and each one's ratio to the seat's.
+
+    .venv/bin/python bench/seed_gate.py [--requests 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
+
+from account_helpers import FAST, session
+from api_helpers import API, Table, bearer
+
+from hanabi.server import create_app
+from hanabi.server.ops.redis_process import RedisProcess
+
+
+def seat_table(client: Any, tokens: list[str], seed: str) -> Table:
+    created = client.post(f"{API}/games", json={"seed": seed}, headers=bearer(tokens[0]))
+    assert created.status_code == 201, created.get_json()
+    gid = created.get_json()["id"]
+    for token in tokens[1:]:
+        joined = client.post(f"{API}/games/{gid}/players", json={}, headers=bearer(token))
+        assert joined.status_code == 201, joined.get_json()
+    table = Table(client, gid, list(tokens))
+    table.start()
+    for turn in range(2):
+        seat = turn % 2
+        move = next(
+            a for a in table.view(seat)["legal_actions"] if a["type"] in ("play", "discard")
+        )
+        assert table.act(seat, turn, **move).status_code == 201
+    table.end()
+    return table
+
+
+def figures(ms: list[float]) -> tuple[float, float]:
+    ms = sorted(ms)
+    return statistics.median(ms), ms[int(len(ms) * 0.99) - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=2000)
+    n = parser.parse_args().requests
+    with RedisProcess() as proc:
+        app = create_app({"REDIS_URL": proc.url, "HANABI_BOT_WORKER": 0, **FAST})
+        app.testing = True
+        client = app.test_client()
+        seed = f"p2v0s{900_000_000 + secrets.randbelow(99_999_999)}"
+        (_, ann), (_, bob) = session(client), session(client)
+        game = seat_table(client, [ann, bob], seed)
+        (_, finisher), (_, mate) = session(client), session(client)
+        seat_table(client, [finisher, mate], seed)
+        _, never = session(client)
+        readers: dict[str, dict[str, str]] = {
+            "a seat's token (reference)": bearer(game.tokens[0]),
+            "anonymous (hidden)": {},
+            "a finisher's session": bearer(finisher),
+            "an outsider's session (hidden)": bearer(never),
+        }
+        for head in readers.values():  # each reader's answer, checked once and warmed
+            for _ in range(100):
+                response = client.get(game.url, headers=head)
+                assert response.status_code == 200, response.get_json()
+        samples: dict[str, list[float]] = {label: [] for label in readers}
+        for _ in range(n):
+            for label, head in readers.items():
+                start = time.perf_counter()
+                response = client.get(game.url, headers=head)
+                samples[label].append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200
+    rows = {label: figures(ms) for label, ms in samples.items()}
+    ref = rows["a seat's token (reference)"][0]
+    for label, (p50, p99) in rows.items():
+        print(f"{label:32} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms   {p50 / ref:4.2f}x")
+
+
+if __name__ == "__main__":
+    main()
