@@ -9,6 +9,7 @@
 
 from . import catalogue
 from .actions import Action
+from .catalogue import get_variant
 from .ending import (
     ALL_OR_NOTHING_FAILED,
     ALL_OR_NOTHING_STUCK,
@@ -35,7 +36,7 @@ from .setup import (
     Setup,
     shuffled_deck,
 )
-from .variants import START_RANK, VARIANTS, Rules, Suit, Variant, get_variant
+from .variants import START_RANK, VARIANTS, Rules, Suit, Variant
 from .views import full_view, spectator_view, view
 
 __all__ = [

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import ending, legal, snapshots
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
+from .catalogue import get_variant
 from .ending import DECK_OUT, END_REASONS, IDLE, PERFECT, STRIKEOUT, TERMINATED, TIMEOUT
 from .errors import IllegalAction, SetupError, no_seat
 from .fireworks import Direction, direction_after, initial_directions, next_ranks, suit_max
@@ -27,7 +28,7 @@ from .setup import (
     hand_size,
     shuffled_deck,
 )
-from .variants import Variant, get_variant
+from .variants import Variant
 
 __all__ = [
     "DECK_OUT",

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .ending import max_score_now
+from .fireworks import Direction, initial_directions, suit_max
+from .legal import COLOR, RANK
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -38,10 +42,6 @@ def take(game: Game) -> dict[str, Any]:
 
 
 def restore(game: Game, snap: dict[str, Any]) -> None:
-    from .ending import max_score_now
-    from .fireworks import Direction, initial_directions, suit_max
-    from .legal import COLOR, RANK
-
     for name in FIELDS:
         setattr(game, name, _copy(snap[name]))
     if game.result is not None:

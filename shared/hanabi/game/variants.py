@@ -401,17 +401,3 @@ VARIANTS: dict[str, Variant] = {
         Variant("black_powder", "Black Powder", (*BASIC, MULTICOLOR, BLACK)),
     )
 }
-
-
-def get_variant(variant_id: str) -> Variant:
-    """The variant with this id: one of this service's own (:data:`VARIANTS`), else any
-    hanab.live variant by its name or numeric id. Raises KeyError for an unknown one."""
-    found = VARIANTS.get(variant_id) if isinstance(variant_id, str) else None
-    if found is not None:
-        return found
-    from .catalogue import lookup  # the catalogue loads its data on first use
-
-    found = lookup(variant_id)
-    if found is None:
-        raise KeyError(variant_id)
-    return found
