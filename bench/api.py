@@ -35,6 +35,7 @@ from typing import Any
 from hanabi.game import Action, Game, Setup
 from hanabi.server.ops.redis_process import RedisProcess, free_port
 from hanabi.server.ops.serving import gunicorn_command
+from timing import percentile
 
 API = "/api/v1"
 VARIANT = "rainbow"  # 60 cards: two players' games run past turn 80
@@ -267,8 +268,8 @@ def worker_pids(parent: int) -> list[int]:
 
 
 def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+    """The ``p``-th percentile of latencies in seconds, in ms."""
+    return percentile(values, p / 100) * 1000
 
 
 # -- main ------------------------------------------------------------------------------

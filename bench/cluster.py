@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api import API, Conn, new_game, run_threads, send_move, wait_healthy
 from hanabi.server.ops.redis_process import RedisClusterProcess, RedisProcess, free_port
 from hanabi.server.ops.serving import gunicorn_command
+from timing import percentile
 
 
 def start_nodes(redis_url: str, count: int = 2) -> tuple[list[subprocess.Popen[bytes]], list[int]]:
@@ -127,10 +128,6 @@ def bot_rate(ports: list[int], tables: int, seconds: float) -> float:
     return moves / (time.monotonic() - started)
 
 
-def pct(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
 def measure(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
     procs, ports = start_nodes(url)
     try:
@@ -143,8 +140,8 @@ def measure(name: str, url: str, args: argparse.Namespace) -> dict[str, Any]:
             proc.wait(20)
     figures = {
         "actions/s": actions,
-        "wake p50 ms": pct(delays, 0.5) * 1000,
-        "wake p99 ms": pct(delays, 0.99) * 1000,
+        "wake p50 ms": percentile(delays, 0.5) * 1000,
+        "wake p99 ms": percentile(delays, 0.99) * 1000,
         "bot moves/s": bots,
     }
     print(f"{name}: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items()), flush=True)

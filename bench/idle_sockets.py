@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 
 from hanabi.server.ops.redis_process import RedisProcess, free_port
 from hanabi.server.ops.serving import gunicorn_command, raise_open_files
+from timing import percentile
 
 REQUEST = b"GET /api/v1/health HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
 
@@ -60,8 +61,9 @@ def timed(port: int, n: int) -> list[float]:
     return sorted(out)
 
 
-def pct(ordered: list[float], p: float) -> float:
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile of latencies in seconds, in ms."""
+    return percentile(values, p / 100) * 1000
 
 
 class IdleSockets:

@@ -11,7 +11,6 @@ Prints p50/p99 in ms and the ratios.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from api_helpers import bearer, make_table
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
+from timing import p50_p99
 
 
 def timed(n: int, request: Callable[[int], Any]) -> list[float]:
@@ -34,10 +34,6 @@ def timed(n: int, request: Callable[[int], Any]) -> list[float]:
         out.append((time.perf_counter() - start) * 1000)
         assert response.status_code in (200, 201), response.get_json()
     return sorted(out)
-
-
-def figures(ms: list[float]) -> tuple[float, float]:
-    return statistics.median(ms), ms[int(len(ms) * 0.99) - 1]
 
 
 def main() -> None:
@@ -67,8 +63,8 @@ def main() -> None:
             reads.private = private if i % 2 else None
             samples[bool(i % 2)] += timed(1, lambda _: client.get(table.url, headers=head))
         reads.private = private
-        rows["view, notes off"] = figures(sorted(samples[False]))
-        rows["view, notes on"] = figures(sorted(samples[True]))
+        rows["view, notes off"] = p50_p99(sorted(samples[False]))
+        rows["view, notes on"] = p50_p99(sorted(samples[True]))
         chat_url, note_url = f"{table.url}/chat", f"{table.url}/notes/"
 
         def write(i: int) -> Any:
@@ -82,8 +78,8 @@ def main() -> None:
             start = time.perf_counter()
             assert write(i).status_code in (200, 201)
             writes[bool(i % 2)].append((time.perf_counter() - start) * 1000)
-        rows["chat line (reference)"] = figures(sorted(writes[False]))
-        rows["note written"] = figures(sorted(writes[True]))
+        rows["chat line (reference)"] = p50_p99(sorted(writes[False]))
+        rows["note written"] = p50_p99(sorted(writes[True]))
     for label, (p50, p99) in rows.items():
         print(f"{label:24} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
     off, on = rows["view, notes off"][0], rows["view, notes on"][0]

@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api import API, Conn, new_game, run_threads, send_move, wait_healthy
 from hanabi.server.ops.redis_process import free_port
+from timing import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -267,11 +268,6 @@ def health_latencies(port: int, count: int) -> list[float]:
     return sorted(out)
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
@@ -326,7 +322,7 @@ def main() -> int:
               f"({during / before:.0%})", flush=True)  # fmt: skip
 
         health = health_latencies(port, 300)
-        print(f"GET /health while held: p50 {ms(pct(health, 0.5))}, p99 {ms(pct(health, 0.99))}, "
+        print(f"GET /health while held: p50 {ms(percentile(health, 0.5))}, p99 {ms(percentile(health, 0.99))}, "
               f"max {ms(health[-1])}", flush=True)  # fmt: skip
 
         waiters.woken()  # forget wake-ups the actions phase caused (none expected)
@@ -338,7 +334,7 @@ def main() -> int:
         delays = [at - acted[gid] for gid, at in waiters.woken() if gid in acted]
         expected = args.wakes * args.per_game
         print(f"wake-ups after an action: {len(delays)}/{expected} waiters, "
-              f"p50 {ms(pct(delays, 0.5))}, p99 {ms(pct(delays, 0.99))}, "
+              f"p50 {ms(percentile(delays, 0.5))}, p99 {ms(percentile(delays, 0.99))}, "
               f"max {ms(max(delays))}", flush=True)  # fmt: skip
 
         every: dict[str, list[float]] = {}
@@ -358,7 +354,7 @@ def main() -> int:
                 woken = [w - at for g, w in waiters.woken() if g == gid]
                 rounds.append(woken)
                 print(f"{spectators} {kind} spectators of one game: {len(woken)} woken, "
-                      f"p50 {ms(pct(woken, 0.5))}, p99 {ms(pct(woken, 0.99))}, "
+                      f"p50 {ms(percentile(woken, 0.5))}, p99 {ms(percentile(woken, 0.99))}, "
                       f"max {ms(max(woken))}", flush=True)  # fmt: skip
             if any(len(r) != spectators for r in rounds):
                 print(f"  not every {kind} spectator was woken", flush=True)
@@ -366,15 +362,15 @@ def main() -> int:
 
         print()
         checks = [
-            ("/health p99 <= 50 ms", pct(health, 0.99) <= 0.050),
-            ("wake-ups p50 <= 50 ms", pct(delays, 0.5) <= 0.050),
-            ("wake-ups p99 <= 250 ms", pct(delays, 0.99) <= 0.250),
+            ("/health p99 <= 50 ms", percentile(health, 0.99) <= 0.050),
+            ("wake-ups p50 <= 50 ms", percentile(delays, 0.5) <= 0.050),
+            ("wake-ups p99 <= 250 ms", percentile(delays, 0.99) <= 0.250),
             ("every waiter woken", len(delays) == expected),
             ("actions >= 80 % with waiters", during >= 0.8 * before),
-            ("long-poll spectators p50 <= 50 ms", pct(every["hold"], 0.5) <= 0.050),
-            ("long-poll spectators p99 <= 300 ms", pct(every["hold"], 0.99) <= 0.300),
-            ("stream spectators p50 <= 50 ms", pct(every["stream"], 0.5) <= 0.050),
-            ("stream spectators p99 <= 300 ms", pct(every["stream"], 0.99) <= 0.300),
+            ("long-poll spectators p50 <= 50 ms", percentile(every["hold"], 0.5) <= 0.050),
+            ("long-poll spectators p99 <= 300 ms", percentile(every["hold"], 0.99) <= 0.300),
+            ("stream spectators p50 <= 50 ms", percentile(every["stream"], 0.5) <= 0.050),
+            ("stream spectators p99 <= 300 ms", percentile(every["stream"], 0.99) <= 0.300),
             ("every spectator woken", all(len(d) == 3 * args.spectators for d in every.values())),
         ]
         for name, ok in checks:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from api_helpers import API, Table, bearer
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
+from timing import p50_p99
 
 
 def seat_table(client: Any, tokens: list[str], seed: str) -> Table:
@@ -47,11 +47,6 @@ def seat_table(client: Any, tokens: list[str], seed: str) -> Table:
         assert table.act(seat, turn, **move).status_code == 201
     table.end()
     return table
-
-
-def figures(ms: list[float]) -> tuple[float, float]:
-    ms = sorted(ms)
-    return statistics.median(ms), ms[int(len(ms) * 0.99) - 1]
 
 
 def main() -> None:
@@ -85,7 +80,7 @@ def main() -> None:
                 response = client.get(game.url, headers=head)
                 samples[label].append((time.perf_counter() - start) * 1000)
                 assert response.status_code == 200
-    rows = {label: figures(ms) for label, ms in samples.items()}
+    rows = {label: p50_p99(ms) for label, ms in samples.items()}
     ref = rows["a seat's token (reference)"][0]
     for label, (p50, p99) in rows.items():
         print(f"{label:32} p50 {p50:6.2f} ms   p99 {p99:6.2f} ms   {p50 / ref:4.2f}x")

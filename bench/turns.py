@@ -22,16 +22,15 @@ import time
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
-from timing import timed
+from timing import p50_p99, timed
 
 API = "/api/v1"
 PASSWORD = "correct horse battery"
 
 
 def percentiles(samples: list[float]) -> str:
-    ms = sorted(s * 1000 for s in samples)
-    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
-    return f"p50 {statistics.median(ms):6.2f} ms  p99 {p99:6.2f} ms  (n={len(ms)})"
+    p50, p99 = p50_p99([s * 1000 for s in samples])
+    return f"p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  (n={len(samples)})"
 
 
 def main() -> None:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from urllib.parse import quote
+
+from timing import p50_p99
 
 QUERIES = [
     "",  # the first page of all 2,428
@@ -35,11 +36,6 @@ QUERIES = [
     "?q=zzz",  # nothing matches
 ]
 ONE = ["Pink & Brown (6 Suits)", "1344", "no_variant", "nothing (9 suits)"]
-
-
-def percentile(samples: list[float], p: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def getter(url: str | None) -> Callable[[str], tuple[int, int]]:
@@ -98,8 +94,8 @@ def main() -> None:
             get(path)
             times.append((time.perf_counter() - start) * 1000)
             cpu.append((time.thread_time() - start_cpu) * 1000)
-        p50, p99 = statistics.median(times), percentile(times, 99)
-        c50, c99 = statistics.median(cpu), percentile(cpu, 99)
+        p50, p99 = p50_p99(times)
+        c50, c99 = p50_p99(cpu)
         worst, worst_cpu = max(worst, p99), max(worst_cpu, c99)
         cpu_cols = "" if args.url else f" {c50:>8.2f} {c99:>8.2f}"
         print(f"{path[:44]:<44} {status:>6} {size:>8} {p50:>7.2f} {p99:>7.2f}{cpu_cols}")
