@@ -18,35 +18,15 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
 
-from account_helpers import FAST, session
-from api_helpers import API, Table, bearer
+from account_helpers import FAST, played, seat_table, session
+from api_helpers import bearer
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
 from timing import p50_p99
-
-
-def seat_table(client: Any, tokens: list[str], seed: str) -> Table:
-    created = client.post(f"{API}/games", json={"seed": seed}, headers=bearer(tokens[0]))
-    assert created.status_code == 201, created.get_json()
-    gid = created.get_json()["id"]
-    for token in tokens[1:]:
-        joined = client.post(f"{API}/games/{gid}/players", json={}, headers=bearer(token))
-        assert joined.status_code == 201, joined.get_json()
-    table = Table(client, gid, list(tokens))
-    table.start()
-    for turn in range(2):
-        seat = turn % 2
-        move = next(
-            a for a in table.view(seat)["legal_actions"] if a["type"] in ("play", "discard")
-        )
-        assert table.act(seat, turn, **move).status_code == 201
-    table.end()
-    return table
 
 
 def main() -> None:
@@ -59,9 +39,9 @@ def main() -> None:
         client = app.test_client()
         seed = f"p2v0s{900_000_000 + secrets.randbelow(99_999_999)}"
         (_, ann), (_, bob) = session(client), session(client)
-        game = seat_table(client, [ann, bob], seed)
+        game = played(seat_table(client, [ann, bob], seed=seed))
         (_, finisher), (_, mate) = session(client), session(client)
-        seat_table(client, [finisher, mate], seed)
+        played(seat_table(client, [finisher, mate], seed=seed))
         _, never = session(client)
         readers: dict[str, dict[str, str]] = {
             "a seat's token (reference)": bearer(game.tokens[0]),

@@ -46,9 +46,15 @@ def session(client: FlaskClient, name: str | None = None, bot: bool = False) -> 
 def account_table(
     client: FlaskClient, tokens: list[str], start: bool = True, **options: Any
 ) -> Table:
-    """A table whose every seat is taken with an account credential (``tokens``)."""
-    body = {"options": options} if options else {}
-    created = client.post(f"{API}/games", json=body, headers=bearer(tokens[0]))
+    """A table whose every seat is taken with an account credential (``tokens``), with
+    these table ``options``."""
+    return seat_table(client, tokens, start, **({"options": options} if options else {}))
+
+
+def seat_table(client: FlaskClient, tokens: list[str], start: bool = True, **create: Any) -> Table:
+    """A table whose every seat is taken with an account credential (``tokens``), created
+    with ``create`` (``seed``, ``variant``, ``options``...)."""
+    created = client.post(f"{API}/games", json=create, headers=bearer(tokens[0]))
     assert created.status_code == 201, created.get_json()
     gid = created.get_json()["id"]
     for token in tokens[1:]:
@@ -57,6 +63,17 @@ def account_table(
     table = Table(client, gid, list(tokens))
     if start:
         table.start()
+    return table
+
+
+def played(table: Table) -> Table:
+    """A few real moves (each seat's first legal one; a draw each), then ended by vote."""
+    for turn in range(2):
+        seat = turn % 2
+        action = table.view(seat)["legal_actions"]
+        move = next(a for a in action if a["type"] in ("play", "discard"))
+        assert table.act(seat, turn, **move).status_code == 201
+    table.end()
     return table
 
 

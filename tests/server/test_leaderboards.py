@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from account_helpers import session
+from account_helpers import seat_table, session
 from api_helpers import API, assert_problem, assert_valid
 from flask.testing import FlaskClient
-from test_seeds import seat_table
 
 from hanabi.server.api.schemas.seeds import LeaderboardSchema, PlayerStatsSchema
 from hanabi.server.storage.seeds import member_of, rank_score

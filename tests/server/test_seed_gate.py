@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from account_helpers import FAST, session
+from account_helpers import FAST, played, seat_table, session
 from api_helpers import API, Table, assert_problem, bearer, make_table
 from flask import Flask
 from flask.testing import FlaskClient
@@ -46,29 +46,6 @@ def client(app: Flask) -> FlaskClient:
 
 def fresh_seed() -> str:
     return f"p2v0s{900_000_000 + secrets.randbelow(99_999_999)}"
-
-
-def seat_table(client: FlaskClient, tokens: list[str], **create: Any) -> Table:
-    created = client.post(f"{API}/games", json=create, headers=bearer(tokens[0]))
-    assert created.status_code == 201, created.get_json()
-    gid = created.get_json()["id"]
-    for token in tokens[1:]:
-        joined = client.post(f"{API}/games/{gid}/players", json={}, headers=bearer(token))
-        assert joined.status_code == 201, joined.get_json()
-    table = Table(client, gid, list(tokens))
-    table.start()
-    return table
-
-
-def played(table: Table) -> Table:
-    """A few real moves (each seat's first legal one; a draw each), then ended by vote."""
-    for turn in range(2):
-        seat = turn % 2
-        action = table.view(seat)["legal_actions"]
-        move = next(a for a in action if a["type"] in ("play", "discard"))
-        assert table.act(seat, turn, **move).status_code == 201
-    table.end()
-    return table
 
 
 class Cast:

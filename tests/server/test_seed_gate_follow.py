@@ -6,11 +6,11 @@ a leaderboard's replay link follows the same rule as the game."""
 from __future__ import annotations
 
 import test_seed_gate
-from account_helpers import session
+from account_helpers import played, seat_table, session
 from api_helpers import API, assert_problem, bearer
 from flask.testing import FlaskClient
 from test_leaderboards import every_entry
-from test_seed_gate import ROOMS, Cast, hidden, played, seat_table, shown
+from test_seed_gate import ROOMS, Cast, hidden, shown
 from test_stream import Stream, stream_url
 
 app, client, cast = test_seed_gate.app, test_seed_gate.client, test_seed_gate.cast  # fixtures

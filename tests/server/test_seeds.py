@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from account_helpers import session
+from account_helpers import seat_table, session
 from api_helpers import API, Table, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 from test_redaction import Checker, _pick
@@ -18,19 +18,6 @@ from hanabi.server.api.schemas.seeds import SeedPageSchema
 from hanabi.server.storage.keys import game_keys
 from hanabi.server.storage.seeds import member_of, rank_score
 from hanabi.server.table.seeds import SeedName, named_deck, parse
-
-
-def seat_table(client: FlaskClient, tokens: list[str], **create: Any) -> Table:
-    """A table of accounts (``tokens``), started."""
-    created = client.post(f"{API}/games", json=create, headers=bearer(tokens[0]))
-    assert created.status_code == 201, created.get_json()
-    gid = created.get_json()["id"]
-    for token in tokens[1:]:
-        joined = client.post(f"{API}/games/{gid}/players", json={}, headers=bearer(token))
-        assert joined.status_code == 201, joined.get_json()
-    table = Table(client, gid, list(tokens))
-    table.start()
-    return table
 
 
 def dealt(client: FlaskClient, table: Table) -> str:

@@ -9,10 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -20,28 +17,7 @@ from test_web_turns import account_client, first_clue, register
 from web_support import Browsing, wait_until
 
 from hanabi.client.api import ApiError, Client
-
-
-class Receiver:
-    """A local HTTP server that answers 200 and keeps each call's headers and body."""
-
-    def __init__(self) -> None:
-        calls: list[tuple[dict[str, str], bytes]] = []
-        self.calls = calls
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                calls.append((dict(self.headers), body))
-                self.send_response(200)
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+from webhook_receiver import Receiver
 
 
 @pytest.fixture
@@ -83,8 +59,7 @@ def test_an_account_sets_its_webhook_reads_its_deliveries_and_removes_it(
     ann_api.join(game, ann_name)
     bob.start(game)
     first_clue(bob, game)
-    wait_until(lambda: receiver.calls, what="the webhook call")
-    headers, body = receiver.calls[0]
+    headers, body, _ = receiver.wait(1, within=15)[0]
     expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
     assert headers["X-Hanabi-Signature"] == expected
     assert headers["X-Hanabi-Event"] == "your_turn"
