@@ -118,60 +118,49 @@ const EVENT_TYPES = [
 ];
 
 /**
- * Follow a game: onEvent(event) for each event of the log after `after`, onView(view)
- * after each change, onEnd(reason) when the server closes it for good, onState(text|null)
- * when the connection is lost or back. With a token the stream is opened with a one-time
- * ticket (EventSource cannot send headers); a lost connection is reopened with a new
- * ticket from the last event seen, waiting longer each time (up to 10 s).
- * Returns {close()}.
+ * An event stream that is opened again when it is lost, each time with a fresh one-time
+ * ticket when a credential is at hand (EventSource cannot send headers, and a token never
+ * goes into a URL), waiting 0.5 s, then twice as long each time, up to 10 s.
+ * `path`: the resource ("/games/<id>", "/replays/<id>"), whose `<path>/tickets` issues
+ * tickets and `<path>/stream` streams; `params()`: each opening's query (URLSearchParams);
+ * `token()`: the credential now, or null; `listen(source, {ok, stop})` adds the listeners:
+ * `ok()` when a message shows the connection works, `stop()` when the server ends it for
+ * good; `onRefused(error)`: a ticket refused for good (a 4xx but 429); `onLost()`: lost,
+ * trying again. Returns {close()}.
  */
-export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onState }) {
-  let last = after;
+export function reopening({ path, params, token, listen, onRefused, onLost = () => {} }) {
   let source = null;
   let closed = false;
   let delay = 500;
   let timer = null;
-  let lost = false;
 
   async function open() {
     if (closed) return;
-    const params = new URLSearchParams({ after: String(last) });
-    try {
-      if (token) {
-        const t = await post(`/games/${encodeURIComponent(gameId)}/tickets`, undefined, { token });
-        params.set("ticket", t.ticket);
+    const query = params();
+    const credential = token();
+    if (credential) {
+      try {
+        const t = await post(`${path}/tickets`, undefined, { token: credential });
+        query.set("ticket", t.ticket);
+      } catch (error) {
+        if (closed) return; // closed while the ticket was on its way
+        if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
+          closed = true;
+          onRefused(error);
+          return;
+        }
+        return retry();
       }
-    } catch (error) {
-      if (closed) return; // closed while the ticket was on its way
-      if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
-        closed = true;
-        onEnd(error.code === "not_found" ? "gone" : "not_a_player", error);
-        return;
-      }
-      return retry();
     }
     if (closed) return;
-    source = new EventSource(`${BASE}/games/${encodeURIComponent(gameId)}/stream?${params}`);
-    for (const type of EVENT_TYPES) {
-      source.addEventListener(type, (message) => {
-        const seq = Number(message.lastEventId);
-        if (seq && seq <= last) return; // already seen (a replay after a reconnect)
-        if (seq) last = seq;
-        onEvent(JSON.parse(message.data));
-      });
-    }
-    source.addEventListener("view", (message) => {
-      if (lost) {
-        lost = false;
-        onState(null);
-      }
-      delay = 500;
-      onView(JSON.parse(message.data));
-    });
-    source.addEventListener("end", (message) => {
-      closed = true;
-      source.close();
-      onEnd(JSON.parse(message.data).reason);
+    const q = query.toString();
+    source = new EventSource(`${BASE}${path}/stream${q ? `?${q}` : ""}`);
+    listen(source, {
+      ok: () => (delay = 500),
+      stop: () => {
+        closed = true;
+        source.close();
+      },
     });
     source.onerror = () => {
       // A closed or failing stream: the ticket is spent, so open a new one ourselves.
@@ -182,10 +171,7 @@ export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onSta
 
   function retry() {
     if (closed) return;
-    if (!lost) {
-      lost = true;
-      onState(_("Connection lost: reconnecting…"));
-    }
+    onLost();
     clearTimeout(timer);
     timer = setTimeout(open, delay);
     delay = Math.min(delay * 2, 10000);
@@ -199,4 +185,49 @@ export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onSta
       if (source) source.close();
     },
   };
+}
+
+/**
+ * Follow a game: onEvent(event) for each event of the log after `after`, onView(view)
+ * after each change, onEnd(reason) when the server closes it for good, onState(text|null)
+ * when the connection is lost or back. A lost connection is reopened from the last event
+ * seen (see reopening). Returns {close()}.
+ */
+export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onState }) {
+  let last = after;
+  let lost = false;
+  return reopening({
+    path: `/games/${encodeURIComponent(gameId)}`,
+    params: () => new URLSearchParams({ after: String(last) }),
+    token: () => token,
+    listen(source, { ok, stop }) {
+      for (const type of EVENT_TYPES) {
+        source.addEventListener(type, (message) => {
+          const seq = Number(message.lastEventId);
+          if (seq && seq <= last) return; // already seen (a replay after a reconnect)
+          if (seq) last = seq;
+          onEvent(JSON.parse(message.data));
+        });
+      }
+      source.addEventListener("view", (message) => {
+        if (lost) {
+          lost = false;
+          onState(null);
+        }
+        ok();
+        onView(JSON.parse(message.data));
+      });
+      source.addEventListener("end", (message) => {
+        stop();
+        onEnd(JSON.parse(message.data).reason);
+      });
+    },
+    onRefused: (error) => onEnd(error.code === "not_found" ? "gone" : "not_a_player", error),
+    onLost() {
+      if (!lost) {
+        lost = true;
+        onState(_("Connection lost: reconnecting…"));
+      }
+    },
+  });
 }

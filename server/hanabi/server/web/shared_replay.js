@@ -74,63 +74,26 @@ function refusedPage(root, error) {
 }
 
 /**
- * Follow the room's stream: with a credential, each (re)connection is opened with a
- * one-time ticket (EventSource sends no header, and a token never goes in a URL); a lost
- * connection is reopened, waiting longer each time (up to 10 s). onEnd(error|null) when it
- * ends for good. Returns {close()}.
+ * Follow the room's stream, reopened when lost, with a one-time ticket of the credential
+ * at hand (api.reopening). onEnd(error|null) when it ends for good. Returns {close()}.
  */
 function followRoom(path, credential, onRoom, onEnd) {
-  let source = null;
-  let closed = false;
-  let delay = 500;
-  let timer = null;
-  const retry = () => {
-    if (closed) return;
-    clearTimeout(timer);
-    timer = setTimeout(open, delay);
-    delay = Math.min(delay * 2, 10000);
-  };
-  async function open() {
-    if (closed) return;
-    let query = "";
-    const token = credential();
-    if (token) {
-      try {
-        const t = await api.post(`${path}/tickets`, undefined, { token });
-        query = `?ticket=${encodeURIComponent(t.ticket)}`;
-      } catch (error) {
-        if (error instanceof api.ApiError && error.status < 500 && error.status !== 429) {
-          closed = true;
-          onEnd(error);
-          return;
-        }
-        return retry();
-      }
-    }
-    if (closed) return;
-    source = new EventSource(`${api.BASE}${path}/stream${query}`);
-    source.addEventListener("room", (message) => {
-      delay = 500;
-      onRoom(JSON.parse(message.data));
-    });
-    source.addEventListener("end", () => {
-      closed = true;
-      source.close();
-      onEnd(null);
-    });
-    source.onerror = () => {
-      source.close(); // a ticket is spent: open a new one ourselves
-      retry();
-    };
-  }
-  open();
-  return {
-    close() {
-      closed = true;
-      clearTimeout(timer);
-      if (source) source.close();
+  return api.reopening({
+    path,
+    params: () => new URLSearchParams(),
+    token: credential,
+    listen(source, { ok, stop }) {
+      source.addEventListener("room", (message) => {
+        ok();
+        onRoom(JSON.parse(message.data));
+      });
+      source.addEventListener("end", () => {
+        stop();
+        onEnd(null);
+      });
     },
-  };
+    onRefused: onEnd,
+  });
 }
 
 export async function showSharedReplay(root, roomId, ctx) {
