@@ -269,8 +269,13 @@ class Observation:
         self.clue_tokens = units // self.variant.clue_unit
 
     def _grow(self, fw: int, rank: int) -> None:
-        """A card of ``rank`` went on firework ``fw`` (as the engine's ``_play``)."""
+        """A card of ``rank`` went on firework ``fw`` (as the engine's ``_play``). On a
+        plain firework (1 up to 5) a card of rank r is its r-th: a count behind that catches
+        up (Throw It in a Hole: this seat's own plays, thrown unseen, may have gone
+        uncounted, and a partner's play it saw says how high the firework really is)."""
         count = self.fireworks[fw] + 1
+        if self.plain and not self.variant.suits[fw].wild:
+            count = max(count, rank)
         self.fireworks[fw] = count
         self.tops[fw] = rank
         if self.variant.rules.sudoku and count == 1:
