@@ -391,9 +391,12 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
                 if order in committed:
                     # A finessed card: play it now, so the table can read the finesse.
                     return obs.play(order, k)
-                if dup_p < 1.0 and obs.clued[order] and self._dup_risk(order, k) > dup_p:
-                    # Maybe a copy played since it was clued: play it only when there
-                    # is nothing better to do (at two players time is not that short).
+                if k & obs.hole_doubt or (
+                    dup_p < 1.0 and obs.clued[order] and self._dup_risk(order, k) > dup_p
+                ):
+                    # Maybe a copy played since it was clued (or thrown in the hole by
+                    # this seat unseen): play it only when there is nothing better to do
+                    # (at two players time is not that short).
                     risky.append((order, k))
                     continue
                 plays.append((order, k))

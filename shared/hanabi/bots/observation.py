@@ -64,6 +64,7 @@ class Observation:
         "gone_full",
         "hand_size",
         "hands",
+        "hole_doubt",
         "hole_guess",
         "ids",
         "last_clue_kind",
@@ -123,6 +124,10 @@ class Observation:
         #: Throw It in a Hole: what the strategy believes its own unseen cards are, so
         #: that its successful play of one grows the right firework in its picture.
         self.hole_guess: dict[int, int] = {}
+        #: Throw It in a Hole: the cards this seat may have thrown in the hole itself
+        #: without knowing which (its reading named several playable ones): a card that
+        #: may be one of them may be a copy already played.
+        self.hole_doubt = 0
         self._fw_index = {s.id: i for i, s in enumerate(variant.suits)}
         self.wild = bool(variant.wild_mask)
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
@@ -214,6 +219,7 @@ class Observation:
                 if c == UNKNOWN and guess and not guess & (guess - 1):
                     c = guess.bit_length() - 1
                 if c == UNKNOWN:
+                    self.hole_doubt |= guess
                     return
             firework = event.get("firework")
             fw = self._fw_index[firework] if firework is not None else self.variant.suit_of[c]
