@@ -28,7 +28,7 @@ from playwright.sync_api import Page, expect
 from web_support import Browsing, WebServer
 
 from hanabi.client.api import Client
-from hanabi.game import catalogue
+from hanabi.game import VARIANTS, catalogue
 
 PASSWORD = "correct horse battery"
 
@@ -79,7 +79,8 @@ class Audit:
         languages = page.evaluate(
             "async () => Object.values((await import('/web/i18n.js')).LANGUAGES)"
         )
-        variants = {v.name for v in catalogue.variants()}
+        # hanab.live's names, and this service's own variants' (an old game's "Rainbow")
+        variants = {v.name for v in catalogue.variants()} | {v.name for v in VARIANTS.values()}
         self.variant_words = {w.lower() for name in variants for w in WORD.findall(name)}
         # hanab.live's suits that this language has no name for keep their English name
         suits = sorted({s.name for v in catalogue.variants() for s in v.suits})
