@@ -10,6 +10,7 @@ import { reasonText } from "./words.js";
 
 /** The header's account area: who you are, or a form to log in or register. */
 export function accountNav(nav) {
+  nav.setAttribute("aria-label", _("Account")); // index.html's is the English
   const me = api.session();
   if (me) {
     fill(nav,

@@ -3,7 +3,7 @@
 // and what its holder knows.
 
 import { h } from "./dom.js";
-import { _, ngettext } from "./i18n.js";
+import { _, ngettext, pgettext } from "./i18n.js";
 import { band, chip, lookOfSuit, paint, symbol } from "./suits.js";
 import { cardLabel, certain, cluesText, START_RANK } from "./words.js";
 
@@ -46,11 +46,14 @@ function possibleHint(info, possible) {
   const suits = info.suits.filter((s) => (possible[s.id] || []).length);
   const ranks = new Set();
   for (const s of suits) for (const r of possible[s.id]) ranks.add(r);
-  const letters = suits.length === info.suits.length ? "any" : suits.map((s) => info.letter(s.id)).join("");
+  const any = pgettext("a card may be", "any");
+  const allSuits = suits.length === info.suits.length;
+  const letters = allSuits ? any : suits.map((s) => info.letter(s.id)).join("");
   const sorted = [...ranks].sort((a, b) => a - b);
   const all = info.variant.card_ranks || info.clueRanks;
-  const rankText = sorted.length === all.length ? "any" : sorted.map((r) => (r === START_RANK ? "S" : r)).join("");
-  return letters === "any" && rankText === "any" ? "\u00a0" : `${letters}·${rankText}`;
+  const allRanks = sorted.length === all.length;
+  const rankText = allRanks ? any : sorted.map((r) => (r === START_RANK ? "S" : r)).join("");
+  return allSuits && allRanks ? "\u00a0" : `${letters}·${rankText}`;
 }
 
 /** The fireworks: one tile per firework with its letter and height ("R 3"). A wild

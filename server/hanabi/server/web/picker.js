@@ -7,7 +7,7 @@ import { searchVariants } from "./catalogue.js";
 import { h } from "./dom.js";
 import { suitStrip } from "./suits.js";
 import { _, ngettext } from "./i18n.js";
-import { describeVariant } from "./words.js";
+import { describeVariant, suitWord } from "./words.js";
 
 const LIMIT = 30;
 
@@ -83,7 +83,7 @@ export function variantPicker(known, initial, onChange = () => {}) {
     list.replaceChildren(...results.map((v, i) =>
       h("li", {
         role: "option", id: `variant-option-${i}`, "aria-selected": "false", "data-variant": v.id,
-        "aria-label": `${v.name}: ${v.suits.map((s) => s.name).join(", ")}`,
+        "aria-label": `${v.name}: ${v.suits.map((s) => suitWord(s.name)).join(_(", "))}`,
         onmousedown: (event) => event.preventDefault(), // keep the focus in the box
         onclick: () => choose(v),
       }, h("span", { class: "variant-name" }, v.name), suitStrip(v))));

@@ -11,7 +11,7 @@ import * as api from "./api.js";
 import { bareVariant, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
-import { VariantInfo } from "./words.js";
+import { colourWord, VariantInfo } from "./words.js";
 
 const ROOM = (id) => `hanabi.room.${id}`;
 
@@ -50,15 +50,15 @@ export function shareButton(gameId, onError) {
 function moveText(move, names) {
   if (!move) return _("The deal.");
   const a = move.action;
-  const who = move.seat == null ? _("The table") : names[move.seat];
+  const who = names[move.seat] ?? _("The table"); // the end by vote is the table's
   if (a.type === "play") return _("{who} played card #{card}.", { who, card: a.card });
   if (a.type === "discard") return _("{who} discarded card #{card}.", { who, card: a.card });
-  if (a.type === "clue") return _("{who} told {target} about {what}.", { who, target: names[a.target], what: a.color ?? a.rank });
+  if (a.type === "clue") return _("{who} told {target} about {what}.", { who, target: names[a.target], what: a.color ? colourWord(a.color) : a.rank });
   return _("{who} ended the game.", { who });
 }
 
 function actionText(a, names) {
-  if (a.type === "clue") return _("Clue {name}: {what}", { name: names[a.target], what: a.color ?? a.rank });
+  if (a.type === "clue") return _("Clue {name}: {what}", { name: names[a.target], what: a.color ? colourWord(a.color) : a.rank });
   if (a.type === "play") return _("Play #{card}", { card: a.card });
   return _("Discard #{card}", { card: a.card });
 }

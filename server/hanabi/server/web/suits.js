@@ -8,6 +8,7 @@
 // (el.style.setProperty), shapes as SVG presentation attributes.
 
 import { h } from "./dom.js";
+import { suitWord } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -193,7 +194,7 @@ export function chip(info, id, text = null) {
 export function suitStrip(variant) {
   const all = looks(variant);
   return h("span", { class: "suit-strip", "aria-hidden": "true" },
-    variant.suits.map((s) => paint(h("span", { class: "chip small", title: s.name }, symbol(all[s.id]), h("span", { class: "chip-text" }, s.abbreviation)), all[s.id])));
+    variant.suits.map((s) => paint(h("span", { class: "chip small", title: suitWord(s.name) }, symbol(all[s.id]), h("span", { class: "chip-text" }, s.abbreviation)), all[s.id])));
 }
 
 /**

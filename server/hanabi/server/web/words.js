@@ -40,6 +40,12 @@ const LETTERS = {
   black: pgettext("suit letter", "K"), white: pgettext("suit letter", "W"), teal: pgettext("suit letter", "T"),
 };
 
+/** A suit's name (hanab.live's, "Red", "Cocoa Rainbow") in words: the language's name for
+ * it, else the variant's English name (a proper name, as the variants' own). */
+export function suitWord(name) {
+  return SUITS[String(name).toLowerCase()] || name;
+}
+
 /** A clue colour (an id, "red") in words. */
 export function colourWord(id) {
   return COLOURS[id] || String(id);
