@@ -136,11 +136,38 @@ export function describeVariant(v) {
     if (s.reversed) notes.push(_("{name} is built from 5 down to 1", { name }));
     if (s.inverted) notes.push(_("playing {name} discards it, discarding it plays it", { name }));
   }
-  const rules = Object.keys(v.rules || {}).filter((r) => !r.startsWith("special_rank_") && r !== "stack_size");
-  if (rules.length) notes.push(_("rules: {rules}", { rules: rules.map((r) => r.replaceAll("_", " ")).join(_(", ")) }));
-  if (v.rules?.special_rank) notes.push(_("the {rank}s are special", { rank: v.rules.special_rank }));
+  for (const [key, value] of Object.entries(v.rules || {})) {
+    if (key === "stack_size" || !value) continue;
+    const say = RULES[key];
+    notes.push(say ? say(value) : key.replaceAll("_", " ")); // a rule newer than this page
+  }
   return notes.join(_("; "));
 }
+
+/** The special rules (the API's `rules` keys) in words, as the terminal says them. */
+const RULES = {
+  special_rank: (value) => _("the special rank is {value}: its cards are touched as the rules below say", { value }),
+  special_rank_all_colors: () => _("every colour clue touches the special rank"),
+  special_rank_all_ranks: () => _("every rank clue touches the special rank"),
+  special_rank_no_colors: () => _("no colour clue touches the special rank"),
+  special_rank_no_ranks: () => _("no rank clue touches the special rank"),
+  special_rank_deceptive: () => _("deceptive: the special rank answers to a rank clue chosen by its suit's place"),
+  critical_rank: (value) => _("one copy of each {value}: every {value} is critical", { value }),
+  scarce_ones: () => _("scarce ones: two copies of each 1 instead of three"),
+  clue_starved: () => _("clue starved: a discard gives back half a clue token"),
+  color_clues_touch_nothing: () => _("colour-blind: a colour clue touches no card"),
+  rank_clues_touch_nothing: () => _("number-blind: a rank clue touches no card"),
+  alternating_clues: () => _("alternating clues: colour and rank clues take turns"),
+  cow_and_pig: () => _("cow & pig: a clue says only moo (colour) or oink (rank)"),
+  duck: () => _("duck: a clue says only quack, not even its kind"),
+  odds_and_evens: () => _("odds and evens: a 1 clue touches 1, 3 and 5; a 2 clue 2 and 4"),
+  synesthesia: () => _("synesthesia: only colour clues; each also touches the rank at its colour's place"),
+  up_or_down: () => _("up or down: a firework starts at 1, 5 or START and goes up or down"),
+  throw_it_in_a_hole: () => _("throw it in a hole: plays go face down; fireworks and score hidden until the end"),
+  funnels: () => _("funnels: a rank clue touches its rank and every lower rank"),
+  chimneys: () => _("chimneys: a rank clue touches its rank and every higher rank"),
+  sudoku: () => _("sudoku: a firework starts at any rank no other started at, and wraps round"),
+};
 
 /** [1,2,3,5] -> "1-3, 5" */
 export function ranksText(ranks) {
