@@ -101,8 +101,9 @@ def test_unplayed_and_the_secrecy_of_results(aclient: FlaskClient) -> None:
     first = seat_table(aclient, [a, b], seed="unplayed")
     name = dealt(aclient, first)
     assert name == "p2v0s1"  # nobody seated has played any: the lowest
-    # While it goes on: nobody sees the seed's results, those at the table least of all.
-    assert_problem(seed_page(aclient, name, a), 403, "seed_in_play")
+    # While it goes on: nobody sees the seed's results, those at the table least of all,
+    # who are not told which seed it is (the answer for any seed they never finished).
+    assert_problem(seed_page(aclient, name, a), 403, "seed_not_played")
     assert_problem(seed_page(aclient, name, c), 403, "seed_not_played")
     assert_problem(seed_page(aclient, name, None), 401, "account_required")
     assert_problem(seed_page(aclient, "p2v0s01", a), 400, "invalid_seed_name")

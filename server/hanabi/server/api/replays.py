@@ -4,6 +4,8 @@ The rules are :mod:`hanabi.server.table.replays`; the stream :mod:`.room_stream`
 
 from __future__ import annotations
 
+from functools import partial
+
 import orjson
 from flask import Response, current_app, request
 from flask_restx import Resource
@@ -257,7 +259,10 @@ class RoomStreamResource(Resource):
             "A `text/event-stream` that stays open: `retry:`, then `event: room` (`id:` the "
             "room's version, `data:` the room as GET /replays/{room_id} returns it), one "
             "more after every change, a comment line every 15 s of quiet, and `event: end` "
-            '(data `{"reason": "gone"}`) when the room expires. Anyone with the id may '
+            '(data `{"reason": "gone"}`) when the room expires. A stream opened as an '
+            "account (not a member's token) ends with reason `revoked` once the account's "
+            "session or API key ends, and `seed_not_played` once the account may no longer "
+            "see the game's seed (a game on it going on). Anyone with the id may "
             "follow; with the leader's bearer token the states are the leader's. Auth: "
             "`Authorization: Bearer`, or `?ticket=` (one-time, from POST "
             "/replays/{room_id}/tickets) for a browser's EventSource. 503 "
@@ -277,11 +282,13 @@ class RoomStreamResource(Resource):
         if token is not None and ticket is not None:
             raise Unauthorized("invalid_auth", "Send a bearer token or a ticket, not both.")
         room = svc.replays.load(room_id)
+        token_hash: str | None
         if ticket is not None:
-            token_hash: str | None = svc.replays.redeem(room_id, ticket)  # admitted then
+            token_hash, credential = svc.replays.redeem(room_id, ticket)  # admitted then
         else:
             svc.replays.admit(room, token, account_id)
             token_hash = None if token is None else hash_token(token)
+            credential = current_credential()
         config = current_app.config
         stream = RoomStream(
             svc.replays,
@@ -289,6 +296,9 @@ class RoomStreamResource(Resource):
             token_hash,
             keepalive=config["HANABI_KEEPALIVE"],
             max_seconds=config["HANABI_STREAM_MAX"],
+            admitted=partial(
+                svc.replays.still_admitted, token_hash=token_hash, credential=credential
+            ),
         ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)

@@ -3,7 +3,11 @@
 ``GET /replays/{id}/stream`` answers ``text/event-stream``: ``retry:``, then ``event: room``
 with the room's whole state (``id:`` its version), then one more ``room`` after every
 change the leader makes, ``: keep-alive`` comments while quiet, and ``event: end`` (data
-``{"reason": "gone"}``) when the room expires. The room's state is small, so each message
+``{"reason": "gone"}``) when the room expires. A stream opened as an account (its
+credential, or a ticket issued to it; not a member's token) is checked again at every wake
+and keep-alive: it ends with ``revoked`` once the credential ends, and with
+``seed_not_played`` once the account may no longer see the game's seed (it sat down at a
+game on it: the room would show that game's deal, its own cards). The room's state is small, so each message
 carries all of it: a follower who missed one loses nothing.
 
 It is the games' stream machinery: the room is watched by the process's one change hub
@@ -41,12 +45,14 @@ class RoomStream:
         *,
         keepalive: float,
         max_seconds: float,
+        admitted: Callable[[StoredRoom], str | None] | None = None,
     ) -> None:
         self.replays = replays
         self.room = room
         self.token_hash = token_hash
         self.keepalive = keepalive
         self.max_seconds = max_seconds
+        self.admitted = admitted
         self.held: Callable[[float], None] | None = None
 
     def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
@@ -66,6 +72,11 @@ class RoomStream:
         if self.token_hash is None:
             return Audience.FOLLOWERS
         return self.replays.audience_of(room, self.token_hash)
+
+    def _refused(self, room: StoredRoom) -> str | None:
+        """Why the viewer may no longer follow the room (see
+        :meth:`~hanabi.server.table.replays.Replays.still_admitted`), None if it may."""
+        return None if self.admitted is None else self.admitted(room)
 
     def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
         replays, room = self.replays, self.room
@@ -90,6 +101,9 @@ class RoomStream:
                         if replays.reads.changes.draining:
                             yield draining()
                             return
+                        if (refused := self._refused(room)) is not None:
+                            yield end(refused)
+                            return
                         if self.held is not None:
                             self.held(self.keepalive + LAPSE)
                         yield b": keep-alive\n\n"
@@ -98,6 +112,9 @@ class RoomStream:
                     yield end(StreamEnd.GONE)
                     return
                 room = found
+                if (refused := self._refused(room)) is not None:
+                    yield end(refused)
+                    return
         except Refused as exc:  # the room's game expired
             yield end(exc.code)
         except Exception as exc:  # storage trouble: close; the client resumes

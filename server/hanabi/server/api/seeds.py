@@ -28,8 +28,10 @@ class Seed(Resource):
         description=(
             "Shown only to an account that finished a game on this seed and has no game on "
             "it still going: 401 account_required without an account's credential, 403 "
-            "seed_in_play while a game of yours on it goes on, 403 seed_not_played if you "
-            "never finished it. Best first: higher score, then fewer turns, then earlier."
+            "seed_in_play while a game of yours on it goes on (seed_not_played if that game "
+            "was dealt `random` or `unplayed`: its seats are not told its name until it "
+            "ends), 403 seed_not_played if you never finished it. Best first: higher score, "
+            "then fewer turns, then earlier."
         ),
         query=PageQuery,
         auth="required",

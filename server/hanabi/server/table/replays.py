@@ -34,7 +34,7 @@ from .accounts import Account, Credential
 from .hypotheticals import Audience, Branch, apply_move, check_turn, room_view
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound, Refused, Unauthorized, Unavailable
-from .seats import hash_token, new_token, seat_of
+from .seats import hash_token, new_token, seat_by_hash, seat_of
 from .seedgate import SeedGate
 from .tickets import StreamTickets
 
@@ -157,10 +157,31 @@ class Replays:
         self.admit(room, token, None if account is None else account.account_id)
         return self.tickets.issue(RoomStore.hub_id(room.id), hash_token(token), account)
 
-    def redeem(self, room_id: str, ticket: str) -> str:
-        """The token hash a room's ticket stands for (401 invalid_ticket: unknown, used,
-        expired, or issued to an account credential that ended since)."""
-        return self.tickets.redeem(RoomStore.hub_id(room_id), ticket)[0]
+    def redeem(self, room_id: str, ticket: str) -> tuple[str, Credential | None]:
+        """The token hash a room's ticket stands for, and the account credential it was
+        issued to, if any (401 invalid_ticket: unknown, used, expired, or issued to an
+        account credential that ended since)."""
+        return self.tickets.redeem(RoomStore.hub_id(room_id), ticket)
+
+    def still_admitted(
+        self, room: StoredRoom, token_hash: str | None, credential: Credential | None
+    ) -> str | None:
+        """Why a stream of ``room`` opened as an account (not as one of the room's members)
+        must end now, None if it may go on: ``revoked`` once its credential ended, the
+        refusal's code once the account may no longer see the game's seed (it sat down
+        at a game on it again: the room would show its own cards). A member's token, a
+        seat's and none stand as they were admitted."""
+        if credential is None or (token_hash is not None and self._has_member(room, token_hash)):
+            return None
+        if not self.tickets.accounts.alive(credential):
+            return "revoked"
+        record = self.reads.load(room.state["game"])
+        seat = None if token_hash is None else seat_by_hash_or_none(record, token_hash)
+        try:
+            self.gate.require(record, seat, credential.account_id)
+        except Refused as exc:
+            return exc.code
+        return None
 
     def load(self, room_id: str) -> StoredRoom:
         room = self.rooms.load(room_id)
@@ -322,11 +343,20 @@ class Replays:
         return member is not None and hmac.compare_digest(member["token"], token_hash)
 
     def _is_member(self, room: StoredRoom, token: str) -> bool:
-        hashed = hash_token(token)
+        return self._has_member(room, hash_token(token))
+
+    def _has_member(self, room: StoredRoom, hashed: str) -> bool:
         found = False
         for member in self.rooms.member_hashes(room.id):
             found = hmac.compare_digest(member, hashed) or found
         return found
+
+
+def seat_by_hash_or_none(record: Record, token_hash: str) -> int | None:
+    try:
+        return seat_by_hash(record.players, token_hash)
+    except Forbidden:
+        return None
 
 
 def _branch_of(room: StoredRoom) -> Branch:

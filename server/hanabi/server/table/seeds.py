@@ -255,11 +255,18 @@ class SeedPages:
 
     def in_play(self, account_id: str, name: str, open_games: list[str]) -> tuple[bool, bool]:
         """Whether one of the account's ``open_games`` on ``name`` has not ended, and
-        whether one has ended (its settling, which marks the seed finished, may still be
-        under way: the player's page must not wait for it). A mark whose game is gone
-        (expired unfinished) is dropped: settling drops the others, but only for a game it
-        finds."""
-        playing = ended = False
+        whether one has ended (see :meth:`standing`)."""
+        playing, ended, _ = self.standing(account_id, name, open_games)
+        return playing, ended
+
+    def standing(self, account_id: str, name: str, open_games: list[str]) -> tuple[bool, ...]:
+        """Whether one of the account's ``open_games`` on ``name`` has not ended, whether
+        one has ended (its settling, which marks the seed finished, may still be under
+        way: the player's page must not wait for it), and whether one not ended was dealt
+        the name by its creator's choice (its seats know the name; ``random`` and
+        ``unplayed`` tell it only at the end). A mark whose game is gone (expired
+        unfinished) is dropped: settling drops the others, but only for a game it finds."""
+        playing = ended = chosen = False
         for game_id in open_games:
             record = self.games.load(game_id)
             if record is None:
@@ -267,8 +274,8 @@ class SeedPages:
             elif record.status is GameStatus.FINISHED:
                 ended = True
             else:
-                playing = True
-        return playing, ended
+                playing, chosen = True, chosen or record.custom_deal
+        return playing, ended, chosen
 
     def page(self, text: str, account_id: str | None, limit: int, cursor: str | None) -> dict:
         name = check_name(text)
@@ -279,7 +286,13 @@ class SeedPages:
                 "session token or API key as Bearer.",
             )
         finished, open_games = self.store.standing(account_id, str(name))
-        playing, ended = self.in_play(account_id, str(name), open_games)
+        playing, ended, chosen = self.standing(account_id, str(name), open_games)
+        if playing and not chosen:
+            # Dealt by ``random`` or ``unplayed``: its seats are not told the name while the
+            # game is on, so neither is the page (seed_in_play would name their game's
+            # seed, and anyone may deal a copy of it by name). Neither deals a seed an
+            # account seated finished or holds open, so this is the answer it always had.
+            raise not_played_page(name)
         if playing:
             raise Forbidden(
                 "seed_in_play",
@@ -288,11 +301,7 @@ class SeedPages:
                 seed=str(name),
             )
         if not (finished or ended):
-            raise Forbidden(
-                "seed_not_played",
-                "Seed {seed}'s results are shown only to players who finished a game on it.",
-                seed=str(name),
-            )
+            raise not_played_page(name)
         offset = cursor_offset(cursor)
         limit = min(limit, self.page_max)
         entries, total = self.store.page(seed_keys(str(name)), offset, limit)
@@ -306,6 +315,14 @@ class SeedPages:
             "results": ranked(entries, offset),
             "next_cursor": str(offset + limit) if offset + limit < total else None,
         }
+
+
+def not_played_page(name: SeedName) -> Forbidden:
+    return Forbidden(
+        "seed_not_played",
+        "Seed {seed}'s results are shown only to players who finished a game on it.",
+        seed=str(name),
+    )
 
 
 def ranked(entries: list[dict[str, Any]], offset: int) -> list[dict[str, Any]]:
