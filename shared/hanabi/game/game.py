@@ -1,10 +1,9 @@
 """The game state machine: applying actions and the events they produce.
 
 A :class:`Game` is its :class:`~hanabi.game.setup.Setup` plus the actions applied to it.
-Applying an action costs O(hand size + clue colours), never a replay; :func:`replay`
-rebuilds any earlier state from the log. Which clue touches which card is the variant's
-data (:mod:`hanabi.game.touch`), which card a firework takes is :mod:`hanabi.game.fireworks`
-and when the game ends is :mod:`hanabi.game.ending`. Deterministic, no I/O.
+An action costs O(hand size + clue colours), never a replay; :func:`replay` rebuilds any
+earlier state from the log. What a clue touches is the variant's data (:mod:`.touch`),
+what a firework takes :mod:`.fireworks`, when the game ends :mod:`.ending`. Deterministic, no I/O.
 """
 
 from __future__ import annotations
