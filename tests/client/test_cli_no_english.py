@@ -3,12 +3,11 @@ subcommand's ``--help`` and the main ``--help``, and an error of argparse's, wit
 ``--lang ru`` and ``--lang zh``, flag any English word beyond what stays English on
 purpose (docs/i18n.md, "The no-English audit"): metavars (NAME, FILE, N: capitals),
 command names and option flags (what a person types), environment variables, addresses,
-and the words of :data:`KEPT`."""
+and the words of :data:`no_english.KEPT` (shared with the live audit)."""
 
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -18,38 +17,13 @@ from hanabi.client import i18n
 from hanabi.client.cli import main
 from hanabi.client.cli.entry import build_parser
 from hanabi.game import catalogue
-
-#: Names that stay as they are: the program and the game, the service's wire words.
-KEPT = {"hanabi", "client", "Hanabi", "hanab", "live", "json", "JSON", "API", "URL", "HTTP",
-        "HTTPS", "REST", "Bearer", "Webhook", "webhook", "HMAC", "SHA", "stdin", "stdout",
-        "lobby", "hanabot",
-        "start",  # the table prompt's command ("start watch")
-        "n", "q"}  # the keys of the watch screen  # fmt: skip
-WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
-#: Flags, environment variables, addresses, paths, codes (words with digits or "_").
-CODE = re.compile(
-    r"--?[\w-]+|\b[a-z]-[a-z]\b|\$\w+|https?://\S*|[\w.-]*/[\w./{}<>-]+|\b\w*[\d_]\w*\b|`[^`]*`"
-)
+from no_english import WORD, english, parsers
 
 
 @pytest.fixture(autouse=True)
 def english_after() -> Iterator[None]:
     yield
     i18n.use("en")
-
-
-def parsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    """``parser`` and each of its subcommands' parsers, nested ones too, by their prog."""
-    yield parser.prog, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in dict.fromkeys(action.choices.values()):
-                yield from parsers(child)
-
-
-def english(text: str, typed: set[str]) -> set[str]:
-    text = CODE.sub(" ", text)
-    return {w for w in WORD.findall(text) if w not in KEPT | typed and not w.isupper()}
 
 
 @pytest.mark.parametrize("tag", ["ru", "zh-Hans"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hanabi.client import i18n
 from hanabi.client.commands import HELP, Command, InputError, parse
 from hanabi.client.variants import VariantInfo
 from hanabi.game import VARIANTS, Action
@@ -42,6 +43,21 @@ def test_play_and_discard_name_cards_by_slot(alice):
 def test_clues_by_name_number_colour_letter_or_rank(alice, line, action):
     _, view, info = alice
     assert parse(line, view, info).action == {"type": "clue", **action}
+
+
+@pytest.mark.parametrize(("tag", "word"), [("ru", "красный"), ("zh-Hans", "红色")])
+def test_a_clue_takes_the_colour_as_the_board_says_it(alice, tag, word):
+    """The board lists "красный (r)": the word works as well as the letter."""
+    _, view, info = alice
+    i18n.use(tag)
+    try:
+        assert parse(f"c bob {word}", view, info).action == {
+            "type": "clue",
+            "target": 1,
+            "color": "red",
+        }
+    finally:
+        i18n.use("en")
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from .i18n import N_, _
 from .narrate import player_names
 from .notes import NoteError, parse_note
 from .variants import VariantInfo
-from .words import seat_name
+from .words import colour_word, seat_name
 
 HELP = N_(
     """\
@@ -247,10 +247,11 @@ def _clue(args: list[str], view: Mapping[str, Any], info: VariantInfo) -> dict[s
     exact = [c for c in colors if c == value]
     by_letter = [c for c in colors if info.color_letter(c) == value]
     by_prefix = [c for c in colors if c.startswith(value)]
-    for found in (exact, by_letter, by_prefix):
+    said = [c for c in colors if colour_word(c).lower() == value]  # "красный", "红色"
+    for found in (exact, by_letter, by_prefix, said):
         if len(found) == 1:
             return {"type": ActionKind.CLUE, "target": target, "color": found[0]}
-    choices = ", ".join(f"{c} ({info.color_letter(c)})" for c in colors)
+    choices = ", ".join(f"{colour_word(c)} ({info.color_letter(c)})" for c in colors)
     raise InputError(
         _(
             '"{word}" is not a clue colour or rank. Colours: {colours}; ranks 1-5.',

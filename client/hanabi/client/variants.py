@@ -13,6 +13,7 @@ from typing import Any
 
 from .api import ApiError, Client
 from .i18n import _
+from .words import COLOURS, colour_word
 
 # Letter and terminal style of the shipped suits; others get their initial, unstyled.
 KNOWN_SUITS: dict[str, tuple[str, str, str]] = {
@@ -142,10 +143,12 @@ def fill_style(fill: Any) -> str:
 
 def clue_options(info: VariantInfo) -> str:
     """The clues of the variant as a player types them: "colours: red (r), blue (b);
-    ranks: 1 2 3 4 5" (what a clue may name; the rules decide which are legal now)."""
+    ranks: 1 2 3 4 5" (what a clue may name; the rules decide which are legal now). The
+    colours in the player's language ("красный (r)"), their letters as typed."""
     names = info.color_names if len(info.color_names) == len(info.clue_colors) else ()
     colors = [
-        f"{(names[i] if names else c).lower()} ({info.color_letter(c)})"
+        f"{colour_word(c) if c in COLOURS else (names[i] if names else c).lower()}"
+        f" ({info.color_letter(c)})"
         for i, c in enumerate(info.clue_colors)
     ]
     parts = [_("colours: {colours}", colours=", ".join(colors)) if colors else _("no colour clues")]

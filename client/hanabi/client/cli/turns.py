@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..api import Client
-from ..i18n import _, n_
+from ..i18n import N_, _, n_
 from .common import Fail, print_json, server_flag
 
 UNITS = {"m": 60, "h": 3600, "d": 86400}
@@ -90,6 +90,22 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
     return 0
 
 
+#: The delivery log's events and outcomes in words (the web panel's words: webhook.js).
+EVENTS = {"your_turn": N_("your move"), "game_over": N_("game over")}
+OUTCOMES = {"delivered": N_("delivered"), "retrying": N_("will be retried"),
+            "failed": N_("failed"), "refused": N_("refused")}  # fmt: skip
+
+
+def delivery_line(d: dict[str, Any]) -> str:
+    """One try: ``  2026-12-07T03:31:32Z  your move  try 1  500  will be retried``."""
+    event, outcome = EVENTS.get(d["event"]), OUTCOMES.get(d["outcome"])
+    attempt = _("try {attempt}", attempt=d["attempt"])  # not in the f-string: extracted
+    answer = d["status"] if d["status"] is not None else d.get("error") or _("no answer")
+    event = _(event) if event else d["event"]
+    outcome = _(outcome) if outcome else d["outcome"]
+    return f"  {d['at']}  {event}  {attempt}  {answer}  {outcome}"
+
+
 def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> int:
     require_login(args)
     out: Any
@@ -108,9 +124,7 @@ def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> i
         out, text = {"deleted": True}, _("Webhook removed.")
     elif args.action == "deliveries":
         out = {"deliveries": client.webhook_deliveries(limit=args.limit)}
-        lines = [f"  {d['at']}  {d['event']:<9}  {_('try {n}', n=d['attempt'])}  "
-                 f"{d['status'] if d['status'] is not None else d.get('error')}  {d['outcome']}"
-                 for d in out["deliveries"]]  # fmt: skip
+        lines = [delivery_line(d) for d in out["deliveries"]]
         text = "\n".join(lines) or _("No delivery yet.")
     else:
         out = client.webhook()

@@ -29,9 +29,10 @@ function delivery(d) {
   const answer = d.status ? _("answer {status}", { status: d.status }) : d.error || _("no answer");
   const outcome = (OUTCOMES[d.outcome] || (() => d.outcome))();
   const next = d.next_try ? _(", next try {time}", { time: when(d.next_try) }) : "";
+  const attempt = _("try {attempt}", { attempt: d.attempt });
   return h("li", {},
     h("strong", {}, event),
-    ` · ${_("try {attempt}", { attempt: d.attempt })} · ${answer} · ${outcome}${next}`,
+    ` · ${attempt} · ${answer} · ${outcome}${next}`,
     d.at ? h("small", { class: "muted" }, ` · ${when(d.at)}`) : null);
 }
 

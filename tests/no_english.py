@@ -1,0 +1,43 @@
+"""What the terminal client's no-English audits share (docs/i18n.md, "The no-English
+audit"): the words that stay English on purpose and how a text's English words are found.
+``tests/client/test_cli_no_english.py`` reads the help, ``tests/e2e/test_cli_live_no_english.py``
+what the commands print against a live server."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Iterable, Iterator
+
+#: Names that stay as they are: the program and the game, the service's wire words.
+KEPT = {"hanabi", "client", "Hanabi", "hanab", "live", "json", "JSON", "API", "URL", "HTTP",
+        "HTTPS", "REST", "Bearer", "Webhook", "webhook", "HMAC", "SHA", "stdin", "stdout",
+        "lobby", "hanabot",
+        "start",  # the table prompt's command ("start watch")
+        "n", "q"}  # the keys of the watch screen  # fmt: skip
+WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
+#: Flags, environment variables, addresses, paths, codes (words with digits or "_").
+CODE = re.compile(
+    r"--?[\w-]+|\b[a-z]-[a-z]\b|\$\w+|https?://\S*|[\w.-]*/[\w./{}<>-]+|\b\w*[\d_]\w*\b|`[^`]*`"
+)
+
+
+def english(text: str, typed: set[str], names: Iterable[str] = ()) -> set[str]:
+    """The English words of ``text``: not in :data:`KEPT` nor ``typed`` (single words that
+    stay wherever they are), not in capitals, not in codes, and not part of ``names``
+    (whole names from the data: "Up or Down (5 Suits)" is a name, its "or" is not)."""
+    for name in sorted(names, key=len, reverse=True):  # "Rainbow (6 Suits)" before "Rainbow"
+        if name in text:
+            end = r"(?![A-Za-z])" if name[-1:].isalpha() else ""
+            text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(name)}{end}", " ", text)
+    text = CODE.sub(" ", text)
+    return {w for w in WORD.findall(text) if w not in KEPT | typed and not w.isupper()}
+
+
+def parsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """``parser`` and each of its subcommands' parsers, nested ones too, by their prog."""
+    yield parser.prog, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                yield from parsers(child)
