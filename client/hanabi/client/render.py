@@ -52,10 +52,15 @@ def seat_kind(player: Mapping[str, Any]) -> str | None:
     seat = SeatKind.of(player)
     if seat is SeatKind.PERSON:
         return None
-    kind = f"{player['bot']} bot" if seat is SeatKind.BOT else f"{player['plays']} program"
+    if seat is SeatKind.BOT:
+        kind = _("{strategy} bot", strategy=player["bot"])
+    else:
+        kind = _("{strategy} program", strategy=player["plays"])
     declared = player.get("bot") or player.get("plays")
     really = player.get("playing")
-    return f"{kind}, plays {really} here" if really and really != declared else kind
+    if really and really != declared:
+        return _("{kind}, plays {strategy} here", kind=kind, strategy=really)
+    return kind
 
 
 class TableRenderer:

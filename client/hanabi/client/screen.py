@@ -197,7 +197,7 @@ class TableScreen:
         you = view.get("you")
         lobby = view.get("status") == GameStatus.LOBBY
         if lobby and you is not None:
-            prompt = "lobby> "
+            prompt = _("lobby> ")
         elif you is not None and view.get("current_seat") == you:
             prompt = _("Your move> ")
         else:
@@ -207,7 +207,7 @@ class TableScreen:
                 waiting = _("Waiting for {who} to play… ({commands})", who=who, commands=what)
                 self.console.print(Text(waiting, style="dim"))
             # A spectator's own prompt: nothing typed there is a move or a lobby command.
-            prompt = "watching> " if you is None else "> "
+            prompt = _("watching> ") if you is None else "> "
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
 
