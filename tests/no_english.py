@@ -22,16 +22,19 @@ CODE = re.compile(
 )
 
 
-def english(text: str, typed: set[str], names: Iterable[str] = ()) -> set[str]:
-    """The English words of ``text``: not in :data:`KEPT` nor ``typed`` (single words that
-    stay wherever they are), not in capitals, not in codes, and not part of ``names``
-    (whole names from the data: "Up or Down (5 Suits)" is a name, its "or" is not)."""
+def english(
+    text: str, typed: set[str], names: Iterable[str] = (), kept: set[str] = KEPT
+) -> set[str]:
+    """The English words of ``text``: not in ``kept`` (:data:`KEPT`) nor ``typed`` (single
+    words that stay wherever they are), not in capitals, not in codes, and not part of
+    ``names`` (whole names from the data: "Up or Down (5 Suits)" is a name, its "or" is
+    not)."""
     for name in sorted(names, key=len, reverse=True):  # "Rainbow (6 Suits)" before "Rainbow"
         if name in text:
             end = r"(?![A-Za-z])" if name[-1:].isalpha() else ""
             text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(name)}{end}", " ", text)
     text = CODE.sub(" ", text)
-    return {w for w in WORD.findall(text) if w not in KEPT | typed and not w.isupper()}
+    return {w for w in WORD.findall(text) if w not in kept | typed and not w.isupper()}
 
 
 def parsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
