@@ -164,11 +164,12 @@ def test_no_english_in_the_live_output(world: World, lang: str, tmp_path: Path) 
     assert printed["webhook deliveries"].count("  500  ") == 1
     assert "R1" in printed["watch"] and "R1" in printed["replay"]
     typed, names = allowed_names(world)
-    # the boards list every team of the run's Redis, other tests' too: their names
+    # the boards list every team of the run's Redis, other tests' too: their names and ids
     api = Client(world.server.url, retries=1)
     for kind in ("score", "turns"):
         board = api.leaderboard(players=2, kind=kind, limit=100)["entries"]
         names |= {player for entry in board for player in entry["players"]}
+        names |= {entry["game_id"] for entry in board}
     said = {what: names | {" ".join(args)} | set(args) for what, (args, _) in commands.items()}
     found = {what: english(text, typed, said.get(what, names)) for what, text in printed.items()}
     found = {what: words for what, words in found.items() if words}

@@ -30,15 +30,18 @@ def seated_table(web: Browsing, web_server: WebServer, variant: str, seat: int =
 
 
 def symbols(page: Page, selector: str) -> list[dict[str, Any]]:
-    """Each element's suit, symbol and band background (what a person sees of the suit)."""
-    return page.locator(selector).evaluate_all(
-        """els => els.map((el) => {
+    """Each element's suit, symbol and band background (what a person sees of the suit),
+    found and read in one step: the table redraws on every change, and an element found
+    before a redraw and read after it is detached (no computed style)."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)].map((el) => {
           const svg = el.querySelector("svg.pip");
           const band = el.querySelector(".band") || el;
           return { suit: el.dataset.suit, symbol: svg && svg.dataset.symbol,
                    background: getComputedStyle(band).backgroundImage,
                    color: getComputedStyle(band).backgroundColor };
-        })"""
+        })""",
+        selector,
     )
 
 
