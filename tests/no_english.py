@@ -19,6 +19,8 @@ WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")
 #: Flags, environment variables, addresses, paths, codes (words with digits or "_").
 CODE = re.compile(
     r"--?[\w-]+|\b[a-z]-[a-z]\b|\$\w+|https?://\S*|[\w.-]*/[\w./{}<>-]+|\b\w*[\d_]\w*\b|`[^`]*`"
+    # a game's or a room's id (12 or 14 of letters and digits) that drew no digit
+    r"|\b(?=\w*[A-Z])(?=\w*[a-z])[A-Za-z]{12,14}\b"
 )
 
 

@@ -49,11 +49,13 @@ KEPT = {
 STATUSES = ("lobby", "playing", "finished")
 #: A run of Latin letters (a word, with an inner apostrophe).
 WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*")
-#: Addresses and paths (/api/v1/..., http://...), and words holding a digit (ids, seeds,
-#: tokens, card codes such as R3).
+#: Addresses and paths (/api/v1/..., http://...), words holding a digit (ids, seeds,
+#: tokens, card codes such as R3), and ids that drew no digit.
 CODE = re.compile(
     r"`[^`\n]*`|\]\([^)\s]*\)|https?://\S*|[\w./-]*/[\w./{}?=&%:-]+|[\w-]+\.md\b"
     r"|\b\w*[\d_]\w*\b"
+    # a game's or a room's id (12 or 14 of letters and digits) that drew no digit
+    r"|\b(?=\w*[A-Z])(?=\w*[a-z])[A-Za-z]{12,14}\b"
 )
 
 #: The page's text and its elements' labels, titles and placeholders; but the variant
