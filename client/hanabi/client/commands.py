@@ -16,7 +16,7 @@ from typing import Any
 from .codes import ActionKind, GameStatus
 from .i18n import N_, _
 from .narrate import player_names
-from .notes import NoteError, parse_note
+from .notes import NoteError, parse_note, seat_named
 from .variants import VariantInfo
 from .words import colour_word, seat_name
 
@@ -262,29 +262,15 @@ def _clue(args: list[str], view: Mapping[str, Any], info: VariantInfo) -> dict[s
 
 
 def _player(word: str, names: list[str]) -> int:
-    lowered = [n.lower() for n in names]
-    w = word.lower()
-    if w in lowered and lowered.count(w) == 1:
-        return lowered.index(w)
-    if w.isdigit():
-        number = int(w)
+    """A player by number (1-n, as the table lists them) or by name (:func:`seat_named`)."""
+    if word.isdigit() and word.lower() not in (n.lower() for n in names):
+        number = int(word)
         if 1 <= number <= len(names):
             return number - 1
         raise InputError(
             _("There is no player {number}: players are 1-{n}.", number=number, n=len(names))
         )
-    starts = [i for i, n in enumerate(lowered) if n.startswith(w)]
-    if len(starts) == 1:
-        return starts[0]
-    if len(starts) > 1:
-        some = _(", ").join(names[i] for i in starts[:-1])
-        raise InputError(
-            _('"{word}" could be {some} or {last}.', word=word, some=some, last=names[starts[-1]])
-        )
-    players = _(", ").join(names)
-    raise InputError(
-        _('Nobody called "{word}" here: players are {players}.', word=word, players=players)
-    )
+    return seat_named(word, names, InputError)
 
 
 def _pick_suit(word: str, suits: list[Any], what: str) -> str:

@@ -41,7 +41,7 @@ def parse_note(line: str, view: Mapping[str, Any] | None) -> tuple[int, str]:
         raise NoteError(_("Which card? {usage}", usage=usage()))
     seat = you
     if not parts[0].isdigit():
-        seat = _who(parts[0], player_names(view))
+        seat = seat_named(parts[0], player_names(view))
         parts = line.strip().split(None, 3)[2:]
         if not parts or not parts[0].isdigit():
             raise NoteError(_("Which of their cards? {usage}", usage=usage()))
@@ -59,7 +59,10 @@ def parse_note(line: str, view: Mapping[str, Any] | None) -> tuple[int, str]:
     return int(hand[slot - 1]["order"]), text
 
 
-def _who(word: str, names: Sequence[str]) -> int:
+def seat_named(word: str, names: Sequence[str], error: type[ValueError] = NoteError) -> int:
+    """The seat of the player ``word`` names (any case): the one so called, else the one
+    whose name it begins; ``error`` (its message a sentence) when none or several do.
+    The table's commands (``clue``) and notes both read a player's name this way."""
     lowered = [n.lower() for n in names]
     w = word.lower()
     found = [i for i, n in enumerate(lowered) if n == w] or [
@@ -69,11 +72,11 @@ def _who(word: str, names: Sequence[str]) -> int:
         return found[0]
     if found:
         some = _(", ").join(names[i] for i in found[:-1])
-        raise NoteError(
+        raise error(
             _('"{word}" could be {some} or {last}.', word=word, some=some, last=names[found[-1]])
         )
     players = _(", ").join(names)
-    raise NoteError(
+    raise error(
         _('Nobody called "{word}" here: players are {players}.', word=word, players=players)
     )
 
