@@ -28,7 +28,7 @@ from ..table.hypotheticals import Audience
 from ..table.refusals import Refused
 from ..table.replays import Replays
 from .ratelimits import LAPSE
-from .stream import RETRY_MS, StreamEnd, draining, end, message
+from .stream import RETRY_MS, StreamEnd, draining, end, held_stream, message
 
 log = logging.getLogger("hanabi.server")
 
@@ -56,16 +56,10 @@ class RoomStream:
         self.held: Callable[[float], None] | None = None
 
     def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
-        """Count the stream among this process's waiting requests (503 past the limit,
-        before any byte is sent) and return its messages."""
-        try:
-            release = self.replays.reads.hold()
-        except Refused:
-            if held is not None:
-                held(0)
-            raise
+        """The stream's messages, counted as a game's stream is (:func:`held_stream`)."""
         self.held = held
-        return self._messages(release, time.monotonic() + self.max_seconds)
+        stop_at = time.monotonic() + self.max_seconds
+        return held_stream(self.replays.reads.hold, held, lambda: self._messages(stop_at))
 
     def _audience(self, room: StoredRoom) -> Audience:
         # Only a stream opened with a token can be the leader's; the lead may move.
@@ -78,7 +72,7 @@ class RoomStream:
         :meth:`~hanabi.server.table.replays.Replays.still_admitted`), None if it may."""
         return None if self.admitted is None else self.admitted(room)
 
-    def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
+    def _messages(self, stop_at: float) -> Iterator[bytes]:
         replays, room = self.replays, self.room
         try:
             yield b"retry: %d\n\n" % RETRY_MS
@@ -119,7 +113,3 @@ class RoomStream:
             yield end(exc.code)
         except Exception as exc:  # storage trouble: close; the client resumes
             log.warning("replay room stream closed: %s", type(exc).__name__)
-        finally:
-            release()
-            if self.held is not None:
-                self.held(0)

@@ -79,6 +79,35 @@ def end(reason: str) -> bytes:
     return message(orjson.dumps({"reason": reason}), "end")
 
 
+def held_stream(
+    hold: Callable[[], Callable[[], None]],
+    held: Callable[[float], None] | None,
+    messages: Callable[[], Iterator[bytes]],
+) -> Iterator[bytes]:
+    """A stream's ``messages``, counted among this process's waiting requests (``hold``:
+    503 past the limit, raised here, before any byte is sent) and with ``held`` among its
+    address's (renewed by the stream at each keep-alive); both let go when it ends, however
+    it ends. A game's stream and a replay room's open this way."""
+    try:
+        release = hold()
+    except Refused:
+        if held is not None:
+            held(0)
+        raise
+    return _released(messages(), release, held)
+
+
+def _released(
+    messages: Iterator[bytes], release: Callable[[], None], held: Callable[[float], None] | None
+) -> Iterator[bytes]:
+    try:
+        yield from messages
+    finally:
+        release()
+        if held is not None:
+            held(0)
+
+
 def draining() -> bytes:
     """The last words of a stream whose server is stopping: reconnect (to another node) in
     1-5 s, spread out so that thousands of browsers do not all come back at once."""
@@ -122,19 +151,13 @@ class GameStream:
         return seat_by_hash(record.players, self.token_hash)
 
     def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
-        """Count the stream among this process's waiting requests (503 past the limit, before
-        any byte is sent) and return its messages. ``held``: the stream's entry among its
-        address's waiting requests, renewed at every keep-alive and dropped at the end."""
-        try:
-            release = self.reads.hold()
-        except Refused:
-            if held is not None:
-                held(0)
-            raise
+        """The stream's messages (:func:`held_stream`). ``held``: the stream's entry among
+        its address's waiting requests, renewed at every keep-alive and dropped at the end."""
         self.held = held
-        return self._messages(release, time.monotonic() + self.max_seconds)
+        stop_at = time.monotonic() + self.max_seconds
+        return held_stream(self.reads.hold, held, lambda: self._messages(stop_at))
 
-    def _messages(self, release: Callable[[], None], stop_at: float) -> Iterator[bytes]:
+    def _messages(self, stop_at: float) -> Iterator[bytes]:
         reads, record = self.reads, self.record
         try:
             yield b"retry: %d\n\n" % RETRY_MS
@@ -185,10 +208,6 @@ class GameStream:
             yield end(exc.code)
         except Exception as exc:  # storage trouble: close; the client resumes
             log.warning("event stream closed: %s", type(exc).__name__)
-        finally:
-            release()
-            if self.held is not None:
-                self.held(0)
 
     def _revoked(self) -> bool:
         return self.alive is not None and not self.alive()
