@@ -261,6 +261,45 @@ def test_hidden_draws_are_hidden_from_followers(client: FlaskClient, finished: T
     assert get(client, room, leader)["hypothetical"]["hidden"] == []
 
 
+def test_hidden_draws_are_not_told_by_the_legal_moves(client: FlaskClient, finished: Table) -> None:
+    """A follower's legal moves offer every clue to a hand holding a hidden card: which
+    ones touch something would tell the card (the engine's own list offers a clue only
+    when it touches); one that touches nothing is the engine's to refuse when sent."""
+    room, leader = room_of(client, finished)
+    state = branch(client, room, leader, 0, reveal=False)
+    card = state["view"]["hands"][0][0]["order"]
+    play = {"turn": 0, "type": "play", "card": card}
+    led = post(client, room, "hypothetical/actions", leader, play).get_json()
+    seen = get(client, room)
+    assert seen["hypothetical"]["current_seat"] == 1 and len(seen["hypothetical"]["hidden"]) == 1
+    [drawn] = [c for c in led["view"]["hands"][0] if c["order"] in seen["hypothetical"]["hidden"]]
+    shown = [c for c in led["view"]["hands"][0] if c is not drawn]
+    variant = client.get(f"{API}/variants/{seen['view']['variant']}").get_json()
+    every = [("color", c) for c in variant["clue_colors"]] + [("rank", r) for r in range(1, 6)]
+    # the clues that touch none of the cards the follower sees and not the hidden card
+    # either: the engine's list leaves them out, which would tell the follower what it is
+    told = [
+        (kind, value)
+        for kind, value in every
+        if all(c["suit" if kind == "color" else "rank"] != value for c in [*shown, drawn])
+    ]
+    assert told  # the deal has some (else this test could not fail)
+    offered = {
+        ("color", a["color"]) if "color" in a else ("rank", a["rank"])
+        for a in seen["hypothetical"]["legal_actions"]
+        if a["type"] == "clue" and a["target"] == 0
+    }
+    assert offered == set(every)
+    # the leader sees every card: the engine's list, and the engine refuses an empty clue
+    lead = get(client, room, leader)["hypothetical"]["legal_actions"]
+    to_holder = [a for a in lead if a["type"] == "clue" and a["target"] == 0]
+    assert {(k, a[k]) for a in to_holder for k in ("color", "rank") if k in a}.isdisjoint(told)
+    kind, value = told[0]
+    empty = {"turn": 1, "type": "clue", "target": 0, kind: value}
+    refused = post(client, room, "hypothetical/actions", leader, empty)
+    assert_problem(refused, 409, "empty_clue")
+
+
 def test_back_returns_to_the_real_game(client: FlaskClient, finished: Table) -> None:
     room, leader = room_of(client, finished)
     real = get(client, room)

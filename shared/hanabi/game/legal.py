@@ -7,6 +7,7 @@ never a look at hidden information beyond what the rules themselves decide on.
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from .actions import CLUE, DISCARD, PLAY, Action
@@ -74,3 +75,31 @@ def _clue_actions(variant: Variant, num_players: int) -> list[list[tuple[int, Ac
         + [(m, Action(CLUE, target=t, rank=r), RANK) for r, m in variant.rank_masks.items()]
         for t in range(num_players)
     ]
+
+
+def legal_actions_unseen(game: Game, hidden: Collection[int]) -> list[Action]:
+    """The seat to move's legal actions as shown to someone who does not see the cards
+    ``hidden`` (orders): a shared replay's followers while a hypothetical hides its draws.
+
+    :func:`legal_actions` offers a clue only when it touches a card (unless the rules allow
+    empty clues), which tells whoever reads the list something of every card in the
+    target's hand. So here a target holding a hidden card is offered every clue the
+    variant gives (of the kind the rules allow now); one that would touch nothing is the
+    engine's to refuse when it is sent (``empty_clue``), as it refuses any illegal move.
+    Plays and discards name cards by order and depend on public knowledge only: they are
+    :func:`legal_actions`' own. Views only; a seat's own list in a play needs none of this
+    (it sees every hand a clue goes to).
+    """
+    out = legal_actions(game)
+    if not hidden or not out or game.clue_tokens < game.variant.clue_unit:
+        return out  # no clue may be given: nothing else to offer
+    unseen = set(hidden)
+    offered = {a for a in out if a.type == CLUE}
+    last = game.last_clue_kind if game.variant.rules.alternating_clues else None
+    clues = _clue_actions(game.variant, game.num_players)
+    targets = [(game.current + k) % game.num_players for k in range(1, game.num_players)]
+    for target in targets:
+        if not unseen.isdisjoint(game.hands[target]):
+            offered.update(action for _, action, kind in clues[target] if kind != last)
+    rest = [a for a in out if a.type != CLUE]
+    return rest + [a for t in targets for _, a, _ in clues[t] if a in offered]

@@ -8,8 +8,10 @@ of it is stored with the game; the room keeps the branch turn and the moves.
 
 Cards drawn during a hypothetical may be hidden from followers (``reveal`` false): their
 suit and rank are blanked in the followers' view while they sit in a hand (a played or
-discarded card is public, as at a real table), and every card's deduced knowledge falls
-back to its clue knowledge, since deductions count the cards each hand sees.
+discarded card is public, as at a real table), every card's deduced knowledge falls
+back to its clue knowledge, since deductions count the cards each hand sees, and the
+legal moves they are shown offer every clue to a hand holding a hidden card (which clues
+touch something would tell the card: :func:`hanabi.game.legal.legal_actions_unseen`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from hanabi.game import Action, Game, HanabiError, IllegalAction, full_view, replay
+from hanabi.game.legal import legal_actions_unseen
 
 from ..ops.times import iso
 from ..storage.record import Record
@@ -144,6 +147,8 @@ def room_view(
     hidden = not branch.reveal and audience is Audience.FOLLOWERS
     if hidden:
         _hide_draws(view, first_drawn)
+    unseen = sorted(c["order"] for h in view["hands"] for c in h if c["suit"] is None)
+    unseen = unseen if hidden else []
     moves = [{"seat": seat, "action": action} for seat, action in branch.moves]
     out["view"] = view
     out["last_move"] = moves[-1] if moves else out["last_move"]
@@ -153,10 +158,10 @@ def room_view(
         "moves": moves,
         "current_turn": game.turn,
         "current_seat": None if game.is_over else game.current,
-        "legal_actions": [a.to_dict() for a in game.legal_actions()],
-        "hidden": sorted(c["order"] for h in view["hands"] for c in h if c["suit"] is None)
-        if hidden
-        else [],
+        # what the seat to move may do, told by what this audience sees only: a clue to
+        # a hand holding a hidden card is offered whatever that card is
+        "legal_actions": [a.to_dict() for a in legal_actions_unseen(game, unseen)],
+        "hidden": unseen,
     }
     return out
 

@@ -98,7 +98,13 @@ class HypotheticalSchema(Schema):
     legal_actions = fields.List(
         fields.Nested(ActionSchema),
         required=True,
-        metadata={"description": "What the seat to move may do (the engine's list)."},
+        metadata={
+            "description": "What the seat to move may do (the engine's list). Where cards "
+            "are hidden from this answer's reader, every clue to a hand holding one is "
+            "listed, whether it touches a card or not (which ones touch would tell the "
+            "card); one that touches nothing is refused when sent, as the variant's rules "
+            "say (409 empty_clue, unless empty clues are on)."
+        },
     )
     hidden = fields.List(
         integer(),
