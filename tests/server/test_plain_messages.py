@@ -58,8 +58,8 @@ BAD_BODIES = [
     ),
     (
         {"name": "ann", "options": {"idle_limit": 2}},
-        {"options": {"idle_limit": ["Use a whole number of 5 or more."]}},
-        "options.idle_limit: Use a whole number of 5 or more.",
+        {"options": {"idle_limit": ["Use a whole number from 5 to 31622400."]}},
+        "options.idle_limit: Use a whole number from 5 to 31622400.",
     ),
     (
         {"name": "ann", "seed": ""},

@@ -131,7 +131,7 @@ def last_event_id() -> int | None:
     header = request.headers.get("Last-Event-ID", "").strip()
     if not header:
         return None
-    if not header.isdigit() or len(header) > 12:
+    if not (header.isascii() and header.isdigit()) or len(header) > 12:
         raise Invalid("invalid_header", "Last-Event-ID must be an event's seq.")
     return int(header)
 

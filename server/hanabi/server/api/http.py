@@ -8,12 +8,21 @@ from typing import Any
 import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError
+from werkzeug.routing import IntegerConverter
 
 from ..table.refusals import Invalid, Refused, Unavailable
 from .field_messages import FieldProblems
 
 #: Methods whose body this API reads (PUT and PATCH too, should a route ever take them).
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+class PathNumber(IntegerConverter):
+    """A number in a path (``<int:seat>``, ``<int:card_order>``): ASCII digits, at most
+    four. Werkzeug's own converter reads any script's digits ("/players/٣" is seat 3) and
+    any length; a path that is not one of these names no resource (404)."""
+
+    regex = r"[0-9]{1,4}"
 
 
 def is_json(mimetype: str) -> bool:

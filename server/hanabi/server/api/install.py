@@ -12,7 +12,7 @@ from flask_restx import Api
 
 from ..ops import gunicorn_errors
 from . import docs_ui, headers, problems, web_pages
-from .http import refuse_non_json
+from .http import PathNumber, refuse_non_json
 from .namespaces import NAMESPACES
 from .operations import PREFIX
 from .spec import TITLE
@@ -28,6 +28,7 @@ class ProblemApi(Api):
 def install(app: Flask, settings: dict[str, Any]) -> None:
     """Serve the API, its docs and the web client from ``app``."""
     api = ProblemApi(prefix=PREFIX, doc=False, title=TITLE, version="1.0", catch_all_404s=True)
+    app.url_map.converters["int"] = PathNumber  # before any route takes a number
     api.init_app(app, add_specs=False)  # our OpenAPI 3.1 document replaces swagger.json
     for namespace in NAMESPACES:
         api.add_namespace(namespace)

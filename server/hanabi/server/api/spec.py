@@ -22,6 +22,7 @@ from .examples import media_examples, problem_example
 from .namespaces import NAMESPACES
 from .operations import PREFIX, Operation
 from .problems import HTTP_CODES
+from .schemas.basics import CARD_MAX, SEAT_MAX
 from .schemas.system import ProblemSchema
 
 DESCRIPTION = """\
@@ -40,10 +41,12 @@ TITLE = "Hanabi Game Service API"
 _CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 PARAM_SCHEMAS = {
     "string": {"type": "string", "minLength": 1, "maxLength": 64},
-    "int": {"type": "integer", "minimum": 0},
+    "int": {"type": "integer", "minimum": 0, "maximum": 9999},  # http.PathNumber's 4 digits
 }
 #: Path parameters with a shape of their own, by name.
 NAMED_PARAM_SCHEMAS = {
+    "seat": {"type": "integer", "minimum": 0, "maximum": SEAT_MAX},
+    "card_order": {"type": "integer", "minimum": 0, "maximum": CARD_MAX},
     "seed_name": {"type": "string", "pattern": "^p[2-6]v(0|[1-9][0-9]{0,5})s[1-9][0-9]{0,8}$"},
 }
 METHODS = ("get", "post", "put", "patch", "delete")

@@ -332,7 +332,7 @@ def ranked(entries: list[dict[str, Any]], offset: int) -> list[dict[str, Any]]:
 def cursor_offset(cursor: str | None) -> int:
     if cursor is None:
         return 0
-    if not cursor.isdigit() or len(cursor) > 9:
+    if not (cursor.isascii() and cursor.isdigit()) or len(cursor) > 9:
         raise Invalid("invalid_cursor", "This cursor is not one a page of results gave.")
     return int(cursor)
 

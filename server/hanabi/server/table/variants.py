@@ -86,10 +86,12 @@ def canonical_id(key: Any) -> str:
     """The identifier a game stores for a variant named by ``key``: this service's own id
     as given (``no_variant``: its games keep their suits and deals), else the hanab.live
     name ("Pink & Brown (6 Suits)" for "pink & brown (6 suits)" or 1344). Raises
-    KeyError for anything else."""
+    KeyError for anything else (a key longer than any name, another script's digits)."""
     if isinstance(key, str) and key in VARIANTS:
         return key
-    if not isinstance(key, str) or (key.isdigit() and key != str(int(key))):
+    if not isinstance(key, str) or len(key) > KEY_MAX:
+        raise KeyError(key)
+    if key.isascii() and key.isdigit() and key != str(int(key)):
         raise KeyError(key)  # a number is written plainly: "3", not "03"
     found = catalogue.lookup(key)
     if found is None:

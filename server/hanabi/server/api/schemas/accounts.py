@@ -8,7 +8,7 @@ from marshmallow import ValidationError, fields, validate
 
 from ...table.accounts import USERNAME, USERNAME_RULE, normal_name
 from ..field_messages import FieldMessage
-from .basics import JsonInteger
+from .basics import JsonInteger, query_integer
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
 from .turns import WebhookSchema
@@ -161,7 +161,7 @@ class HistoryPageSchema(Schema):
 
 
 class HistoryQuery(QueryString):
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    limit = query_integer(1, 100, load_default=20)
     cursor = fields.String(validate=validate.Length(1, 100))
 
 

@@ -3,11 +3,12 @@ names and text, and the values a request may name (statuses, actions, suits, clu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from hanabi.game import START_RANK, VARIANTS, ActionKind, EndReason, catalogue
+from hanabi.game import MAX_PLAYERS, START_RANK, VARIANTS, ActionKind, EndReason, catalogue
 
 from ...storage.record import GameStatus
 from ..field_messages import FieldMessage
@@ -24,6 +25,19 @@ EVENT_TYPES = (
 END_REASONS = tuple(reason.value for reason in EndReason)
 MAX_WAIT = 30
 CHAT_MAX = 300
+
+#: The range of every number a request may carry (a path, a query string, a body): none
+#: means anything past these, and an unbounded one would reach the service, Redis and
+#: the JSON written back (which stops at 64 bits) as it came. tests/server/test_fuzz.py
+#: checks that every integer of every request schema has both ends.
+TURN_MAX = 10_000  # a turn: more than any game takes (each move spends a card or a clue)
+DECK_MAX = 200  # cards in a deal given as `deck`
+CARD_MAX = DECK_MAX - 1  # a card's order: its place in the deck
+SEAT_MAX = MAX_PLAYERS - 1  # a seat: 0 to 5
+SEQ_MAX = 999_999_999_999  # an event's seq: 12 digits, as Last-Event-ID
+SECONDS_MAX = 366 * 86_400  # the longest idle limit or move clock a request may ask for
+OFFSET_MAX = 100_000  # how many matches a page of the variant catalogue may skip
+EVENTS_LIMIT_MAX = 10_000  # ?limit= of an event page (the server's cap is lower: 1000)
 
 #: Some visible character, and no control characters (they could drive a terminal). The
 #: classes are spelled out (no \s, \S) so Python and ECMA-262 (OpenAPI) read them alike.
@@ -100,6 +114,47 @@ class JsonInteger(fields.Integer):
         if isinstance(value, float) and not value.is_integer():
             raise self.make_error("invalid")
         return super()._deserialize(int(value), attr, data, **kwargs)
+
+
+class QueryInteger(fields.Integer):
+    """An integer in a query string: ASCII digits and a minus sign at most. Python's
+    ``int()`` also reads "٣", "1_000" and " 7 ", and refuses 4,301 digits with an error
+    of its own: none of those is a number a client means here. A number of more than 15
+    digits is read as 10**15 (or its negative), past every field's range, so its refusal
+    says the range."""
+
+    PATTERN = re.compile(r"-?[0-9]+")
+    DIGITS = 15
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int:
+        if not isinstance(value, str) or self.PATTERN.fullmatch(value) is None:
+            raise self.make_error("invalid")
+        if len(value.lstrip("-")) > self.DIGITS:
+            value = ("-" if value.startswith("-") else "") + "1" + "0" * self.DIGITS
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryFloat(fields.Float):
+    """A number in a query string, written as JSON writes one (ASCII digits, a point,
+    an exponent): not "nan", "inf", "1_0" or another script's digits, which Python's
+    ``float()`` reads too. One too large to be finite is refused as not finite."""
+
+    PATTERN = re.compile(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> float:
+        if not isinstance(value, str) or self.PATTERN.fullmatch(value) is None:
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def bounded(low: int, high: int, **kw: Any) -> fields.Integer:
+    """A body's integer from ``low`` to ``high`` (the contract's minimum and maximum)."""
+    return JsonInteger(validate=validate.Range(low, high), **kw)
+
+
+def query_integer(low: int, high: int, **kw: Any) -> fields.Integer:
+    """A query string's integer from ``low`` to ``high``."""
+    return QueryInteger(validate=validate.Range(low, high), **kw)
 
 
 class JsonBoolean(fields.Boolean):

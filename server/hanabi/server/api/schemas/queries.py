@@ -5,7 +5,15 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ..field_messages import FieldMessage
-from .basics import MAX_WAIT, STATUSES
+from .basics import (
+    EVENTS_LIMIT_MAX,
+    MAX_WAIT,
+    SEQ_MAX,
+    STATUSES,
+    TURN_MAX,
+    QueryFloat,
+    query_integer,
+)
 from .plain import Schema  # marshmallow's, refusing in plain words
 
 
@@ -17,9 +25,9 @@ class QueryString(Schema):
 
 class ListGamesQuery(QueryString):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    limit = query_integer(1, 100, load_default=20)
     cursor = fields.String(validate=validate.Length(1, 100))
-    wait = fields.Float(
+    wait = QueryFloat(
         load_default=0,
         validate=validate.Range(0, MAX_WAIT),
         metadata={
@@ -30,7 +38,7 @@ class ListGamesQuery(QueryString):
 
 
 class WaitQuery(QueryString):
-    wait = fields.Float(
+    wait = QueryFloat(
         load_default=0,
         validate=validate.Range(0, MAX_WAIT),
         metadata={"description": "With If-None-Match: hold up to this many seconds for a change."},
@@ -38,26 +46,27 @@ class WaitQuery(QueryString):
 
 
 class EventsQuery(QueryString):
-    after = fields.Integer(
-        load_default=0,
-        validate=validate.Range(0),
-        metadata={"description": "Only events with a larger seq."},
+    after = query_integer(
+        0, SEQ_MAX, load_default=0, metadata={"description": "Only events with a larger seq."}
     )
-    limit = fields.Integer(
-        validate=validate.Range(1),
-        metadata={"description": "Page size: default 200, at most the server's cap (1000)."},
+    limit = query_integer(
+        1,
+        EVENTS_LIMIT_MAX,
+        metadata={
+            "description": "Page size: default 200; more than the server's cap (1000) "
+            "answers the cap's worth."
+        },
     )
 
 
 class ReplayQuery(QueryString):
-    turn = fields.Integer(
-        validate=validate.Range(0), metadata={"description": "Default: the final turn."}
-    )
+    turn = query_integer(0, TURN_MAX, metadata={"description": "Default: the final turn."})
 
 
 class StreamQuery(QueryString):
-    after = fields.Integer(
-        validate=validate.Range(0),
+    after = query_integer(
+        0,
+        SEQ_MAX,
         metadata={
             "description": "Replay the events after this seq first (Last-Event-ID, when "
             "sent, takes precedence). Without either: the current view, then what follows."

@@ -6,7 +6,16 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ...table.seats import NAME_MAX
-from .basics import NAME_PATTERN, JsonBoolean, integer, nullable_integer, text_field
+from .basics import (
+    CARD_MAX,
+    NAME_PATTERN,
+    TURN_MAX,
+    JsonBoolean,
+    bounded,
+    integer,
+    nullable_integer,
+    text_field,
+)
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .views import ActionSchema, GameViewSchema
 
@@ -28,13 +37,14 @@ class JoinRoomSchema(Schema):
 
 
 class PositionSchema(Schema):
-    turn = integer(
+    turn = bounded(
+        0,
+        TURN_MAX,
         required=True,
-        validate=validate.Range(0),
         metadata={"description": "The real game's turn to show (kept inside a hypothetical)."},
     )
     highlight = fields.List(
-        integer(validate=validate.Range(0)),
+        bounded(0, CARD_MAX),
         load_default=list,
         validate=validate.Length(0, HIGHLIGHT_MAX),
         metadata={"description": f"Card orders pointed at (at most {HIGHLIGHT_MAX})."},
@@ -50,9 +60,10 @@ class PassLeadSchema(Schema):
 
 
 class BranchSchema(Schema):
-    turn = integer(
+    turn = bounded(
+        0,
+        TURN_MAX,
         required=True,
-        validate=validate.Range(0),
         metadata={"description": "The real game's turn the hypothetical starts from."},
     )
     reveal_draws = JsonBoolean(

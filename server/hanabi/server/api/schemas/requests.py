@@ -13,19 +13,25 @@ from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
 from ...table.seats import NAME_MAX
 from ..field_messages import FieldMessage
 from .basics import (
+    CARD_MAX,
     CARD_RANKS,
     CHAT_MAX,
     CLUE_COLORS,
     CLUE_RANKS,
+    DECK_MAX,
     IDLE_LIMIT,
     MOVE_CLOCK,
     NAME_PATTERN,
     PLAYER_ACTIONS,
+    SEAT_MAX,
+    SECONDS_MAX,
     SUIT_IDS,
     TIMER,
+    TURN_MAX,
     VISIBLE,
     FullMatch,
     JsonBoolean,
+    bounded,
     integer,
     text_field,
 )
@@ -47,9 +53,9 @@ class OptionsSchema(TableOptionsSchema):
             "(option_not_rated)."
         },
     )
-    idle_limit = integer(validate=validate.Range(min=5), metadata={"description": IDLE_LIMIT})
+    idle_limit = bounded(5, SECONDS_MAX, metadata={"description": IDLE_LIMIT})
     timer = fields.Nested(TimerSchema, metadata={"description": TIMER})
-    move_clock = integer(validate=validate.Range(min=1), metadata={"description": MOVE_CLOCK})
+    move_clock = bounded(1, SECONDS_MAX, metadata={"description": MOVE_CLOCK})
 
 
 class DeckCardSchema(Schema):
@@ -77,7 +83,7 @@ class CreateGameSchema(Schema):
     )
     deck = fields.List(
         fields.Nested(DeckCardSchema),
-        validate=validate.Length(1, 200),
+        validate=validate.Length(1, DECK_MAX),
         metadata={"description": "An exact deal, top card first (e.g. from hanab.live)."},
     )
 
@@ -151,18 +157,14 @@ class SeatGrantSchema(Schema):
 
 
 class ActionRequest(Schema):
-    turn = integer(
-        required=True,
-        validate=validate.Range(0),
-        metadata={"description": "The turn the client believes it is."},
+    turn = bounded(
+        0, TURN_MAX, required=True, metadata={"description": "The turn the client believes it is."}
     )
 
 
 class PlayRequestSchema(ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("play"))
-    card = integer(
-        required=True, validate=validate.Range(0), metadata={"description": "Its order."}
-    )
+    card = bounded(0, CARD_MAX, required=True, metadata={"description": "Its order."})
     firework = fields.String(
         validate=validate.OneOf(SUIT_IDS),
         metadata={"description": "Wild plays: the firework (suit id) to play on."},
@@ -171,20 +173,18 @@ class PlayRequestSchema(ActionRequest):
 
 class DiscardRequestSchema(ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("discard"))
-    card = integer(
-        required=True, validate=validate.Range(0), metadata={"description": "Its order."}
-    )
+    card = bounded(0, CARD_MAX, required=True, metadata={"description": "Its order."})
 
 
 class ColorClueRequestSchema(ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("clue"))
-    target = integer(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
+    target = bounded(0, SEAT_MAX, required=True, metadata={"description": "A seat."})
     color = fields.String(required=True, validate=validate.OneOf(CLUE_COLORS))
 
 
 class RankClueRequestSchema(ActionRequest):
     type = fields.String(required=True, validate=validate.Equal("clue"))
-    target = integer(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
+    target = bounded(0, SEAT_MAX, required=True, metadata={"description": "A seat."})
     rank = integer(required=True, validate=validate.OneOf(CLUE_RANKS))
 
 

@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
 
 from ..field_messages import FieldMessage
-from .basics import integer, nullable_integer, nullable_string
+from .basics import integer, nullable_integer, nullable_string, query_integer
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
 
@@ -15,7 +15,7 @@ CURSOR = "Pass as ?cursor= for the next page (null: the last page)."
 
 
 class PageQuery(QueryString):
-    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    limit = query_integer(1, 100, load_default=20)
     cursor = fields.String(
         validate=validate.Regexp(
             r"^[0-9]{1,9}$", error=FieldMessage("Pass the next_cursor a page gave.")
@@ -30,7 +30,7 @@ class LeaderboardQuery(PageQuery):
         validate=validate.Length(1, 100),
         metadata={"description": "A hanab.live variant id or name, or this service's id."},
     )
-    players = fields.Integer(load_default=2, validate=validate.Range(MIN_PLAYERS, MAX_PLAYERS))
+    players = query_integer(MIN_PLAYERS, MAX_PLAYERS, load_default=2)
     kind = fields.String(
         load_default="score",
         validate=validate.OneOf(("score", "turns")),

@@ -5,23 +5,25 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from .basics import integer, nullable_integer, nullable_string
+from .basics import integer, nullable_integer, nullable_string, query_integer
 from .plain import Schema
 from .queries import QueryString
 
 
 class TurnsQuery(QueryString):
-    limit = fields.Integer(
+    limit = query_integer(
+        1,
+        200,
         load_default=50,
-        validate=validate.Range(1, 200),
         metadata={"description": "How many games (the most urgent first); at most 200."},
     )
 
 
 class DeliveriesQuery(QueryString):
-    limit = fields.Integer(
+    limit = query_integer(
+        1,
+        200,
         load_default=20,
-        validate=validate.Range(1, 200),
         metadata={"description": "How many deliveries, newest first (the server keeps 50)."},
     )
 

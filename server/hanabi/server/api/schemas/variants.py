@@ -17,7 +17,15 @@ from ...table.variants import (
     canonical_id,
 )
 from ..field_messages import FieldMessage
-from .basics import JsonBoolean, integer, nullable_integer, nullable_string
+from .basics import (
+    OFFSET_MAX,
+    JsonBoolean,
+    QueryInteger,
+    integer,
+    nullable_integer,
+    nullable_string,
+    query_integer,
+)
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .queries import QueryString
 from .system import SuitSchema, VariantSchema
@@ -58,7 +66,7 @@ class VariantsQuery(QueryString):
             "(`pink` finds 'Pink (6 Suits)' and 'Light Pink & ...'); empty: no filter."
         },
     )
-    suits = fields.Integer(
+    suits = QueryInteger(
         validate=validate.OneOf(CATALOGUE.suit_counts),
         metadata={"description": "Only variants with this many suits."},
     )
@@ -72,15 +80,17 @@ class VariantsQuery(QueryString):
             "inverted, reversed)."
         },
     )
-    limit = fields.Integer(
+    limit = query_integer(
+        1,
+        PAGE_MAX,
         load_default=PAGE_DEFAULT,
-        validate=validate.Range(1, PAGE_MAX),
         metadata={"description": f"Page size: default {PAGE_DEFAULT}, at most {PAGE_MAX}."},
     )
-    offset = fields.Integer(
+    offset = query_integer(
+        0,
+        OFFSET_MAX,
         load_default=0,
-        validate=validate.Range(0),
-        metadata={"description": "How many matches to skip."},
+        metadata={"description": "How many matches to skip (past the last: an empty page)."},
     )
 
 
