@@ -125,7 +125,10 @@ def build_services(settings: dict[str, Any]) -> Services:
     reads.private = notes  # a seat's notes in its views, outside the view cache
     writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
     leaving = Leaving(store, settling, writes, reads)
-    webhooks = Webhooks(WebhookStore(store.redis, settings["HANABI_WEBHOOK_LOG"]), settings)
+    webhook_store = WebhookStore(
+        store.redis, settings["HANABI_WEBHOOK_LOG"], settings["HANABI_WEBHOOK_SHARE"]
+    )
+    webhooks = Webhooks(webhook_store, settings)
     turns = Turns(TurnIndex(store.redis), store, webhooks)
     writes.watchers.append(turns.committed)
     accounts = Accounts(

@@ -8,7 +8,8 @@ from flask import Response, current_app
 from flask_restx import Resource
 
 from ..table.turns import Turns
-from ..table.webhooks import Webhooks
+from ..table.webhooks import ERROR_WORDS, Webhooks
+from . import language
 from .context import hit_per_address
 from .credentials import require_account
 from .http import json_response, load_body, load_query
@@ -61,11 +62,14 @@ class Webhook(Resource):
             "The URL is POSTed a JSON body when it becomes the account's move (event "
             "your_turn) and when a game it plays in ends (game_over), signed with "
             "X-Hanabi-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>, with "
-            "X-Hanabi-Timestamp and X-Hanabi-Delivery. Failures (no answer, 5xx, 429) are "
-            "retried with exponential backoff, a bounded number of times. Setting it again "
-            "replaces the URL and the secret. URLs of private or loopback addresses are "
-            "refused (400 webhook_url_refused). 429 rate_limited past HANABI_LIMIT_WEBHOOK "
-            "per address."
+            "X-Hanabi-Timestamp and X-Hanabi-Delivery. A call must be answered within "
+            "HANABI_WEBHOOK_TIMEOUT (10 s, connecting, TLS and the answer's headers together). "
+            "Failures (no answer in time, 5xx, 429) are retried with exponential backoff, a "
+            "bounded number of times. Setting it again replaces the URL and the secret. A URL "
+            "that is not https, or whose host does not resolve to public addresses only (every "
+            "IANA special-purpose block is refused), is refused with one sentence whatever the "
+            "host resolved to (400 webhook_url_refused). 429 rate_limited past "
+            "HANABI_LIMIT_WEBHOOK per address."
         ),
         body=WebhookRequestSchema,
         auth="required",
@@ -106,10 +110,23 @@ class Deliveries(Resource):
         summary="The webhook's last deliveries, newest first, with the receiver's status",
         query=DeliveriesQuery,
         auth="required",
+        description=(
+            "Each try: its attempt, the receiver's status, or why there is none (error_code: "
+            "timeout when the call was not over within HANABI_WEBHOOK_TIMEOUT, connecting, TLS "
+            "and the answer's headers together; error: that in a sentence, in the request's "
+            "language), its outcome and, when retrying, its next try."
+        ),
         responses={200: (DeliveryListSchema, "The delivery log")},
+        headers={200: {"Content-Language": "The language of the errors' sentences"}},
         errors=(400, 401),
     )
     def get(self) -> Response:
         account = require_account()
         query = load_query(schema(DeliveriesQuery))
-        return json_response(webhooks().deliveries(account.id, query["limit"]))
+        body = webhooks().deliveries(account.id, query["limit"])
+        tag = language.current()
+        for delivery in body["deliveries"]:  # each failure's sentence in the reader's words
+            words = ERROR_WORDS.get(delivery.get("error_code"))
+            if words is not None:
+                delivery["error"] = language.say(words, tag)
+        return language.label(json_response(body), tag)

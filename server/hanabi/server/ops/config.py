@@ -97,8 +97,10 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_WEBHOOK_PRIVATE": ("off", str),  # on: webhooks may reach private/loopback hosts
     "HANABI_WEBHOOK_ATTEMPTS": (6, int),  # deliveries tried per webhook call before it fails
     "HANABI_WEBHOOK_BACKOFF": (30.0, float),  # seconds before the first retry; then doubled
-    "HANABI_WEBHOOK_TIMEOUT": (5.0, float),  # seconds one delivery may take
-    "HANABI_WEBHOOK_WORKERS": (1, int),  # delivering threads per process; 0: none here
+    "HANABI_WEBHOOK_TIMEOUT": (10.0, float),  # seconds one delivery may take in all
+    "HANABI_WEBHOOK_CONNECT_TIMEOUT": (5.0, float),  # seconds its connecting may take
+    "HANABI_WEBHOOK_WORKERS": (4, int),  # delivering threads per process; 0: none here
+    "HANABI_WEBHOOK_SHARE": (1, int),  # one account's deliveries under way at once (service)
     "HANABI_WEBHOOK_LOG": (50, int),  # deliveries kept per account (GET .../deliveries)
     "HANABI_LIMIT_WEBHOOK": ("10/minute", str),  # webhooks set per address (each resolves)
 }

@@ -9,6 +9,10 @@ from .basics import integer, nullable_integer, nullable_string, query_integer
 from .plain import Schema
 from .queries import QueryString
 
+#: A failed try's ``error_code`` (``DeliveryError`` of :mod:`hanabi.server.table.webhooks`).
+ERROR_CODES = ("timeout", "connection_failed", "tls_failed", "bad_answer", "unresolved",
+               "address_refused")  # fmt: skip
+
 
 class TurnsQuery(QueryString):
     limit = query_integer(
@@ -85,7 +89,14 @@ class DeliverySchema(Schema):
     game_id = nullable_string()
     attempt = integer(required=True)
     status = nullable_integer(metadata={"description": "The receiver's HTTP status."})
-    error = nullable_string(metadata={"description": "Why no status (a timeout...)."})
+    error = nullable_string(
+        metadata={"description": "Why no status, in a sentence in the request's language."}
+    )
+    error_code = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(ERROR_CODES),
+        metadata={"description": "Why no status, as a code (null when there is a status)."},
+    )
     outcome = fields.String(
         required=True, validate=validate.OneOf(("delivered", "retrying", "failed", "refused"))
     )
