@@ -86,10 +86,10 @@ def test_the_same_moves_as_recorded(
 
 
 if __name__ == "__main__":  # record (see the module doc)
-    from hanabi.bots.hat_search import HatSearchBot
+    from hanabi.bots.hat_search import HatSearch
     from hanabi.bots.search import Search
 
-    Search.SAMPLES, Search.SECONDS, HatSearchBot.DECK_AT = 2, None, 20  # conftest.py's
+    Search.SAMPLES, Search.SECONDS, HatSearch.DECK_AT = 2, None, 20  # conftest.py's
     record = {key: moves(*rest) for key, *rest in games()}
     MOVES.write_text(json.dumps(record, indent=0, sort_keys=True) + "\n")
     print(f"{len(record)} games, {sum(map(len, record.values()))} moves", file=sys.stderr)
