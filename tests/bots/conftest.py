@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hanabi.bots.hat_search import HatSearchBot
+from hanabi.bots.hat_search import HatSearch
 from hanabi.bots.search import Search
 
 
@@ -14,4 +14,4 @@ from hanabi.bots.search import Search
 def small_search_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Search, "SAMPLES", 2)
     monkeypatch.setattr(Search, "SECONDS", None)
-    monkeypatch.setattr(HatSearchBot, "DECK_AT", 20)  # fewer moves: the same code, faster
+    monkeypatch.setattr(HatSearch, "DECK_AT", 20)  # fewer moves: the same code, faster

@@ -12,7 +12,7 @@ import pytest
 
 from hanabi.bots import choose_action, make_bot, play_game, seat_events
 from hanabi.bots.hat import HatBot
-from hanabi.bots.hat_search import HatSearchBot
+from hanabi.bots.hat_search import HatSearch, HatSearchBot
 from hanabi.bots.search import Search, SearchBot
 from hanabi.game import Action, Game, Setup
 
@@ -26,7 +26,7 @@ def table_of(kind: str, players: int) -> list[str | None]:
 
 def search_bot_mid_game(
     seed: str, players: int, turns: int, kind: str = WITH_PERSON
-) -> tuple[Game, Search]:
+) -> tuple[Game, SearchBot | HatSearchBot]:
     finished = play_game(Setup.create("no_variant", players, seed=seed), "conventions")
     game = Game(finished.setup)
     for action in finished.actions[:turns]:
@@ -52,7 +52,7 @@ def test_sampled_decks_fit_what_the_seat_knows(players: int, kind: str) -> None:
     copies = obs.variant.copies
     rng = random.Random(1)
     for _ in range(20):
-        deck = bot._sample_deck(rng)
+        deck = bot.search._sample_deck(rng)
         assert deck is not None
         assert sorted(deck) == sorted(c for c, n in enumerate(copies) for _ in range(n))
         for order in obs.hands[obs.me]:
@@ -148,12 +148,12 @@ def test_candidates_that_cannot_reach_the_gain_are_dropped() -> None:
     same = [0, 0, 0, 0]  # the move changes nothing: no sample will make it worth 0.25
     better = [1, 0, 2, 1]
     hopeless = [-2, -1, -3, -2]
-    assert not on_hat._keep(same, 4, 0.25)
-    assert on_hat._keep(better, 4, 0.25)
-    assert not on_hat._keep(hopeless, 4, 0.25)
+    assert not on_hat.search._keep(same, 4, 0.25)
+    assert on_hat.search._keep(better, 4, 0.25)
+    assert not on_hat.search._keep(hopeless, 4, 0.25)
     # On conventions only a clear loss drops a candidate (PRUNE_Z unset).
-    assert on_conventions._keep(same, 4, 0.25)
-    assert not on_conventions._keep(hopeless, 4, 0.25)
+    assert on_conventions.search._keep(same, 4, 0.25)
+    assert not on_conventions.search._keep(hopeless, 4, 0.25)
 
 
 def test_on_hat_it_searches_the_last_cards_with_a_finer_budget(
@@ -162,12 +162,16 @@ def test_on_hat_it_searches_the_last_cards_with_a_finer_budget(
     """On hat the search looks only at the last ``DECK_AT`` cards (rollouts from there are
     short) and takes ``SAMPLE_FACTOR`` times the samples and smaller gains; on
     conventions the base budget."""
-    monkeypatch.setattr(HatSearchBot, "DECK_AT", 30)  # the default, not the tests' 20
+    monkeypatch.setattr(HatSearch, "DECK_AT", 30)  # the default, not the tests' 20
     on_hat = make_bot("search", "no_variant", 2, 0, table=["search", "search"])
     on_conventions = make_bot("search", "no_variant", 2, 0, table=["search", None])
     assert isinstance(on_hat, HatSearchBot) and isinstance(on_conventions, SearchBot)
-    assert on_hat._budget() == (Search.SAMPLES * HatSearchBot.SAMPLE_FACTOR, 0.15)
-    assert on_conventions._budget() == (Search.SAMPLES, Search.MIN_GAIN) == (Search.SAMPLES, 0.25)
+    assert on_hat.search._budget() == (Search.SAMPLES * HatSearch.SAMPLE_FACTOR, 0.15)
+    assert (
+        on_conventions.search._budget()
+        == (Search.SAMPLES, Search.MIN_GAIN)
+        == (Search.SAMPLES, 0.25)
+    )
 
     searched: list[int] = []
     search = Search._search
@@ -211,7 +215,7 @@ def test_on_hat_a_certain_play_is_searched_while_the_next_player_may_lose_a_last
                     and bot.pub[o].bit_count() > 1
                     for o in obs.hands[1]
                 )
-                certain = bot._certain_play(Action.play(order))
+                certain = bot.certain_play(Action.play(order))
                 assert certain == (obs.clue_tokens == 0 or not at_risk)
                 searched += not certain
                 skipped += certain

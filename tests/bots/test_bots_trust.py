@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hanabi.bots import make_bot, seat_events
 from hanabi.bots.conventions import ConventionsBot
+from hanabi.bots.trust import Trust
 from hanabi.game import Action, Game, Setup, get_variant
 
 SUITS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "w": "white"}
@@ -73,7 +74,7 @@ def test_a_card_that_may_be_trash_is_not_played_while_a_safe_move_exists() -> No
     game, bot = position(TOP, [*BEFORE, Action.play(4)], seat=1)
     assert game.strikes == 1
     assert bot.act() == Action.play(6)
-    bot.misled[0] = 1.0
+    bot.trust.misled[0] = 1.0
     assert bot.act().type == "clue"
 
 
@@ -84,14 +85,14 @@ def test_no_blind_play_at_two_strikes() -> None:
     b1 = obs.ids["blue", 1]  # no blue card in sight
     # A finesse (read from seat 0's clue on seat 2's blue 2) asks seat 1 for its newest card.
     focus = obs.hands[2][0]
-    bot.read_from[focus] = 0
-    bot._add_finesses([[focus, obs.ids["blue", 2], [(1, newest, b1)], 0, True]])
+    bot.trust.read_from[focus] = 0
+    bot.finesses.add([[focus, obs.ids["blue", 2], [(1, newest, b1)], 0, True]])
     assert bot.act() == Action.play(newest)  # the blind play, with no strike down
     obs.strikes = 1
     assert bot.act() == Action.play(newest)  # one strike: still, seat 0 never misled
     obs.strikes = 2
     assert bot.act() != Action.play(newest)  # two strikes: never a blind play
-    bot.inf[newest] = obs.told[newest] = 1 << b1  # unless the card is certain
+    bot.reading.inf[newest] = obs.told[newest] = 1 << b1  # unless the card is certain
     assert bot.act() == Action.play(newest)
 
 
@@ -107,7 +108,7 @@ def test_it_fixes_its_picture_when_a_reading_proves_wrong() -> None:
         TOP2, [Action.clue(1, color="red"), Action.play(9), Action.clue(1, color="blue")], seat=1
     )
     assert game.strikes == 1
-    assert bot.misled[0] == 1
+    assert bot.trust.misled[0] == 1
     k = bot.knowledge(7)
     assert not k & ~bot.obs.playable  # read as "the blue 1, play it" ...
     assert bot.act() != Action.play(7)  # ... but seat 0's clues misled it, and a strike is down
@@ -115,7 +116,7 @@ def test_it_fixes_its_picture_when_a_reading_proves_wrong() -> None:
     _, partner = position(
         TOP2, [Action.clue(1, color="red"), Action.play(9), Action.clue(1, color="blue")], seat=0
     )
-    assert partner.misled == bot.misled
+    assert partner.trust.misled == bot.trust.misled
 
 
 def test_a_person_who_misled_it_earns_trust_back_more_slowly_than_a_bot() -> None:
@@ -128,13 +129,13 @@ def test_a_person_who_misled_it_earns_trust_back_more_slowly_than_a_bot() -> Non
     ]
     _, with_bot = position(TOP2, actions, seat=1, table=["conventions", "conventions"])
     _, with_person = position(TOP2, actions, seat=1, table=[None, "conventions"])
-    assert with_bot.misled[0] == 1 - ConventionsBot.CREDIT
-    assert with_person.misled[0] == 1 - ConventionsBot.PERSON_CREDIT
+    assert with_bot.trust.misled[0] == 1 - Trust.CREDIT
+    assert with_person.trust.misled[0] == 1 - Trust.PERSON_CREDIT
     # a misplay is made up by four good clues from a bot; by twelve from a person
-    assert ConventionsBot.PERSON_CREDIT < ConventionsBot.CREDIT
+    assert Trust.PERSON_CREDIT < Trust.CREDIT
     # without a known table every seat counts as a bot (self-play, old callers)
     _, unknown = position(TOP2, actions, seat=1)
-    assert unknown.misled == with_bot.misled
+    assert unknown.trust.misled == with_bot.trust.misled
 
 
 # Three players. Seat 0 holds r3 g4 y4 w4 r4 (orders 0-4) and draws the blue 2 (order
@@ -154,33 +155,35 @@ def test_no_finesse_is_read_or_given_while_blind_plays_are_forbidden() -> None:
     _, giver = position(TOP3, FINESSE, seat=1, players=3)
     blue = giver.obs.variant.color_masks["blue"]
     # Blue on seat 2's b3 is a finesse: seat 0 is to blind-play its b2 first ...
-    assert giver._evaluate(2, blue, None) is not None
+    assert giver.clue_choice.evaluate(2, blue, None) is not None
     # ... but with a strike down and a seat that misled the table, no one blind-plays:
     # the clue would read "the blue 2, play it", which is false, so it is not given.
     giver.obs.strikes = 1
-    giver.misled[0] = 1.0
-    assert not giver.blind_plays_allowed()
-    assert giver._evaluate(2, blue, None) is None
+    giver.trust.misled[0] = 1.0
+    assert not giver.trust.blind_plays_allowed()
+    assert giver.clue_choice.evaluate(2, blue, None) is None
 
 
 def test_a_finessed_player_who_may_not_blind_play_does_not_disprove_the_finesse() -> None:
     actions = [*FINESSE, Action.clue(2, color="blue"), Action.clue(1, rank=5)]
     for blocked in (False, True):
         game, target = position(TOP3, actions, seat=2, players=3)
-        assert target.finesses and 16 in target.committed  # seat 0's b2, then the b3
+        assert (
+            target.finesses.pending and 16 in target.finesses.committed
+        )  # seat 0's b2, then the b3
         if blocked:
             game.strikes = target.obs.strikes = 1
-            target.misled[0] = 1.0
+            target.trust.misled[0] = 1.0
         # Seat 0 discards instead of playing its finessed card.
         target.observe(seat_events(game.apply(Action.discard(1)), 2))
         if blocked:
             # It was not allowed to blind-play: the finesse still stands, and the b3
             # (the blue 2 or 3, by the reading) waits.
-            assert target.finesses
+            assert target.finesses.pending
             assert target.act() != Action.play(14)
         else:
             # It could have played and did not: the blue card is the blue 2, play it.
-            assert not target.finesses
+            assert not target.finesses.pending
             assert target.act() == Action.play(14)
 
 
@@ -192,13 +195,13 @@ def test_a_forced_clue_asks_no_one_to_play_a_card_that_is_not_playable() -> None
     assert game.clue_tokens == 8
     obs = bot.obs
     red = [o for o in obs.hands[1] if obs.card[o] == obs.ids["red", 3]]
-    reading = dict(bot.interpret(1, obs.variant.color_masks["red"], None, red, 0)[0])
+    reading = dict(bot.reader.interpret(1, obs.variant.color_masks["red"], None, red, 0)[0])
     assert reading[red[0]] and not reading[red[0]] & ~obs.playable  # "red 1: play it"
-    clue = bot._stall_clue()
+    clue = bot.clue_choice.stall_clue()
     assert clue is not None and clue != Action.clue(1, color="red")
     mask = obs.variant.rank_masks[clue.rank] if clue.rank else obs.variant.color_masks[clue.color]
     touched = [o for o in obs.hands[1] if mask >> obs.card[o] & 1]
-    for order, m in bot.interpret(1, mask, clue.rank, touched, 0)[0]:
+    for order, m in bot.reader.interpret(1, mask, clue.rank, touched, 0)[0]:
         assert m & ~obs.playable or obs.playable >> obs.card[order] & 1
 
 
@@ -209,10 +212,12 @@ def test_good_plays_make_up_a_misplay_exactly() -> None:
     play."""
     for table, credit in ((None, 4), ([None, "conventions"], 12)):  # seat 0: a bot, a person
         _, bot = position(TOP, [], seat=1, table=table)
-        bot.misled[0] += 2  # two misplays from seat 0's clues
+        bot.trust.misled[0] += 2  # two misplays from seat 0's clues
         for k in range(2 * credit):
             order = 100 + k  # a card read from seat 0's clue, played
-            bot.read_from[order] = 0
-            bot.check_outcome({"type": "play", "card": order, "seat": 1})
-            assert (bot.misled[0] >= 1) == (k + 1 <= credit)  # doubted until a misplay is made up
-        assert bot.misled[0] == 0 and not any(bot.misled)
+            bot.trust.read_from[order] = 0
+            bot.trust.check_outcome({"type": "play", "card": order, "seat": 1}, None, bot.table)
+            assert (bot.trust.misled[0] >= 1) == (
+                k + 1 <= credit
+            )  # doubted until a misplay is made up
+        assert bot.trust.misled[0] == 0 and not any(bot.trust.misled)

@@ -32,6 +32,26 @@ def test_the_page_answers_every_path_a_person_opens(client: FlaskClient) -> None
         assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_an_unknown_address_is_a_page_for_a_browser_in_its_language(client: FlaskClient) -> None:
+    for language, title in (("zh-CN", "找不到页面"), ("ru", "Страница не найдена")):
+        response = client.get(
+            "/nothing-here", headers={"Accept": BROWSER, "Accept-Language": language}
+        )
+        assert response.status_code == 404
+        assert response.mimetype == "text/html"
+        page = response.get_data(as_text=True)
+        assert f"<h1>{title}</h1>" in page and '<a href="/">' in page
+        assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    # programs, and the API under any Accept, keep the problem
+    for accept in ("application/json", "application/problem+json", "*/*"):
+        assert_problem(client.get("/nothing-here", headers={"Accept": accept}), 404, "not_found")
+    assert_problem(client.get("/nothing-here"), 404, "not_found")
+    assert_problem(client.get(f"{API}/nothing-here", headers={"Accept": BROWSER}), 404, "not_found")
+
+
 def test_modules_and_style_are_served_with_their_types(client: FlaskClient) -> None:
     for name in sorted(p.name for p in WEB.iterdir() if p.is_file()):
         response = client.get(f"/web/{name}")

@@ -15,14 +15,19 @@ connection was never made, so the server cannot have seen them.
 >>> table = api.table(seat.game_id, seat.token)              # doctest: +SKIP
 >>> table.play(turn=0, card=4)                               # doctest: +SKIP
 
-This module is the library's face: :class:`Client` joins the calls about games
-(:mod:`.games`) and about accounts (:mod:`.accounts`), both sent through
-:mod:`.transport` (requests and retries); what calls return is in :mod:`.results`, what
+This module is the library's face: :class:`Client` is the connection (:mod:`.transport`:
+requests and retries) and holds two parts sent through it, the calls about games
+(:mod:`.games`, its ``games``) and about accounts (:mod:`.accounts`, its ``accounts``),
+whose calls it answers as its own; what calls return is in :mod:`.results`, what
 they raise in :mod:`.errors`, the event stream in :mod:`.sse`, and the per-game handle in
 :mod:`.table`. Everything is importable from here.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
 
 from .accounts import AccountCalls
 from .errors import ApiError, StreamUnavailable, Unreachable
@@ -30,7 +35,7 @@ from .games import GameCalls
 from .results import ActResult, BotSeat, EventPage, GamePage, Poll, Seat
 from .sse import StreamEvent
 from .table import Table
-from .transport import DEFAULT_SERVER
+from .transport import DEFAULT_SERVER, Transport
 
 __all__ = [
     "DEFAULT_SERVER",
@@ -49,7 +54,7 @@ __all__ = [
 ]
 
 
-class Client(GameCalls, AccountCalls):
+class Client(Transport):
     """A connection to one Hanabi server.
 
     ``token`` is used for every call that does not pass its own; most programs either
@@ -58,6 +63,30 @@ class Client(GameCalls, AccountCalls):
     (with ``backoff`` seconds before the first retry, doubling each time).
     """
 
+    def __init__(self, server: str = DEFAULT_SERVER, token: str | None = None, **how: Any) -> None:
+        super().__init__(server, token, **how)
+        self.games = GameCalls(self)
+        self.accounts = AccountCalls(self)
+
     def table(self, game_id: str, token: str | None = None) -> Table:
         """This client bound to one game and one seat's token."""
         return Table(self, game_id, token if token is not None else self.token)
+
+
+def _forward(part: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``Client.<name>``: the call of that name of the part the client holds as ``part``
+    (its signature and docstring, for ``help`` and the docs)."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def call(self: Client, *args: Any, **kwargs: Any) -> Any:
+        return getattr(getattr(self, part), name)(*args, **kwargs)
+
+    return call
+
+
+for _part, _calls in (("games", GameCalls), ("accounts", AccountCalls)):
+    for _name, _method in vars(_calls).items():
+        if not _name.startswith("_") and callable(_method):
+            assert not hasattr(Client, _name), f"Client.{_name} is taken"
+            setattr(Client, _name, _forward(_part, _method))

@@ -17,20 +17,27 @@ from .sse import STREAM_FIRST, STREAM_QUIET, StreamEvent, read_stream
 from .transport import Transport
 
 
-class GameCalls(Transport):
-    """Games: the service's lists, the lobby, play, events and the event stream."""
+class GameCalls:
+    """Games: the service's lists, the lobby, play, events and the event stream.
+
+    One part of :class:`~hanabi.client.api.Client`: it sends its requests through the
+    ``transport`` it holds (the client itself), like :class:`~.replays.RoomCalls`.
+    """
+
+    def __init__(self, transport: Transport) -> None:
+        self.transport = transport
 
     # -- service --------------------------------------------------------------------
 
     def health(self) -> dict[str, Any]:
         """``{"status": "ok"}`` when the server and its Redis answer."""
-        return self._request("GET", "/health").json()
+        return self.transport._request("GET", "/health").json()
 
     def ready(self) -> bool:
         """Whether this server takes new clients now: its Redis answers and it is not
         shutting down (``GET /ready``; a 503 ``draining`` or ``storage_unavailable`` is
         False, asked once: a readiness answer is about this moment)."""
-        response = self._request("GET", "/ready", idempotent=False, allow=(503,))
+        response = self.transport._request("GET", "/ready", idempotent=False, allow=(503,))
         return response.status_code == 200
 
     def variants(
@@ -46,17 +53,17 @@ class GameCalls(Transport):
         "total", "offset", "limit", "next"}``; each variant with its suits (name,
         abbreviation, touch flags), clue colours and ranks, rules, max score, deck size."""
         params = {"q": q, "suits": suits, "rule": rule, "limit": limit, "offset": offset}
-        return self._request("GET", "/variants", params=params).json()
+        return self.transport._request("GET", "/variants", params=params).json()
 
     def variant(self, key: str | int) -> dict[str, Any]:
         """One variant by hanab.live name (any letter case), hanab.live number, or the
         server's id; ApiError 404 ``unknown_variant`` else."""
-        return self._request("GET", "/variants/" + quote(str(key), safe="")).json()
+        return self.transport._request("GET", "/variants/" + quote(str(key), safe="")).json()
 
     def strategies(self) -> list[dict[str, Any]]:
         """The bot strategies a host may seat: ``name``, ``description`` (whom to seat it
         with), ``default`` and ``fallback`` (what it plays unless every other seat plays it)."""
-        return self._request("GET", "/strategies").json()["strategies"]
+        return self.transport._request("GET", "/strategies").json()["strategies"]
 
     # -- lobby ----------------------------------------------------------------------
 
@@ -81,7 +88,7 @@ class GameCalls(Transport):
         ):
             if value is not None:
                 body[key] = value
-        data = self._request("POST", "/games", json=body, idempotent=False).json()
+        data = self.transport._request("POST", "/games", json=body, idempotent=False).json()
         return _seat(data)
 
     def list_games(
@@ -126,8 +133,8 @@ class GameCalls(Transport):
     ) -> GamePage | None:
         params: dict[str, Any] = {"status": status, "limit": limit, "cursor": cursor}
         headers = {"If-None-Match": etag} if etag else {}
-        timeout = self._long_poll(params, wait, etag)
-        response = self._request(
+        timeout = self.transport._long_poll(params, wait, etag)
+        response = self.transport._request(
             "GET", "/games", params=params, headers=headers, timeout=timeout, allow=(304,)
         )
         if response.status_code == 304:
@@ -155,14 +162,14 @@ class GameCalls(Transport):
         body: dict[str, Any] = {"name": name}
         if plays is not None:
             body["plays"] = plays
-        data = self._request(
+        data = self.transport._request(
             "POST", f"/games/{game_id}/players", json=body, idempotent=False
         ).json()
         return _seat({"id": game_id, **data})
 
     def leave(self, game_id: str, seat: int, *, token: str | None = None) -> None:
         """Leave a table before it starts (or, as its host, remove a seat)."""
-        self._request("DELETE", f"/games/{game_id}/players/{seat}", token=token)
+        self.transport._request("DELETE", f"/games/{game_id}/players/{seat}", token=token)
 
     def declare(
         self, game_id: str, seat: int, plays: str | None, *, token: str | None = None
@@ -171,7 +178,7 @@ class GameCalls(Transport):
         lobby. The table shows it as ``players[].plays`` and its bots read it like a
         server bot's strategy (two API hat bots then play hat together). Saying it again
         changes nothing, so it is retried like a read. Your view of the table."""
-        return self._request(
+        return self.transport._request(
             "PATCH", f"/games/{game_id}/players/{seat}", json={"plays": plays}, token=token
         ).json()
 
@@ -195,7 +202,7 @@ class GameCalls(Transport):
             body["strategy"] = strategy
         if name is not None:
             body["name"] = name
-        data = self._request(
+        data = self.transport._request(
             "POST", f"/games/{game_id}/bots", json=body, token=token, idempotent=False
         ).json()
         return BotSeat(game_id, int(data["seat"]), dict(data.get("game") or {}))
@@ -208,7 +215,9 @@ class GameCalls(Transport):
         spectator's view, and the token holds no seat any more.
         """
         body = {"watch": True} if watch else None
-        return self._request("POST", f"/games/{game_id}/start", json=body, token=token).json()
+        return self.transport._request(
+            "POST", f"/games/{game_id}/start", json=body, token=token
+        ).json()
 
     # -- the game -------------------------------------------------------------------
 
@@ -231,8 +240,8 @@ class GameCalls(Transport):
         """
         headers = {"If-None-Match": etag} if etag else {}
         params: dict[str, Any] = {}
-        timeout = self._long_poll(params, wait, etag)
-        response = self._request(
+        timeout = self.transport._long_poll(params, wait, etag)
+        response = self.transport._request(
             "GET",
             f"/games/{game_id}",
             token=token,
@@ -280,14 +289,20 @@ class GameCalls(Transport):
         long-poll instead; :class:`ApiError` for a refusal.
         """
         return read_stream(
-            self, game_id, after=after, token=token, resume=resume, quiet=quiet, first=first
+            self.transport,
+            game_id,
+            after=after,
+            token=token,
+            resume=resume,
+            quiet=quiet,
+            first=first,
         )
 
     def stream_ticket(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
         """A one-time ticket (``{"ticket", "expires"}``) that opens the token's event stream
         as ``GET /games/{id}/stream?ticket=``: for clients that cannot send headers (a
         browser's EventSource)."""
-        return self._request("POST", f"/games/{game_id}/tickets", token=token).json()
+        return self.transport._request("POST", f"/games/{game_id}/tickets", token=token).json()
 
     def act(
         self, game_id: str, turn: int, action: Mapping[str, Any], *, token: str | None = None
@@ -299,7 +314,9 @@ class GameCalls(Transport):
         original result (``repeated=True``).
         """
         body = {**action, "turn": turn}
-        response = self._request("POST", f"/games/{game_id}/actions", json=body, token=token)
+        response = self.transport._request(
+            "POST", f"/games/{game_id}/actions", json=body, token=token
+        )
         data = response.json()
         return ActResult(list(data.get("events", [])), data["game"], response.status_code == 200)
 
@@ -360,7 +377,9 @@ class GameCalls(Transport):
         params: dict[str, int] = {"after": after} if after is not None else {}
         if limit is not None:
             params["limit"] = limit
-        data = self._request("GET", f"/games/{game_id}/events", params=params, token=token).json()
+        data = self.transport._request(
+            "GET", f"/games/{game_id}/events", params=params, token=token
+        ).json()
         if isinstance(data, list):
             return EventPage(list(data))
         last, after_next = data.get("last_seq"), data.get("next")
@@ -390,7 +409,7 @@ class GameCalls(Transport):
 
     def chat(self, game_id: str, text: str, *, token: str | None = None) -> dict[str, Any]:
         """Say something to the table (it appears in the event log)."""
-        response = self._request(
+        response = self.transport._request(
             "POST", f"/games/{game_id}/chat", json={"text": text}, token=token, idempotent=False
         )
         return response.json() if response.content else {}
@@ -400,33 +419,35 @@ class GameCalls(Transport):
     ) -> dict[str, str]:
         """Write the seat's note on card ``card`` (an order); empty ``text`` deletes it.
         A PUT: sending it twice is the same note. The seat's notes after, order -> text."""
-        response = self._request(
+        response = self.transport._request(
             "PUT", f"/games/{game_id}/notes/{card}", json={"text": text}, token=token
         )
         return response.json()["notes"]
 
     def notes(self, game_id: str, *, token: str | None = None) -> dict[str, str]:
         """The seat's own notes in this game, card order (a string) -> text."""
-        return self._request("GET", f"/games/{game_id}/notes", token=token).json()["notes"]
+        return self.transport._request("GET", f"/games/{game_id}/notes", token=token).json()[
+            "notes"
+        ]
 
     def vote(self, game_id: str, end: bool = True, *, token: str | None = None) -> View:
         """Vote to end the game (``end``), or take the vote back; the game ends (reason
         ``terminated``, score 0) once half of the seated people voted. The view after it."""
-        data = self._request(
+        data = self.transport._request(
             "POST", f"/games/{game_id}/votes", json={"end": end}, token=token
         ).json()
         return data.get("game", data) if isinstance(data, dict) else data
 
     def terminate(self, game_id: str, *, token: str | None = None) -> View:
         """A vote to end the game (the server's ``POST /terminate``); the view after it."""
-        data = self._request("POST", f"/games/{game_id}/terminate", token=token).json()
+        data = self.transport._request("POST", f"/games/{game_id}/terminate", token=token).json()
         return data.get("game", data) if isinstance(data, dict) else data
 
     def export(self, game_id: str) -> dict[str, Any]:
         """A finished game as hanab.live JSON."""
-        return self._request("GET", f"/games/{game_id}/export").json()
+        return self.transport._request("GET", f"/games/{game_id}/export").json()
 
     def replay(self, game_id: str, turn: int | None = None) -> View:
         """The full view of a finished game at ``turn`` (the end when None)."""
         params = {"turn": turn} if turn is not None else {}
-        return self._request("GET", f"/games/{game_id}/replay", params=params).json()
+        return self.transport._request("GET", f"/games/{game_id}/replay", params=params).json()

@@ -1,51 +1,63 @@
 """Giving clues for the conventions bot: which clue, and what it is worth.
 
-A mixin of :class:`~hanabi.bots.conventions.ConventionsBot`: it rates every clue this
+One part of :class:`~hanabi.bots.conventions.ConventionsBot`, held as its
+``clue_choice``: it rates every clue this
 seat could give by what the target (and, through finesses and prompts, the others) would
 read from it under the conventions, refuses clues whose reading would be false, and
-knows which chops need saving first. The conventions themselves, and the tuned weights
-it uses (``CRIT_TOUCH``, ``FINESSE_W``, ...), are in that module.
+knows which chops need saving first. The conventions themselves are described in that module; the tuned weights it uses
+(``CRIT_TOUCH``, ``FINESSE_W``, ...) are here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from hanabi.game import Action
 
-from .observation import UNKNOWN
+from .finesse import Finesses
+from .observation import UNKNOWN, Observation
+from .reading import ClueReader, Reading
 
 
 class ClueChoice:
     """Rating, choosing and saving with clues (see the module doc)."""
 
-    # Set by ConventionsBot (and its other mixins).
-    obs: Any
-    inf: list[int]
-    clues: list[tuple[str | None, int | None, int]]
-    committed: set[int]
-    finesses: list[list[Any]]
-    CRIT_TOUCH: float
-    FINESSE_W: float
-    PROMPT_W: float
-    BUSY_PEN: float
-    STALL_TOUCH: float
-    NO_LOCK: bool
-    FINAL_TARGETS: bool
-    delayed: Callable[[], int]
-    public: Callable[[int, bool], int]
-    interpret: Callable[..., tuple[list[tuple[int, int]], list[list[Any]], bool]]
-    _slot: Callable[[int, set[int]], int | None]
+    CRIT_TOUCH = 0.6
+    FINESSE_W = 1.4
+    BUSY_PEN = 0.05
+    PROMPT_W = 0.8
+    FINAL_TARGETS = True
+    NO_LOCK = True
+    STALL_TOUCH = 0.0
 
-    def _important(self, seat: int, order: int) -> bool:
+    def __init__(
+        self, obs: Observation, reading: Reading, finesses: Finesses, reader: ClueReader
+    ) -> None:
+        self.obs = obs
+        self.reading = reading
+        self.finesses = finesses
+        self.reader = reader
+        v = obs.variant
+        self.all_clues: list[tuple[str | None, int | None, int]] = [
+            (color, None, m) for color, m in v.color_masks.items()
+        ] + [(None, r, m) for r, m in v.rank_masks.items()]
+
+    @property
+    def clues(self) -> list[tuple[str | None, int | None, int]]:
+        """The clues of the variant this seat may give now: (colour, rank, mask); with
+        Alternating Clues, only those of the other kind than the last clue."""
+        rules = self.obs.variant.rules
+        if not rules.alternating_clues or self.obs.last_clue_kind is None:
+            return self.all_clues
+        rank_next = not self.obs.last_clue_kind
+        return [c for c in self.all_clues if (c[1] is not None) == rank_next]
+
+    def important(self, seat: int, order: int) -> bool:
         """Whether the card at ``order`` (in ``seat``'s hand) must not be discarded."""
         obs = self.obs
         c = obs.card[order]
         if c == UNKNOWN or obs.dead >> c & 1:
             return False
         # Another copy already clued in some hand: not worth a clue.
-        inf = self.inf
+        inf = self.reading.inf
         for hand in obs.hands:
             for o in hand:
                 if o != order and obs.clued[o] and (obs.card[o] == c or inf[o] == 1 << c):
@@ -61,19 +73,19 @@ class ClueChoice:
             return True
         return False
 
-    def _has_safe_action(self, seat: int) -> bool:
+    def has_safe_action(self, seat: int) -> bool:
         obs = self.obs
         playable = obs.playable
         dead = obs.dead
-        inf = self.inf
+        inf = self.reading.inf
         clued = obs.clued
         for order in obs.hands[seat]:
-            k = self.public(inf[order], clued[order])
+            k = self.reading.public(inf[order], clued[order])
             if not k & ~playable or not k & ~dead:
                 return True
         return False
 
-    def _locks(self, res: list[tuple[int, int]], touched: list[int]) -> bool:
+    def locks(self, res: list[tuple[int, int]], touched: list[int]) -> bool:
         """Whether a hand whose knowledge becomes ``res`` is all clued with no known
         play or known-useless card."""
         obs = self.obs
@@ -83,37 +95,37 @@ class ClueChoice:
         for order, m in res:
             if not clued[order] and order not in touched:
                 return False
-            k = self.public(m, True)  # clued by now
+            k = self.reading.public(m, True)  # clued by now
             if not k & ~playable or not m & ~dead:
                 return False
         return True
 
-    def _busy(self, seat: int) -> bool:
+    def busy(self, seat: int) -> bool:
         """Whether ``seat`` knows a card it can play (by public knowledge) or has a
         finessed card to play blind."""
         obs = self.obs
         playable = obs.playable
-        inf = self.inf
+        inf = self.reading.inf
         clued = obs.clued
-        committed = self.committed
+        committed = self.finesses.committed
         for order in obs.hands[seat]:
             if clued[order]:
-                if not self.public(inf[order], True) & ~playable:
+                if not self.reading.public(inf[order], True) & ~playable:
                     return True
             elif order in committed:
                 return True
         return False
 
-    def _needs_save(self, seat: int) -> bool:
+    def needs_save(self, seat: int) -> bool:
         obs = self.obs
         if obs.deck_size == 0:
             return False
         chop = obs.chop(seat)
-        if chop is None or not self._important(seat, chop):
+        if chop is None or not self.important(seat, chop):
             return False
-        return not self._has_safe_action(seat)
+        return not self.has_safe_action(seat)
 
-    def _save_clue(self, seat: int) -> Action | None:
+    def save_clue(self, seat: int) -> Action | None:
         obs = self.obs
         chop = obs.chop(seat)
         c = obs.card[chop]
@@ -122,43 +134,43 @@ class ClueChoice:
         for color, rank, mask in self.clues:
             if not mask >> c & 1:
                 continue
-            gain = self._evaluate(seat, mask, rank)
+            gain = self.evaluate(seat, mask, rank)
             if gain is not None and gain > best_gain:
                 best_gain = gain
                 best = Action.clue(seat, color=color, rank=rank)
         return best
 
-    def _queued(self) -> int:
+    def queued(self) -> int:
         """Card ids some player already knows to play (from this seat's point of view)."""
         obs = self.obs
         playable = obs.playable
-        inf = self.inf
+        inf = self.reading.inf
         card = obs.card
         q = 0
         for hand in obs.hands:
             for order in hand:
                 if not obs.clued[order]:
                     continue
-                k = self.public(inf[order], True)
+                k = self.reading.public(inf[order], True)
                 if not k & ~playable:
                     c = card[order]
                     if c != UNKNOWN:
                         q |= 1 << c
                     elif not k & (k - 1):
                         q |= k
-        for rec in self.finesses:
+        for rec in self.finesses.pending:
             if rec[4]:
                 for _, _, x in rec[2][rec[3] :]:
                     q |= 1 << x
         return q
 
-    def _clued_elsewhere(self, target: int) -> int:
+    def clued_elsewhere(self, target: int) -> int:
         """Card ids clued in hands other than ``target``'s (as far as this seat knows)."""
         obs = self.obs
         out = 0
         card = obs.card
         clued = obs.clued
-        inf = self.inf
+        inf = self.reading.inf
         for s, hand in enumerate(obs.hands):
             if s == target:
                 continue
@@ -173,7 +185,7 @@ class ClueChoice:
                             out |= m
         return out
 
-    def _evaluate(
+    def evaluate(
         self,
         target: int,
         mask: int,
@@ -189,18 +201,18 @@ class ClueChoice:
         touched = [o for o in hand if mask >> card[o] & 1]
         if not touched:
             return None
-        res, found, misleading = self.interpret(target, mask, rank, touched, obs.me)
+        res, found, misleading = self.reader.interpret(target, mask, rank, touched, obs.me)
         if misleading:
             return None
         playable = obs.playable
         dead = obs.dead
         gone_full = obs.gone_full
         clued = obs.clued
-        inf = self.inf
+        inf = self.reading.inf
         if queued is None:
-            queued = self._queued()
+            queued = self.queued()
         if elsewhere is None:
-            elsewhere = self._clued_elsewhere(target)
+            elsewhere = self.clued_elsewhere(target)
         delayed = None
         gain = 0.0
         seen_here = 0
@@ -214,7 +226,7 @@ class ClueChoice:
             bit = 1 << c
             ka = m & ~gone_full
             if not ka & ~playable:
-                if self.public(inf[order], clued[order]) & ~playable:
+                if self.reading.public(inf[order], clued[order]) & ~playable:
                     if not clued[order] and (elsewhere | seen_here) & bit:
                         return None
                     if queued & bit or seen_here & bit:
@@ -227,10 +239,10 @@ class ClueChoice:
                     return None
                 else:
                     if delayed is None:
-                        delayed = self.delayed()
+                        delayed = self.reading.delayed()
                     if not ka & ~delayed and delayed & bit:
                         gain += 0.7
-                    elif order == chop and self._important(target, order):
+                    elif order == chop and self.important(target, order):
                         gain += 1.0
                     elif obs.critical & bit:
                         gain += self.CRIT_TOUCH
@@ -247,21 +259,19 @@ class ClueChoice:
             self.NO_LOCK
             and obs.clue_tokens == 1
             and target == (obs.me + 1) % obs.num_players
-            and self._locks(res, touched)
+            and self.locks(res, touched)
         ):
             # The last token would leave the next player a full hand of clued cards, no
             # known play and no token to stall with: they would throw a kept card away.
             return None
         # Sooner is better: the next player acts on it first.
         gain -= 0.01 * ((target - obs.me) % obs.num_players)
-        if self.BUSY_PEN and gain > 0 and self._busy(target):
+        if self.BUSY_PEN and gain > 0 and self.busy(target):
             # They have a play to make already: this one waits a round.
             gain -= self.BUSY_PEN
         return gain
 
-    def _best_clue(
-        self, everything: bool = False, any_clue: bool = False
-    ) -> tuple[Action | None, float]:
+    def best(self, everything: bool = False, any_clue: bool = False) -> tuple[Action | None, float]:
         """The best clue to give: by default only clues that touch a playable card."""
         obs = self.obs
         me = obs.me
@@ -270,8 +280,8 @@ class ClueChoice:
         playable = obs.playable
         best = None
         best_gain = -99.0
-        queued = self._queued()
-        fin_next = self._finesse_targets() if everything and not any_clue else 0
+        queued = self.queued()
+        fin_next = self.finesse_targets() if everything and not any_clue else 0
         last = obs.turns_left if self.FINAL_TARGETS and obs.turns_left is not None else n
         for offset in range(1, min(n, last)):
             target = (me + offset) % n
@@ -284,14 +294,14 @@ class ClueChoice:
                         present |= 1 << card[order]
                 else:
                     # Only clues that can make a play, a delayed play or a save.
-                    delayed = self.delayed()
+                    delayed = self.reading.delayed()
                     clued = obs.clued
                     for order in hand:
                         c = card[order]
                         if (delayed >> c & 1 and not clued[order]) or playable >> c & 1:
                             present |= 1 << c
                     chop = obs.chop(target)
-                    if chop is not None and self._important(target, chop):
+                    if chop is not None and self.important(target, chop):
                         present |= 1 << card[chop]
                     if fin_next:
                         for order in hand:
@@ -308,8 +318,8 @@ class ClueChoice:
                 if not mask & present:
                     continue
                 if elsewhere is None:
-                    elsewhere = self._clued_elsewhere(target)
-                gain = self._evaluate(
+                    elsewhere = self.clued_elsewhere(target)
+                gain = self.evaluate(
                     target, mask, rank, queued, elsewhere, self.STALL_TOUCH if any_clue else 0.15
                 )
                 if gain is None:
@@ -318,10 +328,10 @@ class ClueChoice:
                     best_gain = gain
                     best = Action.clue(target, color=color, rank=rank)
         if best is None and any_clue:
-            return self._stall_clue(), -99.0
+            return self.stall_clue(), -99.0
         return best, best_gain
 
-    def _stall_clue(self) -> Action | None:
+    def stall_clue(self) -> Action | None:
         """A clue when every clue would say something false (eight tokens, nothing to
         discard): one whose reading asks no one to play a card that is not playable (a
         false save keeps a card; a false play clue costs a strike), else the first.
@@ -338,19 +348,19 @@ class ClueChoice:
                     continue
                 clue = Action.clue(target, color=color, rank=rank)
                 first = first or clue
-                reading, _, _ = self.interpret(target, mask, rank, touched, obs.me)
-                if not any(self._false_play(order, m) for order, m in reading):
+                reading, _, _ = self.reader.interpret(target, mask, rank, touched, obs.me)
+                if not any(self.false_play(order, m) for order, m in reading):
                     return clue
         return first
 
-    def _false_play(self, order: int, reading: int) -> bool:
+    def false_play(self, order: int, reading: int) -> bool:
         """Whether a reading says "play it" of a card (seen here) that is not playable."""
         playable = self.obs.playable
         return (
             bool(reading) and not reading & ~playable and not playable >> self.obs.card[order] & 1
         )
 
-    def _finesse_targets(self) -> int:
+    def finesse_targets(self) -> int:
         """Card ids one or two above a suit's frontier whose missing cards sit on some
         other player's finesse position (a cheap filter before evaluating clues)."""
         obs = self.obs
@@ -360,10 +370,10 @@ class ClueChoice:
         for seat in range(obs.num_players):
             if seat == obs.me:
                 continue
-            slot = self._slot(seat, set())
+            slot = self.finesses.slot(seat, set())
             if slot is not None:
                 at_slots |= 1 << obs.card[slot]
-        delayed = self.delayed()
+        delayed = self.reading.delayed()
         out = 0
         for s, height in enumerate(obs.fireworks):
             k = height

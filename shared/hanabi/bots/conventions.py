@@ -60,13 +60,14 @@ read its clues and give it clues it understands:
   about it (clues, conventions, a finesse) says it is playable; the only guesses are in
   the final round, with a strike to spare.
 
-This module reads clues and decides; choosing and rating the clues to give is in
-:mod:`.clue_choice`, finesses and prompts in :mod:`.finesse`, the checks in :mod:`.trust`.
+The bot is composed of plain parts, each with one concern, that it builds and holds:
+the public reading of every card and of a clue (:mod:`.reading`), finesses and prompts
+(:mod:`.finesse`), the checks (:mod:`.trust`) and choosing and rating the clues to give
+(:mod:`.clue_choice`); this module watches the game through them and decides.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from hanabi.game import Action, Variant
@@ -74,12 +75,13 @@ from hanabi.game import Action, Variant
 from .base import Bot
 from .clue_choice import ClueChoice
 from .finesse import Finesses
-from .observation import UNKNOWN
+from .observation import Observation
+from .reading import ClueReader, Reading
 from .trust import Trust
 from .wording import N_
 
 
-class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
+class ConventionsBot(Bot):
     """Human-style conventions: play clues, save clues, chop discards (see module doc)."""
 
     name = "conventions"
@@ -96,44 +98,48 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         options: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(variant, num_players, seat, options)
-        obs = self.obs
-        v = obs.variant
-        self.inf = list(obs.told)  # public, convention-narrowed knowledge per card order
-        self.rank_bits = [0] * 8  # per rank (7: START), the ids of that rank
-        self.present = sum(1 << c for c, n in enumerate(v.copies) if n)
-        for c, n in enumerate(v.copies):
-            if n:
-                self.rank_bits[v.rank_of[c]] |= 1 << c
-        self.all_clues: list[tuple[str | None, int | None, int]] = [
-            (color, None, m) for color, m in v.color_masks.items()
-        ] + [(None, r, m) for r, m in v.rank_masks.items()]
-        self.empty_ok = bool(obs.options.get("empty_clues"))
-        self._delayed: int | None = None  # cache of delayed(), reset by every event
-        # Pending finesses: [focus, focus id, chain of (seat, order, id), step, certain].
-        # A certain one is read from seeing the focus; the target's are hypotheses.
-        self.finesses: list[list[Any]] = []
-        self.committed: set[int] = set()  # orders some finesse says will be blind-played
+        self._compose(Reading(self.obs))
         # Seats whose chop moved (a clue touched the old one) with no other player to
         # look at the new chop since: it may be a card the team must keep.
         self.unvetted: set[int] = set()
-        self.clue_dead: dict[int, int] = {}  # order -> dead ids when first clued
-        self.read_from: dict[int, int] = {}  # order -> seat whose clue gave its reading
-        self.misled = [Fraction(0)] * num_players  # lately, misplays read from each seat's clues
+
+    def _compose(
+        self, reading: Reading, trust: Trust | None = None, finesses: Finesses | None = None
+    ) -> None:
+        """Hold the parts, each over this seat's ``obs`` and one ``reading``: the given
+        ``trust`` and ``finesses`` (a copy's), or new ones."""
+        obs = self.obs
+        self.reading = reading
+        self.trust = trust or Trust(obs, reading)
+        self.finesses = finesses or Finesses(obs, reading, self.trust)
+        self.reader = ClueReader(obs, reading, self.finesses)
+        self.clue_choice = ClueChoice(obs, reading, self.finesses, self.reader)
+
+    def replica(self, obs: Observation) -> ConventionsBot:
+        """A conventions bot in this one's state over ``obs`` (a copy of this seat's
+        picture), sharing nothing it could change: a search's rollout plays it."""
+        bot = ConventionsBot.__new__(ConventionsBot)
+        bot.obs = obs
+        bot.table = self.table
+        bot.fallbacks = self.fallbacks
+        bot.unvetted = set(self.unvetted)
+        reading = self.reading.copy(obs)
+        trust = self.trust.copy(obs, reading)
+        bot._compose(reading, trust, self.finesses.copy(obs, reading, trust))
+        return bot
 
     @property
     def clues(self) -> list[tuple[str | None, int | None, int]]:
-        """The clues of the variant this seat may give now: (colour, rank, mask); with
-        Alternating Clues, only those of the other kind than the last clue."""
-        rules = self.obs.variant.rules
-        if not rules.alternating_clues or self.obs.last_clue_kind is None:
-            return self.all_clues
-        rank_next = not self.obs.last_clue_kind
-        return [c for c in self.all_clues if (c[1] is not None) == rank_next]
+        """The clues this seat may give now (see :attr:`.ClueChoice.clues`)."""
+        return self.clue_choice.clues
 
     # -- watching the game ------------------------------------------------------------
 
     def observe(self, events: Any) -> None:
         obs = self.obs
+        reading = self.reading
+        trust = self.trust
+        finesses = self.finesses
         for event in events:
             kind = event["type"]
             if kind in ("clue", "play", "discard", "misplay"):
@@ -151,9 +157,9 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
                 if k and not k & (k - 1):
                     obs.hole_guess[event["card"]] = k.bit_length() - 1
             if kind in ("play", "discard", "misplay"):
-                self.check_outcome(event)
-            if self.finesses and kind in ("clue", "play", "discard", "misplay"):
-                self._track_finesses(event)
+                trust.check_outcome(event, finesses.focus_asking(event["card"]), self.table)
+            if finesses.pending and kind in ("clue", "play", "discard", "misplay"):
+                finesses.track(event)
             if kind == "clue" and (event["color"] is not None or event["rank"] is not None):
                 # (a Cow & Pig or Duck clue does not say what it was: no reading)
                 variant = obs.variant
@@ -163,140 +169,26 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
                     if color is not None
                     else variant.rank_masks[event["rank"]]
                 )
-                inf = self.inf
-                out, found, _ = self.interpret(
+                inf = reading.inf
+                out, found, _ = self.reader.interpret(
                     event["target"], mask, event["rank"], event["touched"], event["seat"]
                 )
                 for order in event["touched"]:
                     if not obs.clued[order]:
-                        self.clue_dead[order] = obs.dead
+                        reading.clue_dead[order] = obs.dead
                 for order, m in out:
                     inf[order] = m
-                self.note_reading(event["seat"], event["touched"])
+                trust.note_reading(event["seat"], event["touched"])
                 if found:
-                    self._add_finesses(found)
-                self._delayed = None
+                    finesses.add(found)
+                reading.forget()
             obs.handle(event)
         obs.end_turn()
-        self._delayed = None
-
-    def delayed(self) -> int:
-        """Card ids playable now or right after cards every player knows are queued."""
-        if self._delayed is None:
-            self._delayed = self._compute_delayed()
-        return self._delayed
-
-    def _compute_delayed(self) -> int:
-        obs = self.obs
-        ok = obs.playable
-        if obs.wild or not obs.plain:
-            return ok
-        known = 0
-        inf = self.inf
-        clued = obs.clued
-        dead = obs.dead
-        for hand in obs.hands:
-            for order in hand:
-                if clued[order]:
-                    m = inf[order]
-                    m = m & ~dead or m
-                    if m & (m - 1) == 0:
-                        known |= m
-        known &= ~dead
-        while True:
-            step = known & ok
-            nxt = ok | ((step & ~self.rank_bits[5]) << 1)
-            if nxt == ok:
-                return ok
-            ok = nxt
-            known &= ~step
-
-    def interpret(
-        self, target: int, mask: int, rank: int | None, touched: Any, giver: int
-    ) -> tuple[list[tuple[int, int]], list[list[Any]], bool]:
-        """The public knowledge of ``target``'s cards after a clue, under the conventions.
-
-        Everyone computes the same thing: it uses only public information (clues, the
-        fireworks and the discards), never anyone's cards.
-        """
-        obs = self.obs
-        hand = obs.hands[target]
-        clued = obs.clued
-        inf = self.inf
-        dead = obs.dead
-        chop = None
-        for order in reversed(hand):
-            if not clued[order]:
-                chop = order
-                break
-        out = []
-        newest_new = None
-        tempo = None
-        playable = obs.playable
-        gone_full = obs.gone_full
-        for order in hand:
-            if order in touched:
-                m = inf[order] & mask
-                if not clued[order]:
-                    g = m & ~dead
-                    if g:
-                        m = g
-                    if newest_new is None:
-                        newest_new = order
-                elif tempo is None:
-                    k = m & ~gone_full
-                    if k & ~playable:
-                        tempo = order
-            else:
-                m = inf[order] & ~mask
-            out.append((order, m))
-        if chop is not None and chop in touched:
-            focus = chop
-        elif newest_new is not None:
-            focus = newest_new
-        else:
-            focus = tempo
-        if focus is None:
-            return out, [], False
-        allowed = self.delayed()
-        if focus == chop:
-            # 5s are saved with a 5 clue only: a colour clue on a chop 5 is a play clue.
-            allowed |= obs.critical if rank is not None else obs.critical & ~self.rank_bits[5]
-            if rank == 2:
-                allowed |= self.rank_bits[2] & ~dead
-        found: list[list[Any]] = []
-        misleading = False
-        for i, (order, m) in enumerate(out):
-            if order == focus:
-                narrowed = m & allowed
-                if not obs.wild and obs.plain and obs.num_players > 2 and not clued[order]:
-                    # A finesse: the focus is playable after blind plays of cards others
-                    # hold on their finesse positions.
-                    cand = m & ~allowed & ~dead
-                    c = obs.card[order]
-                    if c != UNKNOWN:
-                        cand &= 1 << c
-                    while cand:
-                        low = cand & -cand
-                        cand ^= low
-                        f = low.bit_length() - 1
-                        chain = self._connect(f, giver, target)
-                        if chain:
-                            narrowed |= low
-                            found.append([order, f, chain, 0, c != UNKNOWN])
-                        elif chain is not None and giver == obs.me:
-                            misleading = True
-                if narrowed:
-                    out[i] = (order, narrowed)
-                break
-        return out, found, misleading
+        reading.forget()
 
     # -- deciding -----------------------------------------------------------------------
 
     CRIT_W = 3.0
-    CRIT_TOUCH = 0.6
-    FINESSE_W = 1.4
-    MAX_CHAIN = 2
     LOCKED_STALL_FROM = 3  # players: a locked hand stalls rather than discard
     EVERYTHING_AT = 1
     LOW = 0.6
@@ -306,16 +198,10 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
     LAST_STRIKE = True
     STALL_DECK = 6
     STALL_BUSY = 1
-    BUSY_PEN = 0.05
-    PROMPTS = True
-    PROMPT_W = 0.8
     DUP_P = 0.4  # a card that may be a copy played since is "risky" above this chance
     DUP_P_MANY = 1.0  # ... at three players or more (with no strike on the board)
-    FINAL_TARGETS = True
     END_DECK = 6
     END_LOW = 0.5
-    NO_LOCK = True
-    STALL_TOUCH = 0.0
     PACE_STALL = -1
     PACE_MIN = -99.0
     VET_MIN = -99.0
@@ -330,7 +216,7 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
     def knowledge(self, order: int, exhausted: int | None = None) -> int:
         """What this seat knows of one of its own cards (conventions + visible copies)."""
         obs = self.obs
-        m = self.inf[order]
+        m = self.reading.inf[order]
         if exhausted is None:
             exhausted = obs.seen_full
         k = m & ~exhausted or m & ~obs.seen_full
@@ -347,7 +233,8 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         """The chance that a clued card is a copy played since it was clued (good touch
         only rules out cards already played when the clue was given)."""
         obs = self.obs
-        risk = self.inf[order] & obs.dead & ~self.clue_dead.get(order, 0) & ~obs.gone_full
+        reading = self.reading
+        risk = reading.inf[order] & obs.dead & ~reading.clue_dead.get(order, 0) & ~obs.gone_full
         if not risk:
             return 0.0
         copies = obs.variant.copies
@@ -376,17 +263,17 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         plays = []
         risky: list[tuple[int, int]] = []
         dup_p = self.DUP_P if obs.num_players == 2 else self.DUP_P_MANY
-        if obs.strikes >= (1 if any(self.misled) else 2) and self.LAST_STRIKE:
+        if obs.strikes >= (1 if any(self.trust.misled) else 2) and self.LAST_STRIKE:
             # A card that may be trash is not played on the last strike, nor with a
             # strike down once some clue proved misleading (partners off-convention).
             dup_p = 0.0
         trash = []
         exhausted = obs.seen_full
-        committed = self.committed
+        committed = self.finesses.committed
         for order in hand:
             k = self.knowledge(order, exhausted)
             if not k & ~playable:
-                if not self.may_play(order):
+                if not self.trust.may_play(order):
                     continue  # a reading its clues do not prove, from a doubtful source
                 if order in committed:
                     # A finessed card: play it now, so the table can read the finesse.
@@ -405,14 +292,14 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         tokens = obs.clue_tokens
         n = obs.num_players
         nxt = (me + 1) % n
-        if tokens > 0 and self._needs_save(nxt):
-            action = self._save_clue(nxt)
+        if tokens > 0 and self.clue_choice.needs_save(nxt):
+            action = self.clue_choice.save_clue(nxt)
             if action is not None:
                 return action
         if plays:
             return self._best_play(plays)
         if tokens > 0:
-            action, gain = self._best_clue(everything=tokens >= self.EVERYTHING_AT)
+            action, gain = self.clue_choice.best(everything=tokens >= self.EVERYTHING_AT)
             if action is not None and (gain >= self.threshold(tokens) or obs.max_clues):
                 return action
         if risky and (dup_p > 0.0 or not self._safe_move_left(hand, trash)):
@@ -426,33 +313,34 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
                 tokens
                 and obs.deck_size
                 and (
-                    self.pace() <= self.PACE_STALL
+                    self.reading.pace() <= self.PACE_STALL
                     or (
                         obs.deck_size <= self.STALL_DECK
-                        and sum(self._busy(s) for s in range(n) if s != me) >= self.STALL_BUSY
+                        and sum(self.clue_choice.busy(s) for s in range(n) if s != me)
+                        >= self.STALL_BUSY
                     )
                 )
             ):
                 # Every discard now costs a turn the team needs to play its cards.
-                action, gain = self._best_clue(everything=True, any_clue=True)
+                action, gain = self.clue_choice.best(everything=True, any_clue=True)
                 if action is not None and gain > self.PACE_MIN:
                     return action
             if trash:
                 return Action.discard(trash[-1])
             if tokens and self.VET and me in self.unvetted:
                 # No one has looked at the new chop yet: stall so the next player can.
-                action, gain = self._best_clue(everything=True, any_clue=True)
+                action, gain = self.clue_choice.best(everything=True, any_clue=True)
                 if action is not None and gain > self.VET_MIN:
                     return action
             if tokens and n >= self.LOCKED_STALL_FROM and obs.chop(me) is None:
                 # Every card is clued (a locked hand): stall with a clue rather than
                 # throw away a card the team chose to keep.
-                action, gain = self._best_clue(everything=True, any_clue=True)
+                action, gain = self.clue_choice.best(everything=True, any_clue=True)
                 if action is not None and gain > -99.0:
                     return action
             return Action.discard(self._discard_choice(hand))
         # Eight tokens and no clue worth giving: any legal clue, else the safest play.
-        action, _ = self._best_clue(everything=True, any_clue=True)
+        action, _ = self.clue_choice.best(everything=True, any_clue=True)
         if action is not None:
             return action
         return Action.play(hand[-1])
@@ -490,21 +378,6 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         assert best is not None
         return obs.play(best[0], best[1])
 
-    def public(self, m: int, clued: bool) -> int:
-        """Knowledge ``m`` of a card as every player reads it: no identity whose copies are
-        all gone and, if the card is clued, none already played (good touch), unless that
-        would leave nothing."""
-        k = m & ~self.obs.gone_full
-        if clued:
-            k = k & ~self.obs.dead or k
-        return k
-
-    def pace(self) -> int:
-        """Discards the team can still afford before the best score is out of reach."""
-        obs = self.obs
-        live = self.present & ~obs.dead
-        return obs.deck_size + obs.num_players - live.bit_count()
-
     def _best_guess(self, hand: list[int]) -> Action | None:
         """In the final round, the card most likely to be playable (if any may be)."""
         obs = self.obs
@@ -535,10 +408,10 @@ class ConventionsBot(ClueChoice, Finesses, Trust, Bot):
         obs = self.obs
         clued = obs.clued
         for order in reversed(hand):
-            if not clued[order] and order not in self.committed:
+            if not clued[order] and order not in self.finesses.committed:
                 return order
         # Every card is clued: drop the one least likely to matter.
-        elsewhere = self._clued_elsewhere(obs.me)
+        elsewhere = self.clue_choice.clued_elsewhere(obs.me)
         copies = obs.variant.copies
         seen = obs.seen
         junk_mask = obs.dead | elsewhere

@@ -14,23 +14,20 @@ or a bot of another strategy, ``search`` keeps the conventions as its blueprint
 
 from __future__ import annotations
 
-from hanabi.game import MAX_CLUE_TOKENS, Action
+from typing import Any
 
+from hanabi.game import MAX_CLUE_TOKENS, Action, Variant
+
+from .base import Bot
 from .hat import HatBot
+from .observation import Observation
 from .search import Search
 from .wording import N_
 
 
-class HatSearchBot(Search, HatBot):
-    """Hat plus a rollout search of its moves (self-play among ``search`` bots)."""
+class HatSearch(Search):
+    """The search tuned for hat: the last cards only, with a finer budget."""
 
-    name = "search"
-    description = N_("hat plus a search of its moves, among search bots only")
-    BLUEPRINT = HatBot
-    fallback = None
-    # Hat alone scores 24.9 of 25 at 3-5 players; there every clue to every seat is a
-    # different candidate (20-50 of them), so a move's budget buys too few samples.
-    SEARCH_UP_TO = 2  # players
     # The last DECK_AT cards only, each move with SAMPLE_FACTOR times the samples and
     # gains from MIN_GAIN. Rollouts from there are shorter than half a game, so such a
     # move costs about what an early one does with a third of the samples; the finer
@@ -53,12 +50,51 @@ class HatSearchBot(Search, HatBot):
     def _budget(self) -> tuple[int, float]:
         return self.SAMPLES * self.SAMPLE_FACTOR, self.MIN_GAIN
 
+
+class HatSearchBot(HatBot):
+    """Hat plus a rollout search of its moves (self-play among ``search`` bots)."""
+
+    name = "search"
+    description = N_("hat plus a search of its moves, among search bots only")
+    fallback = None
+    # Hat alone scores 24.9 of 25 at 3-5 players; there every clue to every seat is a
+    # different candidate (20-50 of them), so a move's budget buys too few samples.
+    SEARCH_UP_TO = 2  # players
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        num_players: int,
+        seat: int,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(variant, num_players, seat, options)
+        self.search = HatSearch(self)
+
+    def observe(self, events: Any) -> None:
+        events = list(events)
+        self.search.observe(events)
+        super().observe(events)
+
     def decide(self) -> Action | None:
         if self.obs.num_players > self.SEARCH_UP_TO:
-            return HatBot.decide(self)
-        return super().decide()
+            return super().decide()
+        return self.search.improve(super().decide())
 
-    def _certain_play(self, action: Action) -> bool:
+    def blueprint_copy(self, obs: Observation) -> Bot:
+        """A hat bot with this seat's state: its attributes (containers copied, one
+        level deep), ``obs`` for its picture."""
+        bot = HatBot.__new__(HatBot)
+        for name, value in vars(self).items():
+            if name == "search":
+                continue
+            if isinstance(value, (list, set, dict)):
+                value = value.copy()  # the rollout changes them; this seat's stay
+            setattr(bot, name, value)
+        bot.obs = obs
+        return bot
+
+    def certain_play(self, action: Action) -> bool:
         """A certain play is searched too while a token is left and the next player
         holds a last copy it does not know: hat judges that player's next discard by
         public knowledge, and where it judges wrong, only a clue now (which the search
@@ -66,7 +102,7 @@ class HatSearchBot(Search, HatBot):
         100 deals, paired: +0.15 +- 0.05 points (11 games changed, all up), for 1.12
         times the CPU; one of the 5s lost in search self-play was thrown away right
         after such an unsearched play."""
-        if not super()._certain_play(action):
+        if not self.search.known_playable(action):
             return False
         obs = self.obs
         if obs.clue_tokens == 0 or obs.deck_size == 0:
@@ -80,10 +116,13 @@ class HatSearchBot(Search, HatBot):
                 return False
         return True
 
-    def _own_mask(self, order: int) -> int:
+    def own_mask(self, order: int) -> int:
         return self.private(order, self.priv_weights())
 
-    def _candidates(self, blueprint: Action) -> list[Action]:
+    def sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
+        return Search.most_constrained_first(mine, masks)
+
+    def search_candidates(self, blueprint: Action) -> list[Action]:
         """The blueprint's move first, then every move that might do better: a play of
         any card that may be playable (only a certain one on the last strike), a discard
         of any card, and every clue (each says a different hat sum)."""

@@ -15,8 +15,9 @@ its turn
    (:meth:`Search._budget` gives both; on hat, which searches only the last cards, it
    takes three times the samples and a smaller gain).
 
-:class:`Search` is that layer; :class:`SearchBot` puts it on
-:class:`~hanabi.bots.conventions.ConventionsBot`, so partners who read conventions (people
+:class:`Search` is that layer, a part a bot holds (its ``search``) and asks for a better
+move than its own (:class:`Searcher` says what the search asks of it);
+:class:`SearchBot` is :class:`~hanabi.bots.conventions.ConventionsBot` holding one, so partners who read conventions (people
 included) read this bot too: it only plays a different move where the rollouts show that
 the conventions' move loses points (a discard that throws away the game, a clue that
 comes too late, ...). Where every seat is a ``search`` bot, the registry seats
@@ -43,7 +44,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from hanabi.game import MAX_CLUE_TOKENS, Action, Game, Setup, Variant
 
@@ -58,16 +59,41 @@ def _env_float(name: str, default: float) -> float:
     return float(value) if value else default
 
 
-class Search:
-    """The search layer, on top of a blueprint bot class (see the module doc).
-
-    A mixin: ``class X(Search, Blueprint)``. The blueprint's ``act`` gives the move to
-    beat; subclasses say which other moves to try (:meth:`_candidates`), what this seat
-    knows of its own cards (:meth:`_own_mask`) and whether a play is certain.
-    """
+class Searcher(Protocol):
+    """What :class:`Search` asks of the seat it serves (the bot that holds it)."""
 
     obs: Observation
-    BLUEPRINT: type[Bot]
+
+    def search_candidates(self, blueprint: Action) -> list[Action]:
+        """The blueprint's move first, then the moves worth weighing against it (a move
+        listed twice is weighed once)."""
+        ...
+
+    def own_mask(self, order: int) -> int:
+        """The identities this seat considers possible for its card ``order``, as far as
+        the blueprint's reading goes (sampled worlds draw from them)."""
+        ...
+
+    def certain_play(self, action: Action) -> bool:
+        """Whether ``action`` is a play whose outcome no search can change."""
+        ...
+
+    def sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
+        """This seat's cards in the order a sample draws them."""
+        ...
+
+    def blueprint_copy(self, obs: Observation) -> Bot:
+        """A blueprint bot in this seat's state over ``obs`` (a copy of its picture),
+        sharing nothing a rollout could change."""
+        ...
+
+
+class Search:
+    """The search layer for one seat (see the module doc): it keeps the game's actions
+    and, asked with the blueprint's move, answers the move to play. The seat says which
+    other moves to try, what it knows of its own cards and whether a play is certain
+    (:class:`Searcher`)."""
+
     SAMPLES = int(_env_float("HANABI_SEARCH_SAMPLES", 32))
     SECONDS: float | None = _env_float("HANABI_SEARCH_SECONDS", 0.5) or None
     DECK_AT = int(_env_float("HANABI_SEARCH_DECK_AT", 20))  # search once the deck is this small
@@ -78,18 +104,13 @@ class Search:
     PRUNE_Z: float | None = None  # ... or cannot reach MIN_GAIN by this many s.e.
     RACE_SHARE = 0.6  # of SECONDS for the race; the check of its winner gets the rest
 
-    def __init__(
-        self,
-        variant: Variant | str,
-        num_players: int,
-        seat: int,
-        options: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(variant, num_players, seat, options)  # type: ignore[call-arg]
+    def __init__(self, seat: Searcher) -> None:
+        self.seat = seat
+        self.obs = seat.obs
         self.history: list[Action] = []  # every action so far, to replay sampled games
 
-    def observe(self, events: Any) -> None:
-        events = list(events)
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        """Keep the actions of one action's events (before the seat takes them in)."""
         for event in events:
             kind = event["type"]
             if kind == "clue":
@@ -100,12 +121,11 @@ class Search:
                 self.history.append(Action.play(event["card"]))
             elif kind == "discard":
                 self.history.append(Action.discard(event["card"]))
-        super().observe(events)  # type: ignore[misc]
 
     # -- deciding ---------------------------------------------------------------------
 
-    def decide(self) -> Action | None:
-        blueprint = super().decide()  # type: ignore[misc]
+    def improve(self, blueprint: Action | None) -> Action | None:
+        """The move to play where the blueprint's own is ``blueprint``."""
         obs = self.obs
         if (
             blueprint is None
@@ -115,38 +135,28 @@ class Search:
             or obs.over
             or self.SAMPLES <= 0
             or obs.deck_size > self.DECK_AT
-            or self._certain_play(blueprint)
+            or self.seat.certain_play(blueprint)
         ):
             return blueprint
         candidates = [  # once each, in order; only moves the rules allow here
-            a for a in dict.fromkeys(self._candidates(blueprint)) if obs.is_legal(a)
+            a for a in dict.fromkeys(self.seat.search_candidates(blueprint)) if obs.is_legal(a)
         ]
         if len(candidates) < 2:
             return blueprint
         return self._search(blueprint, candidates)
 
-    def _certain_play(self, action: Action) -> bool:
-        """A play of a card this seat knows is playable: nothing to search."""
+    def known_playable(self, action: Action) -> bool:
+        """Whether ``action`` plays a card this seat knows is playable: nothing to search
+        (a seat's :meth:`Searcher.certain_play` may ask more)."""
         if action.type != "play":
             return False
-        obs = self.obs
-        k = self._own_mask(action.card)
-        return bool(k) and not k & ~obs.playable
-
-    def _candidates(self, blueprint: Action) -> list[Action]:
-        """The blueprint's move first, then the moves worth weighing against it (a move
-        listed twice is weighed once)."""
-        raise NotImplementedError
-
-    def _own_mask(self, order: int) -> int:
-        """The identities this seat considers possible for its card ``order``, as far as
-        the blueprint's reading goes (sampled worlds draw from them)."""
-        raise NotImplementedError
+        k = self.seat.own_mask(action.card)
+        return bool(k) and not k & ~self.obs.playable
 
     def _play(self, order: int) -> Action:
         """The play of ``order``, naming the firework if the card could be wild."""
         obs = self.obs
-        k = self._own_mask(order)
+        k = self.seat.own_mask(order)
         return obs.play(order, k & obs.playable or k)
 
     def _search(self, blueprint: Action, candidates: list[Action]) -> Action:
@@ -257,8 +267,8 @@ class Search:
         deck = list(obs.card)
         mine = obs.hands[obs.me]
         told = obs.told
-        masks = {o: told[o] & self._own_mask(o) for o in mine}
-        for order in self._sampling_order(mine, masks):
+        masks = {o: told[o] & self.seat.own_mask(o) for o in mine}
+        for order in self.seat.sampling_order(mine, masks):
             c = self._draw(pool, masks[order], rng)
             if c is None:
                 c = self._draw(pool, told[order], rng)
@@ -276,7 +286,8 @@ class Search:
             return None
         return deck
 
-    def _sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
+    @staticmethod
+    def most_constrained_first(mine: list[int], masks: dict[int, int]) -> list[int]:
         """The most constrained cards first, so that they find a copy left."""
         return sorted(mine, key=lambda o: masks[o].bit_count())
 
@@ -336,16 +347,7 @@ class Search:
         (sampled) cards shown. Exact for what the blueprint reads from public events
         (the conventions' reading of clues, hat's public knowledge); a partner's
         private guesses (a finesse it suspects) are taken to be this seat's."""
-        cls = self.BLUEPRINT
-        bot = cls.__new__(cls)
-        for name, value in vars(self).items():
-            if name == "history":
-                continue
-            if isinstance(value, (list, set, dict)):
-                value = value.copy()  # the rollout changes them; this seat's stay
-            setattr(bot, name, value)
-        bot.obs = _copy_obs(self.obs)
-        self._copy_private(bot)
+        bot = self.seat.blueprint_copy(_copy_obs(self.obs))
         obs = bot.obs
         if seat != obs.me:
             copies = obs.variant.copies
@@ -360,11 +362,8 @@ class Search:
             obs.seen_full = sum(1 << c for c, n in enumerate(copies) if n and obs.seen[c] >= n)
         return bot
 
-    def _copy_private(self, bot: Any) -> None:
-        """Copy what a shallow copy of the attributes would share (nested lists)."""
 
-
-class SearchBot(Search, ConventionsBot):
+class SearchBot(ConventionsBot):
     """Conventions plus a rollout search of its moves: the one for tables with people."""
 
     name = "search"
@@ -373,20 +372,41 @@ class SearchBot(Search, ConventionsBot):
         "plays with people and any bots; among search bots only, hat plus the search; "
         "stronger, up to 0.5 s a move"
     )
-    BLUEPRINT = ConventionsBot
     CLUE_CANDIDATES = 2  # best clues (by the conventions' own rating) tried besides its move
 
-    def _certain_play(self, action: Action) -> bool:
-        """A play of a card whose clues alone prove it playable (not just the reading)."""
-        return action.type == "play" and self.certain(action.card)
+    def __init__(
+        self,
+        variant: Variant | str,
+        num_players: int,
+        seat: int,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(variant, num_players, seat, options)
+        self.search = Search(self)
 
-    def _own_mask(self, order: int) -> int:
-        giver = self.read_from.get(order)
-        if giver is not None and self.misled[giver] >= self.TRUST_AFTER:
+    def observe(self, events: Any) -> None:
+        events = list(events)
+        self.search.observe(events)
+        super().observe(events)
+
+    def decide(self) -> Action | None:
+        return self.search.improve(super().decide())
+
+    def blueprint_copy(self, obs: Observation) -> Bot:
+        return self.replica(obs)
+
+    def certain_play(self, action: Action) -> bool:
+        """A play of a card whose clues alone prove it playable (not just the reading)."""
+        return action.type == "play" and self.trust.certain(action.card)
+
+    def own_mask(self, order: int) -> int:
+        trust = self.trust
+        giver = trust.read_from.get(order)
+        if giver is not None and trust.misled[giver] >= trust.TRUST_AFTER:
             return self.obs.told[order]  # a reading from a seat that misled lately
         return self.knowledge(order)
 
-    def _candidates(self, blueprint: Action) -> list[Action]:
+    def search_candidates(self, blueprint: Action) -> list[Action]:
         """The blueprint's move first, then the moves a good player would weigh: plays of
         clued or finessed cards that may succeed (of any card once the deck is nearly
         gone), the chop and known-useless discards, and the clues the conventions rate
@@ -398,9 +418,9 @@ class SearchBot(Search, ConventionsBot):
         for order in hand:
             if (
                 self.knowledge(order) & obs.playable
-                and (late or obs.clued[order] or order in self.committed)
-                and self.may_play(order)
-                and (obs.strikes < 2 or self.certain(order))
+                and (late or obs.clued[order] or order in self.finesses.committed)
+                and self.trust.may_play(order)
+                and (obs.strikes < 2 or self.trust.certain(order))
             ):
                 # Only plays the conventions bot's own checks allow: the rollouts
                 # believe its reading, so they cannot judge a doubtful one.
@@ -419,7 +439,7 @@ class SearchBot(Search, ConventionsBot):
                     present |= 1 << obs.card[order]
                 for color, rank, mask in self.clues:
                     if mask & present:
-                        gain = self._evaluate(target, mask, rank)
+                        gain = self.clue_choice.evaluate(target, mask, rank)
                         if gain is not None:
                             clue = Action.clue(target, color=color, rank=rank)
                             rated.append((-gain, offset, len(rated), clue))
@@ -427,13 +447,10 @@ class SearchBot(Search, ConventionsBot):
             out += [r[3] for r in rated[: self.CLUE_CANDIDATES]]
         return out
 
-    def _sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
+    def sampling_order(self, mine: list[int], masks: dict[int, int]) -> list[int]:
         told = self.obs.told
-        return sorted(mine, key=lambda o: (told[o] & self.inf[o]).bit_count())
-
-    def _copy_private(self, bot: Any) -> None:
-        bot._delayed = None
-        bot.finesses = [[r[0], r[1], list(r[2]), r[3], r[4]] for r in self.finesses]
+        inf = self.reading.inf
+        return sorted(mine, key=lambda o: (told[o] & inf[o]).bit_count())
 
 
 def _copy_obs(obs: Observation) -> Observation:

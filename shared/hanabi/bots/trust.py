@@ -1,7 +1,7 @@
 """Trust, but check: how the conventions bot guards against partners who read or give
 clues differently (people, and bots of other codes).
 
-A mixin of :class:`~hanabi.bots.conventions.ConventionsBot`. The conventions read every
+One part of :class:`~hanabi.bots.conventions.ConventionsBot`, held as its ``trust``. The conventions read every
 clue as a play or a save; a partner who does not follow them (a person who half knows
 them, a random clue) makes that reading wrong. So the bot
 
@@ -30,17 +30,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from .observation import Observation
+from .reading import Reading
+
 
 class Trust:
     """Who gave which reading, how reliable their clues have been, and the checks."""
 
-    # Set by ConventionsBot.
-    obs: Any
-    inf: list[int]
-    read_from: dict[int, int]
-    misled: list[Fraction]  # exact (in floating point three thirds of a misplay left 1e-16)
-    finesses: list[list[Any]]
-    table: list[str | None] | None
     TRUST_AFTER = 1  # a seat's clues are doubted while ``misled`` is at least this
     # What one successful play from a bot's clue takes off ``misled``. A quarter: with a
     # third (what floating point made nearly four plays, until exact fractions) a table
@@ -50,56 +46,67 @@ class Trust:
     # games to strikeouts, with the same self-play scores)
     PERSON_CREDIT = Fraction(1, 12)
 
-    def credit(self, giver: int) -> Fraction:
-        """How much one play that a seat's clue asked for restores trust in that seat."""
-        if self.table is not None and self.table[giver] is None:
+    def __init__(self, obs: Observation, reading: Reading) -> None:
+        self.obs = obs
+        self.reading = reading
+        self.read_from: dict[int, int] = {}  # order -> seat whose clue gave its reading
+        # lately, misplays read from each seat's clues; exact (in floating point three
+        # thirds of a misplay left 1e-16)
+        self.misled = [Fraction(0)] * obs.num_players
+
+    def copy(self, obs: Observation, reading: Reading) -> Trust:
+        """An independent copy over another seat's picture (a search's rollout)."""
+        out = Trust(obs, reading)
+        out.read_from = dict(self.read_from)
+        out.misled = list(self.misled)
+        return out
+
+    def credit(self, giver: int, table: list[str | None] | None) -> Fraction:
+        """How much one play that a seat's clue asked for restores trust in that seat
+        (``table``: who sits where, None for a person)."""
+        if table is not None and table[giver] is None:
             return self.PERSON_CREDIT
         return self.CREDIT
-
-    def public(self, m: int, clued: bool) -> int:  # pragma: no cover - ConventionsBot's
-        raise NotImplementedError
 
     def note_reading(self, giver: int, touched: Any) -> None:
         """The cards ``touched`` by ``giver``'s clue take their reading from it."""
         for order in touched:
             self.read_from[order] = giver
 
-    def check_outcome(self, event: dict[str, Any]) -> None:
+    def check_outcome(
+        self, event: dict[str, Any], focus: int | None, table: list[str | None] | None
+    ) -> None:
         """Before the event is applied: learn from a play, misplay or discard whether
-        the readings of one seat's clues hold (see the module doc)."""
+        the readings of one seat's clues hold (see the module doc). ``focus``: the focus
+        of the clue whose finesse asked for a blind play of the card, if one did."""
         kind = event["type"]
         order = event["card"]
         giver = self.read_from.pop(order, None)
-        if giver is None:
-            giver = self.finesse_giver(order)
+        if giver is None and focus is not None:
+            giver = self.read_from.get(focus)
         if giver is None:
             if kind == "misplay" and self.obs.turns_left is None:
                 # A blind play no clue asked for: that player plays off-convention.
                 self.misled[event["seat"]] += 1
             return
         if kind == "play":
-            self.misled[giver] = max(Fraction(0), self.misled[giver] - self.credit(giver))
+            credit = self.credit(giver, table)
+            self.misled[giver] = max(Fraction(0), self.misled[giver] - credit)
             return
         obs = self.obs
+        inf = self.reading.inf
         if kind == "discard":
-            k = self.public(self.inf[order], True)
+            k = self.reading.public(inf[order], True)
             if not k or k & ~obs.playable:
                 return  # not a card they were told to play
         elif event["suit"] is None:
             return  # thrown in a hole: what it was is not known
-        elif self.inf[order] >> obs.ids[event["suit"], event["rank"]] & 1:
+        elif inf[order] >> obs.ids[event["suit"], event["rank"]] & 1:
             return  # the reading was right; the card was a copy played since
         self.misled[giver] += 1
         for other in obs.hands[event["seat"]]:
             if other != order and self.read_from.get(other) == giver:
-                self.inf[other] = obs.told[other]
-
-    def finesse_giver(self, order: int) -> int | None:
-        """Who gave the clue that asks for a blind play of ``order`` (None: no finesse)."""
-        for rec in self.finesses:
-            if any(o == order for _, o, _ in rec[2]):
-                return self.read_from.get(rec[0])
-        return None
+                inf[other] = obs.told[other]
 
     def certain(self, order: int) -> bool:
         """Whether the clues alone (no convention) prove the card playable now."""

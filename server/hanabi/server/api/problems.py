@@ -6,7 +6,8 @@ and ``detail`` speak the request's language (:mod:`.language`: ``Accept-Language
 ``Content-Language`` and ``Vary`` saying so); ``code`` never changes. A refusal
 of the service (:class:`~hanabi.server.table.refusals.Refused`) answers with the status
 its code has in :mod:`.refusals`; Werkzeug's own errors (404 for an unknown path, 405,
-413) and failures of storage are answered here too.
+413) and failures of storage are answered here too (but a browser that opens a path that is
+no page gets a page saying so: :func:`.web_pages.not_found`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..ops.gunicorn_errors import PROBLEM_TYPE
 from ..storage import redis_errors
 from ..table.refusals import Refused
 from ..table.wording import N_, Words
-from . import language
+from . import language, web_pages
 from .field_messages import say_errors
 from .refusals import status_of
 
@@ -107,6 +108,8 @@ def to_response(exc: BaseException) -> Response:
         return refusal(exc)
     if isinstance(exc, HTTPException):
         status = exc.code or 500
+        if status == 404 and has_request_context() and web_pages.wants_page():
+            return web_pages.not_found()  # a browser opened a path that is no page
         code, _ = HTTP_CODES.get(status, ("http_error", ""))
         headers = {}
         if isinstance(exc, MethodNotAllowed) and exc.valid_methods:

@@ -2,7 +2,10 @@
 
 The page is plain HTML, CSS and ES modules from ``web/`` (no build step). It talks to the
 server only through the public API, like any other front end. ``/``, ``/games/<id>`` and
-``/players/<name>`` and ``/replays/<room id>`` (a shared replay) all answer the same page; its router reads the path. The headers
+``/players/<name>`` and ``/replays/<room id>`` (a shared replay) all answer the same page; its router reads the path. A path
+that is none of them answers a browser (which asks for HTML) a "not found" page in its
+language with a link to the lobby (:func:`not_found`); an API client still gets the
+problem+json 404, and so does anything under ``/api/``. The headers
 forbid inline script and every origin but this one, so a name or a chat line that holds
 markup can never run (the page renders them as text as well).
 """
@@ -18,6 +21,7 @@ from flask import Blueprint, Response, request, send_from_directory
 from ..table.wording import N_, Words
 from . import language
 from .headers import secure
+from .operations import PREFIX
 
 WEB = Path(__file__).parent.parent / "web"
 
@@ -108,3 +112,49 @@ def rules(lang: str) -> Response:
     response = send_from_directory(WEB / "i18n", f"rules.{lang}.md", mimetype="text/plain")
     response.headers["Content-Language"] = lang
     return _secure(response)
+
+
+#: What an answer may be, the API's first: a client that says nothing (``*/*``) gets it.
+ANSWERS = ("application/problem+json", "application/json", "text/html")
+
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">
+  <title>{title} · Hanabi</title>
+  <link rel="icon" href="/web/icon.svg" type="image/svg+xml">
+  <link rel="stylesheet" href="/web/style.css">
+</head>
+<body>
+  <header class="top"><a class="brand" href="/">Hanabi</a></header>
+  <main id="main">
+    <h1>{title}</h1>
+    <p>{detail}</p>
+    <p><a href="/">{home}</a></p>
+  </main>
+</body>
+</html>
+"""
+
+
+def wants_page() -> bool:
+    """Whether a 404 should answer a page: a browser's request (it prefers HTML) for a
+    path outside the API."""
+    if request.path == PREFIX or request.path.startswith(PREFIX + "/"):
+        return False
+    return request.accept_mimetypes.best_match(ANSWERS) == "text/html"
+
+
+def not_found() -> Response:
+    """The 404 page for a person who opened a path that is no page, in their language."""
+    tag = language.current()
+    html = NOT_FOUND_PAGE.format(
+        lang=tag,
+        title=escape(language.say(N_("Page not found"), tag)),
+        detail=escape(language.say(N_("There is no page at this address."), tag)),
+        home=escape(language.say(N_("Back to the lobby"), tag)),
+    )
+    response = Response(html, status=404, mimetype="text/html")
+    return _secure(language.label(response, tag))

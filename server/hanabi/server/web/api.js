@@ -16,6 +16,20 @@ export class ApiError extends Error {
 }
 
 /**
+ * Whether the server answers: `down` from a request that found no server until the next
+ * one that got an answer (any answer, a refusal too). It says "down" and "up" when that
+ * changes: app.js shows it and asks again, and a page's sentence about a request the
+ * server did not answer goes once it answers again (dom.js alertBox).
+ */
+export const connection = Object.assign(new EventTarget(), { down: false });
+
+function answered(down) {
+  if (connection.down === down) return;
+  connection.down = down;
+  connection.dispatchEvent(new Event(down ? "down" : "up"));
+}
+
+/**
  * call("POST", "/games", {body, token, etag, signal}) -> {status, data, etag}
  * Throws ApiError for 4xx/5xx (with the server's sentence), TypeError when offline.
  */
@@ -24,13 +38,20 @@ export async function call(method, path, { body, token, etag, signal } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   if (etag) headers["If-None-Match"] = etag;
-  const response = await fetch(BASE + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: "no-store",
-    signal,
-  });
+  let response;
+  try {
+    response = await fetch(BASE + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+      signal,
+    });
+  } catch (error) {
+    if (error.name !== "AbortError") answered(true); // no answer: not one the page gave up on
+    throw error;
+  }
+  answered(false);
   const tag = response.headers.get("ETag");
   if (response.status === 204 || response.status === 304) {
     return { status: response.status, data: null, etag: tag };

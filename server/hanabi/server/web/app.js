@@ -4,14 +4,57 @@ import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
 import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
-import { fill, h } from "./dom.js";
+import { banner, fill, h } from "./dom.js";
 import { showLeaderboards, showSeed } from "./leaderboards.js";
 import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
 import { showSharedReplay } from "./shared_replay.js";
 import { showGame } from "./table.js";
 
+/** Longest wait between two questions to a server that does not answer (ms). */
+const MOST_WAIT = 15000;
+
+/**
+ * While the server does not answer (a request got no answer: api.connection), the banner
+ * says so and the page asks GET /health again, after 1 s, then twice as long each time
+ * up to 15 s, and at once when the browser is back online or the tab is looked at again.
+ * The first answer to any request clears the banner (and every alert of a request that
+ * got none); the lobby's list and a game's stream come back by themselves.
+ */
+function watchConnection() {
+  const status = document.getElementById("banner");
+  const saying = _("The server does not answer: trying again…");
+  let timer = null;
+  let wait = 1000;
+  const ask = async () => {
+    clearTimeout(timer);
+    timer = null;
+    try {
+      await api.call("GET", "/health");
+    } catch {
+      // a refusal is an answer (the connection says "up"); no answer: wait longer
+    }
+    if (api.connection.down && timer === null) {
+      wait = Math.min(wait * 2, MOST_WAIT);
+      timer = setTimeout(ask, wait);
+    }
+  };
+  api.connection.addEventListener("down", () => {
+    if (status.hidden) banner(saying);
+    wait = 1000;
+    if (timer === null) timer = setTimeout(ask, wait);
+  });
+  api.connection.addEventListener("up", () => {
+    clearTimeout(timer);
+    timer = null;
+    if (status.textContent === saying) banner(null);
+  });
+  window.addEventListener("online", () => api.connection.down && ask());
+  document.addEventListener("visibilitychange", () => !document.hidden && api.connection.down && ask());
+}
+
 async function main() {
+  watchConnection();
   const root = document.getElementById("main");
   languageFooter(document.querySelector("footer.foot"));
   accountNav(document.getElementById("account"));

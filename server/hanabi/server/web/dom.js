@@ -1,6 +1,8 @@
 // Building the page. Text goes in as text nodes only (never parsed as markup), so a name or a
 // chat line that holds markup shows as the characters it is.
 
+import { connection } from "./api.js";
+
 /**
  * h("button", {class: "x", onclick: fn, "aria-label": "Play"}, "Play", child, ...)
  * Attributes: `on<event>` become listeners, `class`/`text`/`hidden`/`disabled`/`value`/
@@ -96,14 +98,25 @@ export function banner(text, kind = "warn") {
   el.hidden = false;
 }
 
-/** An alert region that says a refusal in the server's words. */
+/** An alert region that says a refusal in the server's words. A sentence shown while the
+ * server does not answer (a request that got none) goes by itself once it answers again:
+ * it is no longer true, and the person may try again. */
 export function alertBox() {
   const el = h("p", { class: "alert", role: "alert", hidden: true });
+  connection.addEventListener("up", () => {
+    if (el.dataset.unanswered) {
+      el.textContent = "";
+      el.hidden = true;
+      delete el.dataset.unanswered;
+    }
+  });
   return {
     el,
     show(text) {
       el.textContent = text;
       el.hidden = !text;
+      if (text && connection.down) el.dataset.unanswered = "1";
+      else delete el.dataset.unanswered;
     },
     clear() {
       el.textContent = "";

@@ -53,7 +53,8 @@ function possibleHint(info, possible) {
   const all = info.variant.card_ranks || info.clueRanks;
   const allRanks = sorted.length === all.length;
   const rankText = allRanks ? any : sorted.map((r) => (r === START_RANK ? "S" : r)).join("");
-  return allSuits && allRanks ? "\u00a0" : `${letters}·${rankText}`;
+  // a line may break after the dot (a zero-width space) where the card is too narrow
+  return allSuits && allRanks ? "\u00a0" : `${letters}·\u200b${rankText}`;
 }
 
 /** The fireworks: one tile per firework with its letter and height ("R 3"). A wild

@@ -149,10 +149,16 @@ export function seedChoice() {
     h("option", { value: "named" }, _("A seed by name")));
   const name = h("input", { name: "seed_name", placeholder: "p2v0s1", maxlength: "24", pattern: "p[2-6]v[0-9]+s[1-9][0-9]*" });
   const named = field(_("Seed name"), name);
-  named.hidden = true;
-  mode.addEventListener("change", () => (named.hidden = mode.value !== "named"));
+  const deal = field(_("Deal"), mode, _("Unplayed: teams who get the same seed compare scores once their game ends."));
+  const about = deal.querySelector(".hint"); // what the chosen deal means: unplayed's only
+  const show = () => {
+    named.hidden = mode.value !== "named";
+    about.hidden = mode.value !== "unplayed";
+  };
+  mode.addEventListener("change", show);
+  show();
   return {
-    el: h("div", { class: "row" }, field(_("Deal"), mode, _("Unplayed: teams who get the same seed compare scores once their game ends.")), named),
+    el: h("div", { class: "row" }, deal, named),
     value: () => (mode.value === "named" ? name.value.trim() : mode.value),
   };
 }

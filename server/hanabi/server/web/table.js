@@ -217,8 +217,8 @@ class GamePage {
         h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, v), counters(v)),
         this.handsPanel(cells),
         v.status === "playing" ? this.controls() : null,
-        discardPile(this.info, v),
-        this.logPanel(),
+        // beside the table on a wide screen, under it on a narrow one (style.css)
+        h("div", { class: "side" }, discardPile(this.info, v), this.logPanel()),
       );
       this.clocks.update(v, cells);
     }
