@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from web_support import ApiTable, Browsing, WebServer
+from web_support import ApiTable, Browsing, WebServer, counter_value
 
 from hanabi.game import catalogue
 
@@ -210,3 +210,19 @@ def test_every_variant_shows_distinct_symbols_that_are_not_digits_in_every_langu
         assert not bad, f"{locale}: {len(bad)} variants, e.g. {bad[:5]}"
         if locale == "ru-RU":  # green is no longer a 3
             assert "З" not in {c for drawn in letters for c in drawn}
+
+
+def test_throw_it_in_a_hole_says_score_and_fireworks_are_hidden_until_the_end(
+    web: Browsing, web_server: WebServer
+) -> None:
+    """The view hides the score and every firework (null, ``score_hidden``): the board
+    says so in words, never "null of null" or a height of 0."""
+    variant = next(catalogue.variants(rule="throw_it_in_a_hole", suits=5)).name
+    page = seated_table(web, web_server, variant)
+    expect(counter_value(page, "Score")).to_have_text("hidden until the end")
+    fireworks = page.get_by_role("list", name="Fireworks").get_by_role("listitem")
+    expect(fireworks).to_have_count(5)
+    expect(fireworks.first).to_have_accessible_name("red firework: hidden until the end")
+    faces = page.locator(".fireworks .firework .face").all_inner_texts()
+    assert faces == ["R ?", "Y ?", "G ?", "B ?", "P ?"], faces
+    assert "null" not in page.locator(".board").inner_text()

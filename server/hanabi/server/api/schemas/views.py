@@ -227,6 +227,15 @@ class GameViewSchema(Schema):
     strikes = integer(required=True)
     deck_size = integer(required=True)
     score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
+    score_hidden = fields.String(
+        validate=validate.OneOf(["throw_it_in_a_hole"]),
+        metadata={
+            "description": "Present while this view hides the score and the fireworks "
+            "(`score`, `max_score`, `pace`, every `fireworks` height and `firework_states` "
+            "null): `throw_it_in_a_hole`, the played cards lie face down until the game "
+            'is over. Clients say "hidden until the end" rather than a number.'
+        },
+    )
     max_score = nullable_integer(
         metadata={
             "description": "Best score the cards allow, given those discarded or misplayed "
