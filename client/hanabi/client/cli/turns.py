@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ..api import Client
+from ..api import ApiError, Client
 from ..i18n import N_, _, n_
 from .common import Fail, print_json, server_flag
 
@@ -127,7 +127,19 @@ def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> i
         lines = [delivery_line(d) for d in out["deliveries"]]
         text = "\n".join(lines) or _("No delivery yet.")
     else:
-        out = client.webhook()
+        try:
+            out = client.webhook()
+        except ApiError as exc:
+            if exc.code != "no_webhook" or args.json:
+                raise
+            command = "hanabi-client webhook set https://..." + server_flag(client)
+            raise Fail(
+                _(
+                    "No webhook is set: nothing is called when it becomes your move. "
+                    "Set one with: {command}",
+                    command=command,
+                )
+            ) from None
         text = _("Webhook: {url} (set {created}).", url=out["url"], created=out["created"])
     if args.json:
         print_json(out)
