@@ -276,3 +276,11 @@ def test_throw_it_in_a_hole_says_the_score_is_hidden_until_the_end(make_table):
     assert "None" not in text and "null" not in text
     assert "Score hidden until the end" in text
     assert "Fireworks  R? Y? G? B? P?  (each hidden until the end)" in text, text
+    # the list of games says the same of such a game in play (the server gives null)
+    from hanabi.client.cli.listing import games_table
+
+    players = [{"seat": 0, "name": "ann", "bot": None}, {"seat": 1, "name": "bob", "bot": None}]
+    game = {"id": "hole", "status": "playing", "variant": name, "max_players": 2,
+            "players": players, "score": None, "score_hidden": "throw_it_in_a_hole"}  # fmt: skip
+    row = games_table([game]).splitlines()[1]
+    assert row.endswith("ann, bob  hidden until the end") and "None" not in row, row

@@ -128,5 +128,15 @@ def test_a_hidden_score_says_why(client: FlaskClient) -> None:
         assert game["score_hidden"] == "throw_it_in_a_hole", seat
         assert game["score"] is None and set(game["fireworks"].values()) == {None}
         assert_valid(GameViewSchema, game)
+    # nor does the lobby's listing tell it (it showed the score the fireworks hide)
+    listed = client.get(f"{API}/games?status=playing&limit=100").get_json()["games"]
+    (entry,) = [g for g in listed if g["id"] == table.id]
+    assert entry["score"] is None and entry["score_hidden"] == "throw_it_in_a_hole", entry
     plain = make_table(client, 2, seed="hole")
     assert "score_hidden" not in plain.view(0)
+    (other,) = [
+        g
+        for g in client.get(f"{API}/games?status=playing&limit=100").get_json()["games"]
+        if g["id"] == plain.id
+    ]
+    assert other["score"] == 0 and "score_hidden" not in other

@@ -78,7 +78,8 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
     )
     now = time.time()
     for game in games:
-        where = _("turn {turn}, score {score}", turn=game["turn"] + 1, score=game["score"])
+        score = _("hidden until the end") if game.get("score_hidden") else game["score"]
+        where = _("turn {turn}, score {score}", turn=game["turn"] + 1, score=score)
         if game.get("move_clock"):
             where += ", " + _("{duration}/move", duration=duration(game["move_clock"]))
         console.print(
