@@ -153,7 +153,7 @@ def room_view(
         "moves": moves,
         "current_turn": game.turn,
         "current_seat": None if game.is_over else game.current,
-        "legal_actions": [a.to_dict() for a in game.legal_actions()],
+        "legal_actions": [{**a.to_dict(), "turn": game.turn} for a in game.legal_actions()],
         "hidden": sorted(c["order"] for h in view["hands"] for c in h if c["suit"] is None)
         if hidden
         else [],

@@ -6,9 +6,10 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ...table.seats import NAME_MAX
-from .basics import NAME_PATTERN, JsonBoolean, integer, nullable_integer, text_field
+from .actions import ACTION_REQUESTS
+from .basics import NAME_PATTERN, JsonBoolean, OneOfNested, integer, nullable_integer, text_field
 from .plain import Schema  # marshmallow's, refusing in plain words
-from .views import ActionSchema, GameViewSchema
+from .views import GameViewSchema
 
 #: Cards the leader may point at at once.
 HIGHLIGHT_MAX = 20
@@ -96,9 +97,12 @@ class HypotheticalSchema(Schema):
     current_turn = integer(required=True)
     current_seat = nullable_integer(metadata={"description": "The seat to move; null: over."})
     legal_actions = fields.List(
-        fields.Nested(ActionSchema),
+        OneOfNested(ACTION_REQUESTS),
         required=True,
-        metadata={"description": "What the seat to move may do (the engine's list)."},
+        metadata={
+            "description": "What the seat to move may do (the engine's list), each "
+            "with the hypothetical's turn: send one back as it is."
+        },
     )
     hidden = fields.List(
         integer(),

@@ -15,12 +15,9 @@ from ..field_messages import FieldMessage
 from .basics import (
     CARD_RANKS,
     CHAT_MAX,
-    CLUE_COLORS,
-    CLUE_RANKS,
     IDLE_LIMIT,
     MOVE_CLOCK,
     NAME_PATTERN,
-    PLAYER_ACTIONS,
     SUIT_IDS,
     TIMER,
     VISIBLE,
@@ -148,71 +145,6 @@ class SeatGrantSchema(Schema):
     seat = integer(required=True)
     token = fields.String(required=True)
     game = fields.Nested(GameViewSchema, required=True)
-
-
-class ActionRequest(Schema):
-    turn = integer(
-        required=True,
-        validate=validate.Range(0),
-        metadata={"description": "The turn the client believes it is."},
-    )
-
-
-class PlayRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("play"))
-    card = integer(
-        required=True, validate=validate.Range(0), metadata={"description": "Its order."}
-    )
-    firework = fields.String(
-        validate=validate.OneOf(SUIT_IDS),
-        metadata={"description": "Wild plays: the firework (suit id) to play on."},
-    )
-
-
-class DiscardRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("discard"))
-    card = integer(
-        required=True, validate=validate.Range(0), metadata={"description": "Its order."}
-    )
-
-
-class ColorClueRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("clue"))
-    target = integer(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
-    color = fields.String(required=True, validate=validate.OneOf(CLUE_COLORS))
-
-
-class RankClueRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("clue"))
-    target = integer(required=True, validate=validate.Range(0), metadata={"description": "A seat."})
-    rank = integer(required=True, validate=validate.OneOf(CLUE_RANKS))
-
-
-#: The body of POST /games/{id}/actions is exactly one of these shapes.
-ACTION_REQUESTS: tuple[type[Schema], ...] = (
-    PlayRequestSchema,
-    DiscardRequestSchema,
-    ColorClueRequestSchema,
-    RankClueRequestSchema,
-)
-
-
-def action_request_schema(data: dict[str, Any]) -> type[Schema]:
-    """Which shape a request body means, going by ``type`` (and colour or rank)."""
-    kind = data.get("type")
-    if kind == "discard":
-        return DiscardRequestSchema
-    if kind == "clue":
-        return (
-            RankClueRequestSchema
-            if "rank" in data and "color" not in data
-            else ColorClueRequestSchema
-        )
-    if kind == "play":
-        return PlayRequestSchema
-    raise ValidationError(
-        {"type": [FieldMessage("Use one of: {choices}.", choices=", ".join(PLAYER_ACTIONS))]}
-    )
 
 
 class VoteSchema(Schema):
