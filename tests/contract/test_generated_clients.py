@@ -101,6 +101,7 @@ def test_typescript_example_is_strict_and_plays_a_whole_game(
             ["node", *step], cwd=tmp_path, capture_output=True, text=True, timeout=120
         )
         assert done.returncode == 0, done.stdout + done.stderr
+        assert "warn" not in (done.stdout + done.stderr).lower(), done.stdout + done.stderr
     assert re.search(r"game \w+ over after \d+ moves: score \d+", done.stdout), done.stdout
     assert "the last end" in done.stdout, done.stdout
 
