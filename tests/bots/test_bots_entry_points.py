@@ -54,7 +54,7 @@ def test_api_client_decides_like_the_server(strategy: str, variant: str) -> None
         for with_deal in (True, False):
             got = choose_action_from_view(strategy, seat_view, api_log(game, seat, with_deal))
             assert Action.from_dict(got) == expected
-            assert got in seat_view["legal_actions"]
+            assert {**got, "turn": seat_view["turn"]} in seat_view["legal_actions"]
 
 
 def test_api_client_ignores_lobby_and_chat_events() -> None:

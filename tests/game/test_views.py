@@ -125,7 +125,8 @@ def test_legal_actions_only_in_the_view_of_the_seat_to_move(kit):
     game = kit.game("no_variant", 3)
     for _ in range(4):
         mover = game.current
-        expected = [a.to_dict() for a in game.legal_actions()]
+        # each as a request body: the action and the turn it is legal for
+        expected = [{**a.to_dict(), "turn": game.turn} for a in game.legal_actions()]
         assert expected
         for seat in range(3):
             assert view(game, seat)["legal_actions"] == (expected if seat == mover else [])

@@ -62,10 +62,12 @@ class Table:
     def post(self, path: str, seat: int | None, json: Any = None) -> Any:
         return self.client.post(self.url + path, json=json, headers=bearer(self.token(seat)))
 
-    def act(self, seat: int, turn: int | None = None, **action: Any) -> Any:
+    def act(self, seat: int, turn: int | None = None, /, **action: Any) -> Any:
+        """``action`` (a legal action as the view lists it, with its own turn, or made
+        up) as the move of ``turn`` (default: the view's)."""
         if turn is None:
             turn = self.view(seat)["turn"]
-        return self.post("/actions", seat, {"turn": turn, **action})
+        return self.post("/actions", seat, {**action, "turn": turn})
 
     def vote(self, seat: int, end: bool = True) -> Any:
         return self.post("/votes", seat, {"end": end})

@@ -60,11 +60,14 @@ def test_spec_lists_allowed_values_and_a_distinct_title() -> None:
     suits = {s.id for v in VARIANTS.values() for s in v.suits}
     suits |= {s.id + end for s in catalogue.suits() for end in ("", "_reversed")}
     assert set(schemas["DeckCard"]["properties"]["suit"]["enum"]) == suits
-    names = {*VARIANTS, *catalogue.names(), "0", "1344"}  # and every hanab.live number
-    assert names <= set(schemas["CreateGame"]["properties"]["variant"]["enum"])
+    # A variant is any text (a name in any letter case, a number, an id): no enum of
+    # thousands, which generators would turn into a type of thousands of members.
+    variant = schemas["CreateGame"]["properties"]["variant"]
+    assert variant["type"] == "string" and "enum" not in variant
+    assert "GET /variants" in variant["description"]
     assert set(schemas["BotSeat"]["properties"]["strategy"]["enum"]) == set(STRATEGIES)
-    assert "enum" in schemas["ColorClueRequest"]["properties"]["color"]
-    assert "enum" in schemas["RankClueRequest"]["properties"]["rank"]
+    assert "enum" in schemas["ClueRequest"]["properties"]["color"]
+    assert "enum" in schemas["ClueRequest"]["properties"]["rank"]
     assert "enum" in schemas["PlayRequest"]["properties"]["firework"]
     assert schemas["Options"]["properties"]["empty_clues"]["type"] == "boolean"
     create = spec["paths"]["/api/v1/games"]["post"]["responses"]

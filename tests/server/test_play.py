@@ -359,5 +359,5 @@ def test_service_can_act_for_a_seat_without_a_token(app: Any, table: Table) -> N
     assert outcome.seat == 0 and outcome.events[0]["type"] == "clue"
     assert table.view(1)["turn"] == 1
     with pytest.raises(Refused) as refused:  # the rules still apply
-        service.play.act(table.id, None, {"turn": 1, **clue}, as_seat=0)
+        service.play.act(table.id, None, {**clue, "turn": 1}, as_seat=0)
     assert refused.value.code == "not_your_turn"

@@ -209,7 +209,9 @@ def test_the_engine_decides_what_a_hypothetical_move_may_be(
     made = post(client, room, "hypothetical/actions", leader, {"turn": 0, **clue})
     assert made.status_code == 200, made.get_json()
     after = made.get_json()["hypothetical"]
-    assert after["moves"] == [{"seat": 0, "action": clue}] and after["current_seat"] == 1
+    logged = {k: v for k, v in clue.items() if k != "turn"}  # a legal action holds its turn
+    assert clue["turn"] == 0
+    assert after["moves"] == [{"seat": 0, "action": logged}] and after["current_seat"] == 1
     assert made.get_json()["view"]["clue_tokens"] == state["view"]["clue_tokens"] - 1
     stale = post(client, room, "hypothetical/actions", leader, {"turn": 0, **clue})
     assert_problem(stale, 409, "stale_turn")

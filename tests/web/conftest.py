@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 
+import api_calls
 import pytest
 from playwright.sync_api import Browser
 from web_support import Browsing, WebServer, chromium_path
@@ -72,3 +73,6 @@ def web(browser: Browser, web_server: WebServer) -> Iterator[Browsing]:
     yield browsing
     browsing.close()
     assert not browsing.errors, "the page logged errors:\n" + "\n".join(browsing.errors)
+    # api.js keeps to the contract: every call the pages made is a documented operation.
+    off = {p for call in browsing.calls if (p := api_calls.check(*call)) is not None}
+    assert not off, "the page's API calls are off the contract:\n" + "\n".join(sorted(off))

@@ -45,6 +45,8 @@ class Browsing:
     contexts: list[BrowserContext] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     allowed: list[re.Pattern[str]] = field(default_factory=list)
+    #: Every request to the API the pages sent: (method, URL, body), for api_calls.check.
+    calls: list[tuple[str, str, str | None]] = field(default_factory=list)
 
     def person(self, width: int = 1200, height: int = 900) -> Page:
         context = self.browser.new_context(
@@ -58,6 +60,7 @@ class Browsing:
         page.on("console", lambda m: self._console(m.type, m.text))
         page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         page.on("dialog", lambda d: (self.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        page.on("request", lambda r: self.calls.append((r.method, r.url, r.post_data)))
         return page
 
     def allow(self, pattern: str) -> None:

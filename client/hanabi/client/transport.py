@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from importlib.metadata import version
 from typing import Any
 
 import requests
@@ -22,7 +23,7 @@ from .i18n import _
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 API_PREFIX = "/api/v1"
-USER_AGENT = "hanabi-client/0.1"
+USER_AGENT = f"hanabi-client/{version('hanabi-client')}"  # its distribution's (semver)
 MAX_WAIT = 30  # the server holds a long-poll at most this long
 
 

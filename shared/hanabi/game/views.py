@@ -155,7 +155,10 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
             for c in game.clues
         ],
         "turns_left": game.turns_left,
-        "legal_actions": [a.to_dict() for a in game.legal_actions()] if is_turn else [],
+        # each with the turn: a client sends one back as it is (POST .../actions)
+        "legal_actions": [{**a.to_dict(), "turn": game.turn} for a in game.legal_actions()]
+        if is_turn
+        else [],
         "result": dict(game.result) if game.result else None,
     }
     if hole:

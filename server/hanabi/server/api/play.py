@@ -16,8 +16,9 @@ from .context import limits, services
 from .credentials import bearer_token
 from .http import json_response, load_body
 from .operations import operation, schema
+from .schemas.actions import ACTION_REQUESTS, action_request_schema
 from .schemas.events import ActionResultSchema, ChatResultSchema
-from .schemas.requests import ACTION_REQUESTS, ChatSchema, VoteSchema, action_request_schema
+from .schemas.requests import ChatSchema, VoteSchema
 
 
 def _action_result(svc: Services, outcome: Outcome, status: int) -> Response:

@@ -21,6 +21,7 @@ from .http import json_response, load_body, load_optional_body, load_query
 from .operations import PREFIX, operation, schema
 from .ratelimits import LAPSE
 from .room_stream import RoomStream
+from .schemas.actions import ACTION_REQUESTS, action_request_schema
 from .schemas.events import TicketSchema
 from .schemas.queries import RoomStreamQuery
 from .schemas.replays import (
@@ -34,7 +35,6 @@ from .schemas.replays import (
     RoomGrantSchema,
     RoomSchema,
 )
-from .schemas.requests import ACTION_REQUESTS, action_request_schema
 
 SEED_ROOM = (
     " A room of a game dealt a seed name is only for its leader, the game's seats (seat "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from importlib.metadata import version
 from typing import Any
 
 import yaml
@@ -22,8 +23,10 @@ from .examples import media_examples, problem_example
 from .namespaces import NAMESPACES
 from .operations import PREFIX, Operation
 from .problems import HTTP_CODES
+from .schemas.actions import CLUE_REQUEST_EXTRA, ClueRequestSchema
 from .schemas.basics import CARD_MAX, SEAT_MAX
 from .schemas.system import ProblemSchema
+from .spec_rules import conform, one_of_nested
 
 DESCRIPTION = """\
 A Hanabi game service. Create or join a table (each seat gets a bearer token, shown once),
@@ -161,19 +164,27 @@ def _operation(op: Operation, tag: str, method: str) -> dict[str, Any]:
     return out
 
 
+#: The contract's version is the server distribution's (semantic versioning; a major
+#: version is a path prefix, /api/v1: docs/api-versioning.md).
+API_VERSION = version("hanabi-server")
+
+
 def build_spec() -> dict[str, Any]:
+    marshmallow = MarshmallowPlugin()
     spec = APISpec(
         title=TITLE,
-        version="1.0.0",
+        version=API_VERSION,
         openapi_version="3.1.0",
-        plugins=[MarshmallowPlugin()],
+        plugins=[marshmallow],
         info={"description": " ".join(DESCRIPTION.split())},
         servers=[{"url": "/"}],
     )
+    marshmallow.converter.add_attribute_function(one_of_nested)
     spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "A seat's token"}
     )
     spec.components.schema("Problem", {"examples": [problem_example()]}, schema=ProblemSchema)
+    spec.components.schema("ClueRequest", dict(CLUE_REQUEST_EXTRA), schema=ClueRequestSchema)
     spec.components.parameter("Accept-Language", "header", dict(ACCEPT_LANGUAGE))
     for name, header in LANGUAGE_HEADERS.items():
         spec.components.header(name, header)
@@ -207,7 +218,7 @@ def build_spec() -> dict[str, Any]:
             }
         },
     )
-    return spec.to_dict()
+    return conform(spec.to_dict())  # generator-friendly by construction (spec_rules.py)
 
 
 @functools.cache

@@ -26,6 +26,7 @@ import resource
 import signal
 import subprocess
 import sys
+from importlib.metadata import version
 
 from .config import SETTINGS, enabled
 from .data_dir import DataDirBusy, DataDirLock, make_private
@@ -46,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m hanabi.server",
         description=__doc__,
         formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"hanabi-server {version('hanabi-server')}"
     )
     parser.add_argument(
         "--host", default=os.environ.get("HANABI_HOST", "127.0.0.1"),

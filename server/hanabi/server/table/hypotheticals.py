@@ -160,7 +160,9 @@ def room_view(
         "current_seat": None if game.is_over else game.current,
         # what the seat to move may do, told by what this audience sees only: a clue to
         # a hand holding a hidden card is offered whatever that card is
-        "legal_actions": [a.to_dict() for a in legal_actions_unseen(game, unseen)],
+        "legal_actions": [
+            {**a.to_dict(), "turn": game.turn} for a in legal_actions_unseen(game, unseen)
+        ],
         "hidden": unseen,
     }
     return out

@@ -166,6 +166,16 @@ class JsonBoolean(fields.Boolean):
         return value
 
 
+class OneOfNested(fields.Field):
+    """A value of one of several schemas, told apart by their ``type`` (the contract says
+    ``oneOf`` with a discriminator: :mod:`hanabi.server.api.spec_rules`). Documents a
+    response's shape; the value is written as it is."""
+
+    def __init__(self, schemas: tuple[type[Any], ...], **kw: Any) -> None:
+        super().__init__(**kw)
+        self.schemas = schemas
+
+
 def integer(**kw: Any) -> fields.Integer:
     return JsonInteger(**kw)
 

@@ -6,18 +6,20 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from ...table.seats import NAME_MAX
+from .actions import ACTION_REQUESTS
 from .basics import (
     CARD_MAX,
     NAME_PATTERN,
     TURN_MAX,
     JsonBoolean,
+    OneOfNested,
     bounded,
     integer,
     nullable_integer,
     text_field,
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
-from .views import ActionSchema, GameViewSchema
+from .views import GameViewSchema
 
 #: Cards the leader may point at at once.
 HIGHLIGHT_MAX = 20
@@ -107,10 +109,11 @@ class HypotheticalSchema(Schema):
     current_turn = integer(required=True)
     current_seat = nullable_integer(metadata={"description": "The seat to move; null: over."})
     legal_actions = fields.List(
-        fields.Nested(ActionSchema),
+        OneOfNested(ACTION_REQUESTS),
         required=True,
         metadata={
-            "description": "What the seat to move may do (the engine's list). Where cards "
+            "description": "What the seat to move may do (the engine's list), each "
+            "with the hypothetical's turn: send one back as it is. Where cards "
             "are hidden from this answer's reader, every clue to a hand holding one is "
             "listed, whether it touches a card or not (which ones touch would tell the "
             "card); one that touches nothing is refused when sent, as the variant's rules "

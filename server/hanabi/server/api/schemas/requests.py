@@ -13,21 +13,15 @@ from hanabi.game import MAX_PLAYERS, MIN_PLAYERS
 from ...table.seats import NAME_MAX
 from ..field_messages import FieldMessage
 from .basics import (
-    CARD_MAX,
     CARD_RANKS,
     CHAT_MAX,
-    CLUE_COLORS,
-    CLUE_RANKS,
     DECK_MAX,
     IDLE_LIMIT,
     MOVE_CLOCK,
     NAME_PATTERN,
-    PLAYER_ACTIONS,
-    SEAT_MAX,
     SECONDS_MAX,
     SUIT_IDS,
     TIMER,
-    TURN_MAX,
     VISIBLE,
     FullMatch,
     JsonBoolean,
@@ -154,65 +148,6 @@ class SeatGrantSchema(Schema):
     seat = integer(required=True)
     token = fields.String(required=True)
     game = fields.Nested(GameViewSchema, required=True)
-
-
-class ActionRequest(Schema):
-    turn = bounded(
-        0, TURN_MAX, required=True, metadata={"description": "The turn the client believes it is."}
-    )
-
-
-class PlayRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("play"))
-    card = bounded(0, CARD_MAX, required=True, metadata={"description": "Its order."})
-    firework = fields.String(
-        validate=validate.OneOf(SUIT_IDS),
-        metadata={"description": "Wild plays: the firework (suit id) to play on."},
-    )
-
-
-class DiscardRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("discard"))
-    card = bounded(0, CARD_MAX, required=True, metadata={"description": "Its order."})
-
-
-class ColorClueRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("clue"))
-    target = bounded(0, SEAT_MAX, required=True, metadata={"description": "A seat."})
-    color = fields.String(required=True, validate=validate.OneOf(CLUE_COLORS))
-
-
-class RankClueRequestSchema(ActionRequest):
-    type = fields.String(required=True, validate=validate.Equal("clue"))
-    target = bounded(0, SEAT_MAX, required=True, metadata={"description": "A seat."})
-    rank = integer(required=True, validate=validate.OneOf(CLUE_RANKS))
-
-
-#: The body of POST /games/{id}/actions is exactly one of these shapes.
-ACTION_REQUESTS: tuple[type[Schema], ...] = (
-    PlayRequestSchema,
-    DiscardRequestSchema,
-    ColorClueRequestSchema,
-    RankClueRequestSchema,
-)
-
-
-def action_request_schema(data: dict[str, Any]) -> type[Schema]:
-    """Which shape a request body means, going by ``type`` (and colour or rank)."""
-    kind = data.get("type")
-    if kind == "discard":
-        return DiscardRequestSchema
-    if kind == "clue":
-        return (
-            RankClueRequestSchema
-            if "rank" in data and "color" not in data
-            else ColorClueRequestSchema
-        )
-    if kind == "play":
-        return PlayRequestSchema
-    raise ValidationError(
-        {"type": [FieldMessage("Use one of: {choices}.", choices=", ".join(PLAYER_ACTIONS))]}
-    )
 
 
 class VoteSchema(Schema):

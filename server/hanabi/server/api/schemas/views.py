@@ -7,14 +7,15 @@ from typing import Any
 
 from marshmallow import fields, validate
 
+from .actions import ACTION_REQUESTS
 from .basics import (
     END_REASONS,
     IDLE_LIMIT,
     MOVE_CLOCK,
-    PLAYER_ACTIONS,
     STATUSES,
     SUIT_IDS,
     JsonBoolean,
+    OneOfNested,
     custom_deal_field,
     integer,
     nullable_integer,
@@ -105,17 +106,6 @@ class ResultSchema(Schema):
         values=fields.Nested(RatingChangeSchema),
         metadata={"description": "A rated game, once its ratings are applied: seat -> change."},
     )
-
-
-class ActionSchema(Schema):
-    """An action as the engine names it (legal actions, action log)."""
-
-    type = fields.String(required=True, validate=validate.OneOf(PLAYER_ACTIONS))
-    card = integer()
-    target = integer()
-    color = fields.String()
-    rank = integer()
-    firework = fields.String()
 
 
 #: What the table hears of a clue in Cow & Pig (moo: a colour, oink: a rank) and Duck.
@@ -280,7 +270,12 @@ class GameViewSchema(Schema):
     discards = fields.List(fields.Nested(DiscardSchema), required=True)
     clues = fields.List(fields.Nested(ClueSchema), required=True)
     turns_left = nullable_integer()
-    legal_actions = fields.List(fields.Nested(ActionSchema), required=True)
+    legal_actions = fields.List(
+        OneOfNested(ACTION_REQUESTS),
+        required=True,
+        metadata={"description": "The moves the viewer may make now (empty off its turn), "
+                  "each with the view's turn: send one back as it is."},
+    )  # fmt: skip
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     votes = fields.Nested(VotesSchema, required=True)
     last_action = fields.Nested(
