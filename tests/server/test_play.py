@@ -50,7 +50,9 @@ def test_rule_refusals_are_409_with_engine_codes(table: Table) -> None:
     assert_problem(table.act(0, 0, type="clue", target=1, color="black"), 409, "unknown_color")
     assert_problem(table.act(0, 0, type="clue", target=1, color="pink"), 409, "unknown_color")
     assert_problem(table.act(0, 0, type="clue", target=1, color="mauve"), 400, "validation_error")
-    assert_problem(table.act(0, 0, type="clue", target=9, rank=1), 409, "unknown_seat")
+    # a seat no table this size has is the engine's refusal; past any table's, the schema's
+    assert_problem(table.act(0, 0, type="clue", target=5, rank=1), 409, "unknown_seat")
+    assert_problem(table.act(0, 0, type="clue", target=9, rank=1), 400, "validation_error")
     assert table.view(0)["turn"] == 0  # nothing applied
 
 
