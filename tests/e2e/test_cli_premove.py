@@ -9,7 +9,7 @@ from test_cli_table import seat_two
 
 def test_a_queued_move_is_sent_on_your_turn_or_dropped(live_server, tmp_path):
     # alice holds R1 Y1 G1 B1 W1 (slot 1 = W1), bob R2 Y2 G2 B2 W2
-    game_id, alice, bob = seat_two(live_server.url, tmp_path)
+    _, alice, bob = seat_two(live_server.url, tmp_path)
     try:
         alice.send("c bob 2")
         alice.wait_turn(1, mine=False)
