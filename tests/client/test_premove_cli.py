@@ -8,6 +8,7 @@ import pytest
 
 from hanabi.client.commands import CommandKind, InputError, parse
 from hanabi.client.premove import PreMove, Verdict
+from hanabi.client.render import render_plain
 from hanabi.client.variants import VariantInfo
 from hanabi.game import VARIANTS, Action
 
@@ -57,3 +58,14 @@ def test_a_queued_move_waits_then_goes_or_is_dropped(table):
     # a clue no card answers is not a legal move on the turn: dropped
     wrong = PreMove.queue({"type": "clue", "target": 0, "rank": 5}, "c alice 5", table.view(1))
     assert wrong.verdict(table.view(1)) == Verdict.ILLEGAL
+
+
+def test_a_smart_note_narrows_the_card_under_the_hand(table):
+    view = table.view(0)
+    mine = view["hands"][0]
+    view["notes"] = [{str(mine[1]["order"]): "r1 b1 f", str(mine[2]["order"]): "kt"}, {}]
+    lines = render_plain(view, INFO).splitlines()
+    assert "  note 2: r1 b1 f (may be R1 B1 · finessed)" in lines
+    assert "  note 3: kt (known trash)" in lines
+    view["notes"] = [{str(mine[1]["order"]): "save this"}, {}]
+    assert "  note 2: save this" in render_plain(view, INFO).splitlines()  # plain words
