@@ -76,6 +76,19 @@ def test_premoves_are_sent_on_your_turn_and_dropped_when_a_clue_touches_them(
     expect(queued).to_have_count(0)
     assert api.game(table.game_id)["turn"] == 4  # nothing was sent
     expect(ann.get_by_text("Your turn:")).to_be_visible()
+    # ann discards by the keys; on bob's turn she queues a clue (the buttons, then Enter)
+    ann.keyboard.press("1")
+    ann.keyboard.press("d")
+    expect(ann.get_by_text("Waiting for bob to move.")).to_be_visible()
+    bob_now = api.game(table.game_id, token=ann_t)["hands"][1]
+    rank = bob_now[0]["rank"]
+    ann.get_by_role("button", name=f"{rank} clue").click()
+    ann.get_by_role("button", name="Queue clue").click()
+    expect(queued).to_contain_text(f"clue bob: {rank}")
+    api.act(table.game_id, 5, {"type": "discard", "card": bob_now[-1]["order"]}, token=bob_t)
+    expect(ann.locator("#banner")).to_contain_text(f"Your queued move was sent: clue bob: {rank}.")
+    last = api.game(table.game_id)["last_action"]
+    assert (last["type"], last["target"], last["rank"]) == ("clue", 1, rank)
 
 
 def test_smart_notes_confirmation_sound_and_colourblind_mode(
