@@ -16,7 +16,7 @@ from rich.console import Console
 from hanabi.client.narrate import Narrator, player_names
 from hanabi.client.render import TableRenderer, render_plain
 from hanabi.client.variants import VariantInfo
-from hanabi.game import VARIANTS, Action
+from hanabi.game import VARIANTS, Action, catalogue
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -261,3 +261,26 @@ def test_list_marks_a_deal_the_host_chose():
         table[-1] == "* the host chose this deal (a seed or a deck), so they may know every card."
     )
     assert "*" not in games_table(games[1:])
+
+
+def test_throw_it_in_a_hole_says_the_score_is_hidden_until_the_end(make_table):
+    """The view hides score and fireworks (null, ``score_hidden``): the table says so in
+    words, never "Score None/25"."""
+    name = next(catalogue.variants(rule="throw_it_in_a_hole", suits=5)).name
+    t = make_table(variant=name)
+    t.do(Action.play(t.hand(0)[0]))
+    view = t.view(1)
+    assert view["score_hidden"] == "throw_it_in_a_hole"
+    info = VariantInfo.from_api(catalogue.variant(name).describe())
+    text = render_plain(view, info, game_id="hole")
+    assert "None" not in text and "null" not in text
+    assert "Score hidden until the end" in text
+    assert "Fireworks  R? Y? G? B? P?  (each hidden until the end)" in text, text
+    # the list of games says the same of such a game in play (the server gives null)
+    from hanabi.client.cli.listing import games_table
+
+    players = [{"seat": 0, "name": "ann", "bot": None}, {"seat": 1, "name": "bob", "bot": None}]
+    game = {"id": "hole", "status": "playing", "variant": name, "max_players": 2,
+            "players": players, "score": None, "score_hidden": "throw_it_in_a_hole"}  # fmt: skip
+    row = games_table([game]).splitlines()[1]
+    assert row.endswith("ann, bob  hidden until the end") and "None" not in row, row

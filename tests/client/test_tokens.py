@@ -57,3 +57,14 @@ def test_odd_ids_stay_inside_the_config_dir(monkeypatch, tmp_path, game_id):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     path = TokenStore().save(SavedSeat("http://s", game_id, 0, "x", "t"))
     assert (tmp_path / "hanabi-client") in path.parents
+
+
+def test_a_saved_seat_is_found_by_its_name_in_any_case_or_width(tmp_path):
+    """``join ID --name Alice`` resumes the seat saved as ``alice`` (and ``Ａｌｉｃｅ``
+    does), as the server matches a table's names; another name finds none."""
+    store = TokenStore(tmp_path)
+    store.save(SavedSeat("http://s", "g1", 1, "alice", "t" * 30))
+    for typed in ("alice", "Alice", "ALICE", "Ａｌｉｃｅ", " alice "):
+        found = store.find("http://s", "g1", typed)
+        assert found is not None and found.name == "alice", typed
+    assert store.find("http://s", "g1", "alicia") is None

@@ -68,9 +68,9 @@ def test_accounts_and_a_rated_game_from_the_cli(live_server, tmp_path):
     profile = run(["profile"], env_ann)
     assert profile.returncode == 0, profile.stderr
     assert f"{ann}: rating 1491.1 (1 rated game)" in profile.stdout  # counts agree
-    assert "no_variant: 1 game, best 2p 0, average -, strikeouts 0%, 1 rated game (-8.9)" in (
-        profile.stdout
-    )
+    # the average as stats says it (0.00), not "-" for a game that ended at 0
+    line = "no_variant: 1 game, best 2p 0, average 0.00, strikeouts 0%, 1 rated game (-8.9)"
+    assert line in profile.stdout
     assert f"{ann}: rating 1491.1, 1 rated game\n" == run(["whoami"], env_ann).stdout
     said = run(["history", bob], env_ann).stdout
     assert f"{game_id}  no_variant  {ann}, {bob}  score 0 (ended by vote)  rating" in said
@@ -176,3 +176,53 @@ def test_password_and_logout_everywhere_from_the_cli(live_server, tmp_path):
     assert run(["logout", "--all"], env).returncode == 0
     _refused(library, "session_expired")
     assert "not logged in" in run(["whoami"], env).stderr
+
+
+def test_a_newcomers_slips_get_a_sentence_not_a_traceback(live_server, tmp_path):
+    """No password on standard input, a server address without http://, an empty --name,
+    a webhook never set: each a sentence (and exit status 1), or the expected result."""
+    who = name("nia")
+    env = client_env(live_server.url, tmp_path)
+    assert run(["register", who], {**env, "HANABI_PASSWORD": PASSWORD}).returncode == 0
+    nothing = subprocess.run(
+        [*client_command(), "login", who],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert nothing.returncode == 1, nothing.stderr
+    assert nothing.stderr == (
+        "hanabi-client: No password given: type it at the prompt, or set HANABI_PASSWORD.\n"
+    )
+    # a script may pipe the password in
+    piped = subprocess.run(
+        [*client_command(), "login", who],
+        env=env,
+        input=PASSWORD + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert piped.returncode == 0 and f"Logged in as {who}." in piped.stdout, piped.stderr
+
+    # host:port without a scheme is a plain-HTTP address
+    bare = live_server.url.removeprefix("http://")
+    listed = run(["variants", "--server", bare, "--q", "pink", "--suits", "6"], env)
+    assert listed.returncode == 0 and "Pink (6 Suits)" in listed.stdout, listed.stderr
+
+    # --name '' is refused, not replaced by the login name
+    host = Client(live_server.url).create_game("host", max_players=3)
+    for words in (["join", host.game_id], ["create", "--detach"]):
+        empty = run([*words, "--name", " "], env)
+        assert empty.returncode == 1
+        assert empty.stderr == (
+            "hanabi-client: --name needs a name: it cannot be empty or only spaces.\n"
+        )
+    assert len(Client(live_server.url).game(host.game_id)["players"]) == 1
+
+    # no webhook: how to set one with this client, not the API's "PUT one first"
+    none = run(["webhook", "show"], env)
+    assert none.returncode == 1 and "PUT" not in none.stderr
+    assert "Set one with: hanabi-client webhook set https://..." in none.stderr

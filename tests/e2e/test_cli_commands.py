@@ -307,3 +307,21 @@ def test_a_table_driven_through_json_lines(live_server, tmp_path):
         assert proc.wait(10) == 0
     finally:
         proc.kill()
+
+
+def test_joining_a_started_game_under_a_seats_name_says_how_to_come_back(live_server, tmp_path):
+    """``join ID --name ALICE`` at a started game where alice sits, with no saved seat
+    here: the seat is named (matched in any case), not "already started, watch it"; a
+    name no seat has: no seat named so."""
+    api = Client(live_server.url)
+    host = api.create_game("alice", max_players=2)
+    api.join(host.game_id, "bob")
+    api.start(host.game_id, token=host.token)
+    env = client_env(live_server.url, tmp_path)
+    held = run(["join", host.game_id, "--name", "ALICE"], env)
+    assert held.returncode == 1
+    assert held.stderr.startswith("hanabi-client: 'alice' holds a seat at this game"), held.stderr
+    assert "resume it where it was joined" in held.stderr and "watch" not in held.stderr
+    late = run(["join", host.game_id, "--name", "carol"], env)
+    assert late.returncode == 1 and "no seat named 'carol'" in late.stderr, late.stderr
+    assert f"hanabi-client watch {host.game_id}" in late.stderr

@@ -27,6 +27,7 @@ from hanabi.client.api import Client
 from hanabi.client.cli.entry import build_parser
 from hanabi.client.commands import ALIASES
 from hanabi.client.tokens import SavedSeat, TokenStore
+from hanabi.client.variants import VariantInfo
 from hanabi.game import VARIANTS, catalogue
 from no_english import english, parsers
 from webhook_receiver import Receiver
@@ -118,8 +119,15 @@ def allowed_names(world: World) -> tuple[set[str], set[str]]:
     types (the commands, the table's commands), and the names in the data."""
     typed = set(STRATEGIES) | set(ALIASES) | {"GAME"}
     typed |= {w for prog, _ in parsers(build_parser()) for w in prog.split()}
-    # the suits' letters: a clue's colour is typed by its letter, "red (r)"
+    # the suits' letters: a clue's colour is typed by its letter, "red (r)" (hanab.live's,
+    # or the one the client gives a suit whose letter another took or reads as a digit)
     typed |= {s.abbreviation.lower() for v in catalogue.variants() for s in v.suits}
+    typed |= {
+        s.letter.lower()
+        for v in catalogue.variants()
+        for s in VariantInfo.from_api(v.describe()).suits
+    }
+    typed.add("set")  # "webhook set", the command a refusal says to type
     variants = {v.name for v in catalogue.variants()} | {v.name for v in VARIANTS.values()}
     suits = {s.name for v in catalogue.variants() for s in v.suits}
     return typed, world.names | variants | set(VARIANTS) | suits

@@ -57,21 +57,32 @@ def test_a_follower_prints_the_leaders_changes_as_they_come(live_server, tmp_pat
     )
     try:
         first = follower.stdout.readline()  # the room as it is: the end of the game
-        assert first.startswith("[alice leads] turn 3 of 3: the table ended the game")
-        turned = run(["replay-room", "lead", room, "turn", "1", "--highlight", "5,0"], leader_env)
+        assert first.startswith(
+            "[alice leads] turn 4 of 4: The players voted to end the game | score 0"
+        )
+        assert first.rstrip().endswith("| Game over (ended by vote): final score 0/25")
+        # turns as the table numbers them: turn 2 is the board after the first move
+        lit = ["--highlight", "bob:5,1:5"]  # bob's slot 5 and player 1's (alice's)
+        turned = run(["replay-room", "lead", room, "turn", "2", *lit], leader_env)
         assert turned.returncode == 0, turned.stderr
-        branched = run(["replay-room", "lead", room, "branch", "1", "--hide-draws"], leader_env)
+        branched = run(["replay-room", "lead", room, "branch", "2", "--hide-draws"], leader_env)
         assert branched.returncode == 0, branched.stderr
-        moved = run(["replay-room", "lead", room, "play", "5"], leader_env)
+        # bob's slot 1 (his newest card, order 9), as the table counts slots
+        moved = run(["replay-room", "lead", room, "play", "1"], leader_env)
         assert moved.returncode == 0, moved.stderr
         out, err = follower.communicate(timeout=20)
     finally:
         follower.kill()
     assert follower.returncode == 0, err
     lines = [first, *out.splitlines()]
-    assert "turn 1 of 3: alice clued bob 2s | highlight #0, #5" in lines[1]
-    assert "hypothetical from turn 1, now turn 1, draws hidden" in lines[2]
-    assert "now turn 2, draws hidden: bob played card #5" in lines[3]
+    # the table's words and numbers: slots and players from 1, the card a move showed
+    assert (
+        "turn 2 of 4: alice clued bob 2, touching slots 1, 2, 3, 4 and 5 | "
+        "highlight alice's slot 5, bob's slot 5" in lines[1]
+    )
+    assert "hypothetical from turn 2, now turn 2, draws hidden" in lines[2]
+    assert "now turn 3, draws hidden: bob misplayed W2 (strike 1 of 3)" in lines[3]
+    assert "#" not in "".join(lines)
 
     # the follower holds no token of the room: it cannot lead
     refused = run(["replay-room", "lead", room, "back"], follower_env)
@@ -84,7 +95,7 @@ def test_a_follower_prints_the_leaders_changes_as_they_come(live_server, tmp_pat
     passed = run(["replay-room", "lead", room, "pass", member, "--json"], leader_env)
     assert json.loads(passed.stdout)["leader"] == {"id": member, "name": "fred"}
     back = run(["replay-room", "lead", room, "back"], follower_env)
-    assert back.returncode == 0 and "[fred leads] turn 1 of 3" in back.stdout
+    assert back.returncode == 0 and "[fred leads] turn 2 of 4" in back.stdout
 
 
 def test_a_room_of_a_game_in_play_is_refused(live_server, tmp_path):

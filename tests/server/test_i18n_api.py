@@ -65,11 +65,13 @@ def test_a_refused_move_in_each_language(client: FlaskClient, table: Table, head
 def test_values_and_names_are_filled_in_not_translated(client: FlaskClient, table: Table) -> None:
     response = client.post(
         f"{API}/games/{table.id}/players",
-        json={"name": "p1"},
+        json={"name": "late"},
         headers={"Accept-Language": "ru"},
     )
     body = assert_problem(response, 409, "game_started")
-    assert body["detail"] == "Игра уже началась."
+    assert (
+        body["detail"] == "Игра уже началась, и места с именем 'late' в ней нет: её можно смотреть."
+    )
     wrong = client.get(f"{API}/games/nope-{table.id}", headers={"Accept-Language": "zh-CN"})
     body = assert_problem(wrong, 404, "game_not_found")
     assert body["detail"] == f"没有对局 'nope-{table.id}'（或已过期）。"

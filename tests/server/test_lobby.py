@@ -354,3 +354,23 @@ def test_a_deal_the_creator_chose_is_marked_everywhere(client: FlaskClient) -> N
     created = client.post(f"{API}/games", json={"name": "x", "seed": "s"}).get_json()
     assert created["game"]["custom_deal"] is True
     assert_valid(GameSummarySchema, listed[fair.id])
+
+
+def test_a_late_join_names_the_seat_it_matches_as_the_table_matches_names(
+    client: FlaskClient,
+) -> None:
+    """At a started table, a join under a seat's name in another case or width (the way
+    the table tells names apart: NFKC, any case) is told that seat is to be taken back
+    with its token (seat_held); a name no seat has: no seat named so (game_started)."""
+    table = make_table(client, 2)
+    seated = table.view(0)["players"][1]["name"]
+    url = f"{API}/games/{table.id}/players"
+    wide = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in seated.upper())
+    for typed in (seated.upper(), wide):
+        body = assert_problem(client.post(url, json={"name": typed}), 409, "seat_held")
+        assert body["detail"].startswith(f"'{seated}' holds a seat at this game"), body
+    late = assert_problem(client.post(url, json={"name": "nobody"}), 409, "game_started")
+    assert "no seat named 'nobody'" in late["detail"]
+    ru = client.post(url, json={"name": "nobody"}, headers={"Accept-Language": "ru"})
+    assert "nobody" in assert_problem(ru, 409, "game_started")["detail"]
+    assert "already started" not in ru.get_json()["detail"]

@@ -113,3 +113,30 @@ def test_special_variants_hide_what_they_hide(client: FlaskClient, rule: str, se
     assert told and all(e["color"] is not None or e["rank"] is not None for e in told)
     if rule == "throw_it_in_a_hole":
         assert all(e["suit"] for e in events if e["type"] in ("play", "misplay"))
+
+
+def test_a_hidden_score_says_why(client: FlaskClient) -> None:
+    """Throw It in a Hole hides the score and the fireworks (null) and says so in
+    ``score_hidden``, for clients to word it ("hidden until the end"); a game that hides
+    nothing has no such key."""
+    table = make_table(client, 2, variant=first("throw_it_in_a_hole"), seed="hole")
+    view = table.view(0)
+    table.act(0, view["turn"], type="play", card=view["hands"][0][0]["order"])
+    for seat in (0, 1, None):
+        headers = bearer(table.tokens[seat]) if seat is not None else {}
+        game = client.get(table.url, headers=headers).get_json()
+        assert game["score_hidden"] == "throw_it_in_a_hole", seat
+        assert game["score"] is None and set(game["fireworks"].values()) == {None}
+        assert_valid(GameViewSchema, game)
+    # nor does the lobby's listing tell it (it showed the score the fireworks hide)
+    listed = client.get(f"{API}/games?status=playing&limit=100").get_json()["games"]
+    (entry,) = [g for g in listed if g["id"] == table.id]
+    assert entry["score"] is None and entry["score_hidden"] == "throw_it_in_a_hole", entry
+    plain = make_table(client, 2, seed="hole")
+    assert "score_hidden" not in plain.view(0)
+    (other,) = [
+        g
+        for g in client.get(f"{API}/games?status=playing&limit=100").get_json()["games"]
+        if g["id"] == plain.id
+    ]
+    assert other["score"] == 0 and "score_hidden" not in other

@@ -56,9 +56,13 @@ def test_the_follower_page_follows_the_leader(web: Browsing, web_server: WebServ
     expect(ann.get_by_text("bob to move:")).to_be_visible()  # one move made: bob's turn
     moves = ann.locator(".moves button")
     expect(moves.first).to_be_visible()
+    # the buttons number as the table does: bob's slots from 1, never a card's order
+    labels = moves.all_inner_texts()
+    assert not [t for t in labels if "#" in t], labels
+    assert "Play slot 1" in labels and "Discard slot 1" in labels, labels
     moves.first.click()
     expect(fred.get_by_label("Last move")).to_contain_text(
-        re.compile(r"^bob (played|discarded|told)")
+        re.compile(r"^Last move: bob (played|misplayed|discarded|clued) ")
     )
     expect(status).to_have_text("ann leads · hypothetical from turn 2 · 0 joined")
     ann.get_by_role("button", name="Back to the game").click()
@@ -97,8 +101,10 @@ def test_cards_drawn_in_a_hidden_hypothetical_are_hidden_from_followers(
     ann.get_by_label("hide drawn cards from followers").check()
     ann.get_by_role("button", name="Branch from here").click()
     expect(fred.locator(".room-status")).to_contain_text("hypothetical")
-    ann.locator(".moves button", has_text="Play").first.click()
-    expect(fred.get_by_label("Last move")).to_contain_text("played card")
+    ann.locator(".moves button", has_text="Play slot 1").click()
+    # the move as the table says it: the card it showed, not its order ("card #12")
+    expect(fred.get_by_label("Last move")).to_contain_text(re.compile(r"played|misplayed"))
+    assert "#" not in fred.get_by_label("Last move").inner_text()
     room = web_server.api()._request("GET", f"/replays/{room_id}").json()
     (drawn,) = room["hypothetical"]["hidden"]
     key = f".card[data-key='order-{drawn}'] .face"

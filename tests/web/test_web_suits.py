@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from web_support import ApiTable, Browsing, WebServer
+from web_support import ApiTable, Browsing, WebServer, counter_value
 
 from hanabi.game import catalogue
 
@@ -168,3 +168,61 @@ def test_a_variant_without_colour_clues_has_no_colour_button(
     expect(page.get_by_role("group", name="Rank clues").get_by_role("button")).to_have_count(5)
     expect(page.get_by_role("group", name="Colour clues")).to_have_count(0)
     expect(page.get_by_text("No colour clues in this variant.")).to_be_visible()
+
+
+#: What a reader takes for a digit beside a rank (the test's own list, not the page's).
+DIGITISH = set("0123456789OoОоΟοIlІіӀ|ЗзЧчБбЬь〇一二三四五六七八九十零")
+#: Letters of other scripts that look like a Latin one.
+LOOKS = str.maketrans("АВЕКМНОРСТХУ", "ABEKMHOPCTXY")
+
+
+def test_every_variant_shows_distinct_symbols_that_are_not_digits_in_every_language(
+    web: Browsing,
+) -> None:
+    """All 2,426 variants, as the page letters their suits in English, Russian and
+    Chinese: no two suits alike ("Pink & Light Pink" showed "I0 I0"), none read as a
+    digit (Russian green "З4", pink "I1")."""
+    suits = [
+        [{k: s[k] for k in ("id", "name", "abbreviation")} for s in v.describe()["suits"]]
+        for v in (catalogue.variant(n) for n in catalogue.names())
+    ]
+    assert len(suits) == 2426
+    for locale in ("en-US", "ru-RU", "zh-CN"):
+        context = web.browser.new_context(base_url=web.base, locale=locale)
+        web.contexts.append(context)
+        page = web.watch(context.new_page())
+        page.goto("/")
+        letters = page.evaluate(
+            """async (all) => {
+              const { VariantInfo } = await import("/web/words.js");
+              return all.map((suits) => {
+                const info = new VariantInfo({ id: "v", name: "v", suits, clue_colors: [], clue_ranks: [] });
+                return suits.map((s) => info.letter(s.id));
+              });
+            }""",
+            suits,
+        )
+        bad = []
+        for drawn in letters:
+            shapes = [c.translate(LOOKS) for c in drawn]
+            if any(len(c) != 1 or c in DIGITISH for c in drawn) or len(set(shapes)) < len(drawn):
+                bad.append(drawn)
+        assert not bad, f"{locale}: {len(bad)} variants, e.g. {bad[:5]}"
+        if locale == "ru-RU":  # green is no longer a 3
+            assert "З" not in {c for drawn in letters for c in drawn}
+
+
+def test_throw_it_in_a_hole_says_score_and_fireworks_are_hidden_until_the_end(
+    web: Browsing, web_server: WebServer
+) -> None:
+    """The view hides the score and every firework (null, ``score_hidden``): the board
+    says so in words, never "null of null" or a height of 0."""
+    variant = next(catalogue.variants(rule="throw_it_in_a_hole", suits=5)).name
+    page = seated_table(web, web_server, variant)
+    expect(counter_value(page, "Score")).to_have_text("hidden until the end")
+    fireworks = page.get_by_role("list", name="Fireworks").get_by_role("listitem")
+    expect(fireworks).to_have_count(5)
+    expect(fireworks.first).to_have_accessible_name("red firework: hidden until the end")
+    faces = page.locator(".fireworks .firework .face").all_inner_texts()
+    assert faces == ["R ?", "Y ?", "G ?", "B ?", "P ?"], faces
+    assert "null" not in page.locator(".board").inner_text()

@@ -141,6 +141,9 @@ class TableRenderer:
                     played=played,
                 )
             )
+        elif view.get("score_hidden") or played is None:
+            # Throw It in a Hole: the plays lie face down, the score with them
+            score = Text(_("Score hidden until the end"))
         else:
             score = Text(_("Score {score}/{top}", score=played, top=top))
         max_now = view.get("max_score")
@@ -161,6 +164,8 @@ class TableRenderer:
         for suit, rank in fireworks.items():
             works.append(" ")
             works.append_text(self.card(suit, rank))
+        if any(rank is None for rank in fireworks.values()):
+            works.append(_("  (each hidden until the end)"))
         clocks = clocks_line(view, player_names(view), elapsed)
         return [title, score, works] if clocks is None else [title, score, clocks, works]
 

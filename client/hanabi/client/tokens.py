@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -78,15 +79,27 @@ class TokenStore:
         return sorted(out, key=lambda s: s.seat)
 
     def find(self, server: str, game_id: str, name: str | None = None) -> SavedSeat | None:
-        """The saved seat to resume: the one with ``name``, or the only one saved."""
+        """The saved seat to resume: the one ``name`` names (as the table matches names:
+        ``Alice`` and ``Ａｌｉｃｅ`` find ``alice``), or the only one saved."""
         seats = self.seats(server, game_id)
         if name is not None:
-            return next((s for s in seats if s.name == name), None)
+            return next((s for s in seats if same_name(s.name, name)), None)
         return seats[0] if len(seats) == 1 else None
 
     def forget(self, seat: SavedSeat) -> None:
         path = self._game_dir(seat.server, seat.game_id) / _file_name(seat.token)
         path.unlink(missing_ok=True)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two players' names are one at a table, as the server tells them apart
+    (NFKC, case folded, spaces around ignored): "Ａｌｉｃｅ", "ALICE" and "alice" are."""
+
+    def key(name: str) -> str:
+        folded = unicodedata.normalize("NFKC", name).strip().casefold()
+        return unicodedata.normalize("NFKC", folded)
+
+    return key(a) == key(b)
 
 
 def write_private(path: Path, data: dict[str, Any]) -> None:

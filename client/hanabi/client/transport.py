@@ -44,7 +44,9 @@ class Transport:
         backoff: float = 0.25,
         session: requests.Session | None = None,
     ) -> None:
-        server = server.rstrip("/")
+        server = server.strip().rstrip("/")
+        if "://" not in server:  # "127.0.0.1:9101", "localhost:8000": plain HTTP is meant
+            server = f"http://{server}"
         if server.endswith(API_PREFIX):
             server = server[: -len(API_PREFIX)]
         self.server = server

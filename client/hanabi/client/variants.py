@@ -7,8 +7,9 @@ usual letters, so a table can always be drawn without the rules engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .api import ApiError, Client
@@ -97,6 +98,7 @@ class VariantInfo:
                     known[2] if known else fill_style(s.get("fill")),
                 )
             )
+        suits = distinct(suits)
         colors = data.get("clue_colors")
         if colors is None:
             colors = [s["color"] for s in data.get("suits", []) if s.get("color")]
@@ -124,10 +126,60 @@ class VariantInfo:
             for card in hand:
                 add((card.get("knowledge") or {}).get("possible", {}))
         add(view.get("fireworks") or {})
-        suits = tuple(_suit(i) for i in suit_ids)
+        suits = tuple(distinct([_suit(i) for i in suit_ids]))
         colors = tuple(s.id for s in suits if s.id in KNOWN_SUITS and "rainbow" not in s.id)
         variant_id = str(view.get("variant") or "?")
         return cls(variant_id, KNOWN_VARIANT_NAMES.get(variant_id, variant_id), suits, colors)
+
+
+#: Characters a reader takes for a digit next to a rank ("I1" for a pink 1, "O0", "З4"):
+#: never a suit's symbol. The web client refuses the same (suits.js, DIGIT_LIKE).
+DIGIT_LIKE = frozenset("OoОоΟοΌIlІіӀ|ЗзӠӡƷʒЧчБб〇一二三四五六七八九十零")
+#: Letters of other scripts that look like a Latin one: two suits' symbols must differ in
+#: looks, not only in code points (a Cyrillic "Р" beside a Latin "P").
+LOOKALIKE = str.maketrans("АВЕКМНОРСТХУ", "ABEKMHOPCTXY")
+#: Where a suit finds a symbol when neither its own letter nor one of its name is free.
+SPARE_LETTERS = "ABCDEFGHJKLMNPRTUVWXYZ"
+
+
+def symbol_ok(char: str) -> bool:
+    """Whether ``char`` may be a suit's symbol: one letter, not a digit nor like one."""
+    return len(char) == 1 and unicodedata.category(char).startswith("L") and char not in DIGIT_LIKE
+
+
+def suit_symbols(preferred: Sequence[str], names: Sequence[Sequence[str]]) -> list[str]:
+    """One symbol per suit of a variant, all different in looks, none a digit or like
+    one: each suit keeps its ``preferred`` letter (its abbreviation, or its letter in the
+    reader's language) when it may and no suit before it took it; the others take the
+    first free letter of their ``names`` (in order), else a spare letter. The same rule
+    as the web client's (suits.js, suitSymbols), so both draw a variant alike."""
+    out: list[str | None] = [None] * len(preferred)
+    taken: set[str] = set()
+
+    def take(i: int, char: str) -> bool:
+        char = char.upper()
+        key = char.translate(LOOKALIKE)
+        if not symbol_ok(char) or key in taken:
+            return False
+        out[i] = char
+        taken.add(key)
+        return True
+
+    for i, letter in enumerate(preferred):
+        take(i, letter[:1] if letter else "")
+    for i in range(len(preferred)):
+        if out[i] is None:
+            candidates = [c for name in names[i] for c in name] + list(SPARE_LETTERS)
+            next((c for c in candidates if take(i, c)), None)
+    return [c or "?" for c in out]
+
+
+def distinct(suits: Sequence[SuitInfo]) -> list[SuitInfo]:
+    """``suits`` with letters told apart (:func:`suit_symbols`): "Pink & Light Pink" has
+    no "I" (read as 1) twice. The letter is what a card shows and what a clue's colour is
+    typed as, in every language (the terminal keeps hanab.live's Latin letters)."""
+    symbols = suit_symbols([s.letter for s in suits], [(s.name, s.id) for s in suits])
+    return [replace(s, letter=c) for s, c in zip(suits, symbols, strict=True)]
 
 
 def fill_style(fill: Any) -> str:

@@ -159,6 +159,8 @@ def _build(game: Game, viewer: int | None, reveal: bool) -> dict[str, Any]:
         "result": dict(game.result) if game.result else None,
     }
     if hole:
+        # say why score and fireworks are null, so clients word it ("hidden until the end")
+        out["score_hidden"] = "throw_it_in_a_hole"
         out["hole"] = sorted([o for stack in game.stacks for o in stack] + list(game.misplays))
     if variant.reversible or variant.rules.sudoku:
         out["firework_states"] = None if hole else _firework_states(game)

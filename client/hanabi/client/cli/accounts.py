@@ -23,7 +23,7 @@ from ..accounts import SavedSession, SessionStore
 from ..api import ApiError, Client
 from ..i18n import _, n_
 from ..words import end_reason
-from .common import Fail, print_json
+from .common import Fail, average_text, print_json
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history", "turns",
@@ -54,9 +54,17 @@ def password(prompt: str | None = None, confirm: bool = False, env: str = "HANAB
     from_env = os.environ.get(env)
     if from_env:
         return from_env
-    first = getpass.getpass(prompt or _("Password: "))
-    if confirm and sys.stdin.isatty() and getpass.getpass(_("Again: ")) != first:
-        raise Fail(_("The passwords differ."))
+    if not sys.stdin.isatty():  # a script's pipe: one line, no prompt, no echo warning
+        line = sys.stdin.readline()
+        if not line:
+            raise Fail(_("No password given: type it at the prompt, or set {env}.", env=env))
+        return line.rstrip("\r\n")
+    try:
+        first = getpass.getpass(prompt or _("Password: "))
+        if confirm and sys.stdin.isatty() and getpass.getpass(_("Again: ")) != first:
+            raise Fail(_("The passwords differ."))
+    except EOFError:  # no terminal and nothing on standard input (</dev/null, a script)
+        raise Fail(_("No password given: type it at the prompt, or set {env}.", env=env)) from None
     return first
 
 
@@ -173,7 +181,7 @@ def cmd_profile(args: argparse.Namespace, client: Client, console: Console) -> i
         console.print(_("No finished games yet."))
     for variant, stats in body["stats"].items():
         best = ", ".join(f"{n}p {score}" for n, score in stats["best"].items()) or "-"
-        average = "-" if stats["average"] is None else f"{stats['average']:.2f}"
+        average = average_text(stats["average"])
         games = n_("{n} game", "{n} games", stats["games"])
         said = _(
             "best {best}, average {average}, strikeouts {rate}%",

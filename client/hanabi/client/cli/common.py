@@ -14,6 +14,7 @@ from rich.console import Console
 
 from ..accounts import SessionStore
 from ..api import DEFAULT_SERVER, Client
+from ..i18n import _
 from ..tokens import TokenStore
 
 
@@ -26,6 +27,20 @@ def default_name() -> str:
         return os.environ.get("HANABI_NAME") or getpass.getuser()
     except Exception:  # no login name (containers): any name will do
         return "player"
+
+
+def average_text(average: float | None) -> str:
+    """An average score as ``profile`` and ``stats`` both print it: two decimals, and
+    0.00 where no game scored (the profile has none to average: every game ended at 0)."""
+    return format(average or 0, ".2f")
+
+
+def name_given(name: str | None) -> str | None:
+    """``--name`` as given: None when absent; a blank one refused (it would otherwise seat
+    you under your login name, as if no name had been given)."""
+    if name is not None and not name.strip():
+        raise Fail(_("--name needs a name: it cannot be empty or only spaces."))
+    return name
 
 
 def server_flag(client: Client) -> str:

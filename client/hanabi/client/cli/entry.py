@@ -26,7 +26,7 @@ from . import (
     variants,
     watch,
 )
-from .common import Fail, make_console, print_json
+from .common import Fail, make_console, name_given, print_json
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = make_console(args)
     client = Client(args.server)
     try:
+        name_given(getattr(args, "name", None))  # --name '': refused, not the login name
         args.me = accounts.use_account(args, client)
         return args.run(args, client, console)
     except ApiError as exc:

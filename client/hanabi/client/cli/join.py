@@ -53,6 +53,15 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
     try:
         seat = client.join(game_id, name)
     except ApiError as exc:
+        if exc.status == 409 and exc.code == "seat_held":
+            # that seat is someone's: its token is on the computer that joined with it
+            mine = ", ".join(s.name for s in store.seats(client.server, game_id))
+            hint = (
+                _("Your seats saved here: {names}.", names=mine)
+                if mine
+                else _("No seat of this game is saved here: resume it where it was joined.")
+            )
+            raise Fail(f"{exc.detail} {hint}") from None
         if exc.status == 409 and "start" in exc.code:
             command = f"hanabi-client watch {game_id}{server_flag(client)}"
             raise Fail(f"{exc.detail} " + _("Watch it with: {command}", command=command)) from None

@@ -79,6 +79,8 @@ def games_table(games: list[dict[str, Any]]) -> str:
         lobby = g.get("status") == GameStatus.LOBBY
         seats = f"{seated}/{g.get('max_players', '?') if lobby else seated}"
         score = "" if lobby else str(g.get("score", ""))
+        if not lobby and g.get("score_hidden"):  # Throw It in a Hole: nobody sees it yet
+            score = _("hidden until the end")
         variant = str(g.get("variant", "")) + ("*" if g.get("custom_deal") else "")
         rows.append((g["id"], g.get("status", ""), variant, seats, names, score))
     # Widths in terminal cells: a Chinese character takes two.

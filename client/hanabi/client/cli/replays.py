@@ -6,8 +6,9 @@
   come (``--changes N``: stop after N changes).
 - ``replay-room join ROOM``: join as a follower, so the leader can pass you the lead.
 - ``replay-room lead ROOM turn N [--highlight 3,7]`` | ``branch N [--hide-draws]`` |
-  ``play CARD`` | ``discard CARD`` | ``clue SEAT VALUE`` | ``back`` | ``pass MEMBER``:
-  the leader's changes (with the room's saved token).
+  ``play SLOT`` | ``discard SLOT`` | ``clue PLAYER VALUE`` | ``back`` | ``pass MEMBER``:
+  the leader's changes (with the room's saved token). Turns, players and slots are
+  numbered as the table shows them, from 1 (turn 1 is the deal).
 """
 
 from __future__ import annotations
@@ -20,59 +21,133 @@ from rich.text import Text
 
 from ..accounts import SessionStore
 from ..api import Client
+from ..codes import EventKind
+from ..commands import InputError, parse
 from ..i18n import _
+from ..narrate import player_names
+from ..notes import last_move, seat_named
+from ..render import game_over_line
 from ..replays import Rooms, RoomTokens
+from ..variants import VariantInfo, variant_info
 from .common import Fail, print_json, server_flag, viewer_token
 
 #: Lead actions that take no value, one value, or two.
 LEAD_ACTIONS = ("turn", "branch", "play", "discard", "clue", "back", "pass")
 
 
-def describe_move(move: dict[str, Any] | None, names: list[str]) -> str:
-    """A move as a line: ``ann played card #4``, ``bob clued cat 1s``..."""
-    if move is None:
+def describe_move(room: dict[str, Any], info: VariantInfo | None = None) -> str:
+    """The move that led to what the room shows, in the table's words (notes.last_move:
+    "ann misplayed R3", "bob clued ann red, touching slots 2 and 4"), with the strike a
+    misplay cost; "the deal" before the first move."""
+    view = room["view"]
+    said = last_move(view, info or VariantInfo.from_view(view)) if room.get("last_move") else None
+    if said is None:
         return _("the deal")
-    action, seat = move["action"], move.get("seat")
-    who = names[seat] if seat is not None and 0 <= seat < len(names) else _("the table")
-    kind = action["type"]
-    if kind in ("play", "discard"):
-        if kind == "play":
-            return _("{who} played card #{card}", who=who, card=action["card"])
-        return _("{who} discarded card #{card}", who=who, card=action["card"])
-    if kind == "clue":
-        target = names[action["target"]] if action["target"] < len(names) else "?"
-        value = action.get("color") or f"{action.get('rank')}s"
-        return _("{who} clued {target} {value}", who=who, target=target, value=value)
-    return _("{who} ended the game", who=who)
+    if (view.get("last_action") or {}).get("type") == EventKind.MISPLAY:
+        said += _(" (strike {strikes} of 3)", strikes=view.get("strikes"))
+    return said
 
 
-def describe_room(room: dict[str, Any]) -> str:
-    """One line for a room's state, as ``follow`` prints it."""
-    names = [p["name"] for p in room["view"]["players"]]
+def highlight_text(cards: list[int], view: dict[str, Any]) -> str:
+    """The cards pointed at as the table shows them: "bob's slot 2", else the card."""
+    names = player_names(view)
+    out = []
+    for order in cards:
+        holder = next(
+            (
+                (seat, slot)
+                for seat, hand in enumerate(view.get("hands") or [])
+                for slot, c in enumerate(hand, 1)
+                if c.get("order") == order
+            ),
+            None,
+        )
+        if holder is None:
+            out.append(_("card #{card}", card=order))
+        else:
+            seat, slot = holder
+            out.append(_("{name}'s slot {slot}", name=names[seat], slot=slot))
+    return ", ".join(out)
+
+
+def highlight_orders(spec: str, view: dict[str, Any]) -> list[int]:
+    """``--highlight``'s cards as the table shows them: ``PLAYER:SLOT`` (``bob:2``, ``1:3``:
+    a player by number from 1 or by name, a slot from 1) on the board at that turn, or a
+    number alone, a card's order (a discarded card's, as ``--json`` shows them)."""
+    names = player_names(view)
+    hands = view.get("hands") or []
+    out = []
+    for item in (i.strip() for i in spec.split(",") if i.strip()):
+        who, colon, slot = item.rpartition(":")
+        try:
+            if not colon:
+                out.append(int(item))
+                continue
+            seat = int(who) - 1 if who.isdigit() else seat_named(who, names, InputError)
+            out.append(hands[seat][int(slot) - 1]["order"])
+        except InputError as exc:
+            raise Fail(str(exc)) from None
+        except (ValueError, IndexError):
+            raise Fail(
+                _(
+                    "'{item}' is no card: PLAYER:SLOT (bob:2, 1:3) or a card's number.",
+                    item=item,
+                )
+            ) from None
+    return out
+
+
+def describe_room(room: dict[str, Any], info: VariantInfo | None = None) -> str:
+    """One line for a room's state, as ``follow`` prints it; turns numbered as the table
+    shows them (turn 1 is the deal), players and slots from 1."""
     hypo = room["hypothetical"]
     if hypo is None:
-        where = _("turn {turn} of {last}", turn=room["turn"], last=room["last_turn"])
+        where = _("turn {turn} of {last}", turn=room["turn"] + 1, last=room["last_turn"] + 1)
     else:
-        values = {"turn": hypo["turn"], "now": hypo["current_turn"]}
+        values = {"turn": hypo["turn"] + 1, "now": hypo["current_turn"] + 1}
         if hypo["reveal_draws"]:
             where = _("hypothetical from turn {turn}, now turn {now}", **values)
         else:
             where = _("hypothetical from turn {turn}, now turn {now}, draws hidden", **values)
     leads = _("[{name} leads]", name=room["leader"]["name"])
-    parts = [f"{leads} {where}: {describe_move(room['last_move'], names)}"]
-    if room["highlight"]:
-        cards = ", ".join(f"#{o}" for o in room["highlight"])
-        parts.append(_("highlight {cards}", cards=cards))
+    parts = [f"{leads} {where}: {describe_move(room, info)}"]
     view = room["view"]
+    if room["highlight"]:
+        parts.append(_("highlight {cards}", cards=highlight_text(room["highlight"], view)))
+    if view.get("score_hidden") or view.get("score") is None:
+        score = _("score hidden until the end")
+    else:
+        score = _("score {score}", score=view["score"])
     parts.append(
         _(
-            "score {score}, clues {clues}, strikes {strikes}",
-            score=view["score"],
+            "{score}, clues {clues}, strikes {strikes}",
+            score=score,
             clues=view["clue_tokens"],
             strikes=view["strikes"],
         )
     )
+    result = view.get("result")
+    if result and (hypo is not None or room["turn"] == room["last_turn"]):
+        parts.append(game_over_line(view, info or VariantInfo.from_view(view)))
     return " | ".join(parts)
+
+
+def lead_move(room: dict[str, Any], what: str, values: list[str], info: VariantInfo) -> dict:
+    """A move of the hypothetical typed as at the table: ``play 2`` / ``discard 2`` (the
+    slot of the seat to move, from 1), ``clue 2 red`` / ``clue bob 3`` (a player by number
+    from 1 or by name); the table's parser reads it, for the seat to move."""
+    hypo = room["hypothetical"]
+    if hypo is None:
+        raise Fail(_("Branch first: moves are made in a hypothetical."))
+    if hypo.get("current_seat") is None:
+        raise Fail(_("This line of play is over."))
+    # the table's own reading of a move, as if the seat to move typed it
+    view = {**room["view"], "you": hypo["current_seat"], "result": None}
+    try:
+        command = parse(" ".join([what, *values]), view, info)
+    except InputError as exc:
+        raise Fail(str(exc)) from None
+    return {"turn": hypo["current_turn"], **command.action}
 
 
 def creator_token(client: Client, game_id: str) -> str | None:
@@ -117,11 +192,13 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
 def cmd_follow(args: argparse.Namespace, client: Client, console: Console) -> int:
     # The first state is where the room is; each one after it is a change.
     rooms = Rooms(client).follow(args.target, token=reader_token(client, args.target))
+    info = None
     for seen, room in enumerate(rooms):
         if args.json:
             print_json(room)
         else:
-            console.print(Text(describe_room(room)))
+            info = info or variant_info(client, room["view"])
+            console.print(Text(describe_room(room, info)))
         if args.changes is not None and seen >= args.changes:
             break
     return 0
@@ -146,17 +223,22 @@ def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
     rooms, room_id, token, values = Rooms(client), args.target, saved["token"], args.values
     what = args.what
 
-    def number(i: int) -> int:
+    def turn(i: int) -> int:
+        """A turn as the table numbers it (turn 1: the deal), sent as the API counts."""
         try:
-            return int(values[i])
+            return int(values[i]) - 1
         except (IndexError, ValueError):
-            raise Fail(_("'lead {what}' needs a number.", what=what)) from None
+            raise Fail(_("'lead {what}' needs a turn number (1 is the deal).", what=what)) from None
 
     if what == "turn":
-        highlight = [int(o) for o in args.highlight.split(",")] if args.highlight else []
-        room = rooms.position(room_id, token, turn=number(0), highlight=highlight)
+        at = turn(0)
+        highlight = []
+        if args.highlight:
+            game_id = rooms.room(room_id, token=token)["game_id"]
+            highlight = highlight_orders(args.highlight, client.replay(game_id, at))
+        room = rooms.position(room_id, token, turn=at, highlight=highlight)
     elif what == "branch":
-        room = rooms.branch(room_id, token, turn=number(0), reveal=not args.hide_draws)
+        room = rooms.branch(room_id, token, turn=turn(0), reveal=not args.hide_draws)
     elif what == "back":
         room = rooms.back(room_id, token)
     elif what == "pass":
@@ -164,23 +246,13 @@ def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
             raise Fail(_("'lead pass' needs a follower's member id."))
         room = rooms.pass_lead(room_id, token, values[0])
     else:
-        current = rooms.room(room_id, token=token)["hypothetical"]
-        if current is None:
-            raise Fail(_("Branch first: moves are made in a hypothetical."))
-        move: dict[str, Any] = {"turn": current["current_turn"], "type": what}
-        if what == "clue":
-            if len(values) != 2:
-                raise Fail(_("'lead clue' needs a seat and a colour or rank."))
-            move["target"] = number(0)
-            value = values[1]
-            move.update({"rank": int(value)} if value.isdigit() else {"color": value})
-        else:
-            move["card"] = number(0)
-        room = rooms.move(room_id, token, move)
+        current = rooms.room(room_id, token=token)
+        info = variant_info(client, current["view"])
+        room = rooms.move(room_id, token, lead_move(current, what, values, info))
     if args.json:
         print_json(room)
     else:
-        console.print(Text(describe_room(room)))
+        console.print(Text(describe_room(room, variant_info(client, room["view"]))))
     return 0
 
 
@@ -208,8 +280,15 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         "what", choices=LEAD_ACTIONS, metavar="|".join(LEAD_ACTIONS), help=_("what the leader does")
     )
     ld.add_argument(
-        "values", nargs="*", metavar="VALUE", help=_("its values (turn: a turn number)")
+        "values",
+        nargs="*",
+        metavar="VALUE",
+        help=_("its values: turn N, branch N, play SLOT, discard SLOT, clue PLAYER VALUE"),
     )
-    ld.add_argument("--highlight", metavar="ORDERS", help=_("turn: cards to point at, e.g. 3,7"))
+    ld.add_argument(
+        "--highlight",
+        metavar="CARDS",
+        help=_("turn: cards to point at, PLAYER:SLOT as the table shows them, e.g. 2:1,1:3"),
+    )
     ld.add_argument("--hide-draws", action="store_true", help=_("branch: hide drawn cards"))
     ld.set_defaults(run=cmd_lead)

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ..api import Client
 from ..i18n import _, n_
-from .common import Fail, print_json
+from .common import Fail, average_text, print_json
 
 
 def result_line(entry: dict[str, Any]) -> str:
@@ -94,7 +94,7 @@ def cmd_stats(args: argparse.Namespace, client: Client, console: Console) -> int
             "{games}, {max_scores} ({rate}%), average {average}",
             games=n_("{n} game", "{n} games", v["games"]),
             max_scores=n_("{n} max score", "{n} max scores", v["max_scores"]),
-            rate=format(v["win_rate"] * 100, ".0f"), average=format(v["average"], ".2f"),
+            rate=format(v["win_rate"] * 100, ".0f"), average=average_text(v["average"]),
         )  # fmt: skip
         console.print(f"  {v['variant']}: {counts}")
     return 0

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ..api import Client
+from ..api import ApiError, Client
 from ..i18n import N_, _, n_
 from .common import Fail, print_json, server_flag
 
@@ -78,7 +78,8 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
     )
     now = time.time()
     for game in games:
-        where = _("turn {turn}, score {score}", turn=game["turn"] + 1, score=game["score"])
+        score = _("hidden until the end") if game.get("score_hidden") else game["score"]
+        where = _("turn {turn}, score {score}", turn=game["turn"] + 1, score=score)
         if game.get("move_clock"):
             where += ", " + _("{duration}/move", duration=duration(game["move_clock"]))
         console.print(
@@ -127,7 +128,19 @@ def cmd_webhook(args: argparse.Namespace, client: Client, console: Console) -> i
         lines = [delivery_line(d) for d in out["deliveries"]]
         text = "\n".join(lines) or _("No delivery yet.")
     else:
-        out = client.webhook()
+        try:
+            out = client.webhook()
+        except ApiError as exc:
+            if exc.code != "no_webhook" or args.json:
+                raise
+            command = "hanabi-client webhook set https://..." + server_flag(client)
+            raise Fail(
+                _(
+                    "No webhook is set: nothing is called when it becomes your move. "
+                    "Set one with: {command}",
+                    command=command,
+                )
+            ) from None
         text = _("Webhook: {url} (set {created}).", url=out["url"], created=out["created"])
     if args.json:
         print_json(out)

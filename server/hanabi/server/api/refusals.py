@@ -92,6 +92,7 @@ STATUS: dict[str, int] = {
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it
     "game_started": 409,
+    "seat_held": 409,
     "game_full": 409,
     "name_taken": 409,
     "lobby_full": 409,

@@ -29,8 +29,12 @@ class Players(Resource):
         auth="optional",
         description=(
             "Like a create: an account's credential binds the seat to the account; a guest "
-            "sends a `name`. A rated table seats accounts only (401 account_required, 403 "
-            "bot_account), one seat each (409 already_seated), old enough and with enough "
+            "sends a `name`. Once the game has started nobody joins: 409 seat_held when the "
+            "name is a seat's there (names matched as the table matches them: NFKC, any "
+            "case, so `Alice` and `Ａｌｉｃｅ` find `alice`; that seat comes back with its "
+            "token or its account's credential), else 409 game_started (no seat named "
+            "so: watch the game instead). A rated table seats accounts only (401 "
+            "account_required, 403 bot_account), one seat each (409 already_seated), old enough and with enough "
             "finished unrated games (409 account_too_new, not_enough_games). A program that "
             "plays the seat with a bot strategy says which in "
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "

@@ -32,6 +32,7 @@ from .seats import (
     require_seat,
     require_seat_at,
     seatable,
+    started,
 )
 from .seeds import SeedDeals
 from .writes import Outcome, WriteLoop
@@ -115,6 +116,8 @@ class Lobby:
         token = new_token()
 
         def change(record: Record) -> Outcome:
+            if record.status is not GameStatus.LOBBY:  # a seat taken back, or a late comer
+                raise started(record, name)
             self.rated.check_join(record, account)
             if plays is not None:
                 rated.check_bot(record)

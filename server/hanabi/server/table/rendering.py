@@ -128,6 +128,20 @@ def etag(version: int, seat: int | None, hidden: bool = False) -> str:
     return f'"{version}.{viewer}"'
 
 
+def score_hidden(record: Record) -> str | None:
+    """Why a game's score is nobody's to see yet (a view's ``score_hidden``): Throw It in
+    a Hole hides it until the game is over; else None."""
+    if record.status is GameStatus.FINISHED:
+        return None
+    return "throw_it_in_a_hole" if get_variant(record.variant).rules.throw_it_in_a_hole else None
+
+
+def public_score(record: Record) -> dict[str, Any]:
+    """The score as the listing and the turn list show it: null (and why) while hidden."""
+    hidden = score_hidden(record)
+    return {"score": None, "score_hidden": hidden} if hidden else {"score": record.score}
+
+
 def summary(record: Record) -> dict[str, Any]:
     """A game as the listing shows it."""
     return {
@@ -139,7 +153,7 @@ def summary(record: Record) -> dict[str, Any]:
         "host": record.host,
         "custom_deal": record.custom_deal,
         "turn": record.turn,
-        "score": record.score,
+        **public_score(record),
         "result": record.result,
         "created": iso(record.created),
         "updated": iso(record.updated),

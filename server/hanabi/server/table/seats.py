@@ -151,6 +151,27 @@ def seatable(record: Record, name: str, max_events: int) -> None:
         raise Conflict("name_taken", "Someone here is already called {name}.", name=repr(name))
 
 
+def started(record: Record, name: str) -> Refused:
+    """A join at a table that has started: the seat ``name`` names, matched as a table
+    matches names (:func:`name_key`: NFKC, any case, so "Alice" and "Ａｌｉｃｅ" find
+    "alice"), is taken back with its token, never by joining; with no such seat, the game
+    is to be watched."""
+    held = next((p for p in record.players if name_key(p.name) == name_key(name)), None)
+    if held is not None:
+        return Conflict(
+            "seat_held",
+            "{name} holds a seat at this game, which has started: come back to it with that "
+            "seat's token (kept by the program that joined) or that seat's account, not by "
+            "joining again.",
+            name=repr(held.name),
+        )
+    return Conflict(
+        "game_started",
+        "The game has already started and has no seat named {name}: watch it instead.",
+        name=repr(name),
+    )
+
+
 def require_room(record: Record, max_events: int, seated: int) -> None:
     """409 lobby_full unless, after one more lobby event, the ``seated`` players could
     still all leave and the game start within ``max_events`` events besides chat."""

@@ -24,6 +24,7 @@ from ..ops.times import iso
 from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.store import Store
 from ..storage.turns import NO_DEADLINE, TurnIndex
+from .rendering import public_score
 from .webhooks import WebhookEvent, Webhooks
 
 log = logging.getLogger("hanabi.server.turns")
@@ -50,7 +51,7 @@ def turn_entry(record: Record) -> dict[str, Any]:
         "players": [p.name for p in record.players],
         "seat": record.turn % len(record.players) if record.players else None,
         "turn": record.turn,
-        "score": record.score,
+        **public_score(record),
         "move_clock": timing.get("move_clock"),
         "deadline": None if clock.get("dl") is None else iso(clock["dl"]),
         "since": iso(clock.get("ts") or record.updated),

@@ -66,11 +66,16 @@ export function fireworks(info, view) {
     { class: "fireworks", "aria-label": _("Fireworks") },
     ids.map((id) => {
       const s = info.byId[id] || { id };
-      const height = view.fireworks[s.id] ?? 0;
+      // Throw It in a Hole: the view hides every height (null) until the game is over
+      const hidden = view.fireworks[s.id] === null && Boolean(view.score_hidden);
+      const height = hidden ? "?" : view.fireworks[s.id] ?? 0;
+      const label = hidden
+        ? _("{suit} firework: hidden until the end", { suit: info.suitName(s.id) })
+        : _("{suit} firework: {height}", { suit: info.suitName(s.id), height });
       const look = lookOfSuit(info, s.id);
       return paint(h(
         "li",
-        { class: "firework", "data-suit": s.id, "aria-label": _("{suit} firework: {height}", { suit: info.suitName(s.id), height }) },
+        { class: "firework", "data-suit": s.id, "aria-label": label, title: hidden ? label : null },
         look ? band(look) : null,
         h("span", { class: "face", "aria-hidden": "true" }, `${info.letter(s.id)} ${height}`),
       ), look);
@@ -82,7 +87,7 @@ export function fireworks(info, view) {
  * final round's turns left, the turn (numbered from 1, the deal, as everywhere). */
 export function counters(view) {
   const items = [
-    [_("Score"), _("{score} of {max} max possible", { score: view.score, max: view.max_score })],
+    [_("Score"), view.score_hidden ? _("hidden until the end") : _("{score} of {max} max possible", { score: view.score, max: view.max_score })],
     [_("Clues"), _("{n} of 8", { n: view.clue_tokens })],
     [_("Strikes"), _("{n} of 3", { n: view.strikes }), "strikes"],
     [_("Deck"), String(view.deck_size)],

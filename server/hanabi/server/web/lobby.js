@@ -102,7 +102,7 @@ export function showLobby(main, { variants, strategies }) {
     const state = game.status === "lobby"
       ? ngettext("{seated} of {n} seat", "{seated} of {n} seats", game.max_players, { seated: game.players.length })
       : game.status === "playing"
-        ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score })
+        ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score_hidden ? _("hidden until the end") : game.score })
         : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
     const li = h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
       h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`),

@@ -4,13 +4,15 @@
 // says what is legal: the buttons are its `legal_actions`), goes back and passes the lead.
 // Followers see each change as it comes, by the room's event stream.
 //
-// Turns are shown as the table numbers them: turn N is the board after N - 1 moves.
+// Turns are shown as the table numbers them: turn N is the board after N - 1 moves; a
+// move's button and the last move name players and slots as the table does (from 1).
 
 import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { bareVariant, ensureVariant } from "./catalogue.js";
 import { fill, h } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { lastMove } from "./notes.js";
 import { colourWord, VariantInfo } from "./words.js";
 
 const ROOM = (id) => `hanabi.room.${id}`;
@@ -46,21 +48,22 @@ export function shareButton(gameId, onError) {
   }, _("Share replay"));
 }
 
-/** A move as a line: "ann played card #4". */
-function moveText(move, names) {
-  if (!move) return _("The deal.");
-  const a = move.action;
-  const who = names[move.seat] ?? _("The table"); // the end by vote is the table's
-  if (a.type === "play") return _("{who} played card #{card}.", { who, card: a.card });
-  if (a.type === "discard") return _("{who} discarded card #{card}.", { who, card: a.card });
-  if (a.type === "clue") return _("{who} told {target} about {what}.", { who, target: names[a.target], what: a.color ? colourWord(a.color) : a.rank });
-  return _("{who} ended the game.", { who });
+/** The move that led to the board, in the table's words ("ann misplayed R4", "bob clued
+ * ann red, touching slot 2": notes.js lastMove, from the view's `last_action`). */
+function moveLine(info, v) {
+  const line = lastMove(info, v) || h("p", { class: "panel last-move" }, _("The deal."));
+  line.setAttribute("aria-label", _("Last move"));
+  return line;
 }
 
-function actionText(a, names) {
+/** A hypothetical move's button as the table numbers things: the slot of the seat to
+ * move's card (from 1, slot 1 the newest), the player by name. */
+function actionText(a, v) {
+  const names = v.players.map((p) => p.name);
   if (a.type === "clue") return _("Clue {name}: {what}", { name: names[a.target], what: a.color ? colourWord(a.color) : a.rank });
-  if (a.type === "play") return _("Play #{card}", { card: a.card });
-  return _("Discard #{card}", { card: a.card });
+  const slot = (v.hands[v.current_seat] || []).findIndex((c) => c.order === a.card) + 1;
+  if (a.type === "play") return _("Play slot {slot}", { slot });
+  return _("Discard slot {slot}", { slot });
 }
 
 /** The room's page when the server refuses it (a seed's room: 401/403; a room gone: 404),
@@ -128,7 +131,6 @@ export async function showSharedReplay(root, roomId, ctx) {
 
   function board() {
     const v = room.view;
-    const names = v.players.map((p) => p.name);
     const marked = new Set(room.highlight);
     const toggle = (order) => {
       if (!leading()) return null;
@@ -141,7 +143,7 @@ export async function showSharedReplay(root, roomId, ctx) {
     };
     return [
       h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(info, v), counters(v)),
-      h("p", { class: "last-move", "aria-label": _("Last move") }, moveText(room.last_move, names)),
+      moveLine(info, v),
       h("section", { class: "panel hands", "aria-label": _("Hands") },
         v.players.map((p) =>
           h("div", { class: `player${v.current_seat === p.seat ? " to-move" : ""}`, role: "group", "aria-label": _("{name}'s hand", { name: p.name }) },
@@ -160,7 +162,7 @@ export async function showSharedReplay(root, roomId, ctx) {
         h("h2", { id: "hypo-h" }, _("Hypothetical from turn {turn}", { turn: hypo.turn + 1 })),
         h("p", {}, hypo.current_seat == null ? _("This line of play is over.") : _("{name} to move:", { name: names[hypo.current_seat] })),
         h("div", { class: "row moves" }, hypo.legal_actions.map((a) =>
-          h("button", { type: "button", class: "small", onclick: () => lead("POST", "/hypothetical/actions", { turn: hypo.current_turn, ...a }) }, actionText(a, names)))),
+          h("button", { type: "button", class: "small", onclick: () => lead("POST", "/hypothetical/actions", { turn: hypo.current_turn, ...a }) }, actionText(a, room.view)))),
         h("button", { type: "button", onclick: () => lead("DELETE", "/hypothetical") }, _("Back to the game")));
     }
     const slider = h("input", { type: "range", min: "1", max: String(room.last_turn + 1), value: String(room.turn + 1), id: "room-turn" });

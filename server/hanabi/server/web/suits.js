@@ -8,7 +8,7 @@
 // (el.style.setProperty), shapes as SVG presentation attributes.
 
 import { h } from "./dom.js";
-import { suitWord } from "./words.js";
+import { VariantInfo, suitWord } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -193,8 +193,49 @@ export function chip(info, id, text = null) {
 /** The suits of a variant drawn small, in order (a picker's result, the lobby's hint). */
 export function suitStrip(variant) {
   const all = looks(variant);
+  const info = new VariantInfo(variant);
   return h("span", { class: "suit-strip", "aria-hidden": "true" },
-    variant.suits.map((s) => paint(h("span", { class: "chip small", title: suitWord(s.name) }, symbol(all[s.id]), h("span", { class: "chip-text" }, s.abbreviation)), all[s.id])));
+    variant.suits.map((s) => paint(h("span", { class: "chip small", title: suitWord(s.name) }, symbol(all[s.id]), h("span", { class: "chip-text" }, info.letter(s.id))), all[s.id])));
+}
+
+/** Characters a reader takes for a digit beside a rank ("I1" for a pink 1, "O0", "З4"):
+ * never a suit's symbol. The terminal client refuses the same (variants.py, DIGIT_LIKE). */
+export const DIGIT_LIKE = "OoОоΟοΌIlІіӀ|ЗзӠӡƷʒЧчБб〇一二三四五六七八九十零";
+/** Letters of other scripts that look like a Latin one (a Cyrillic "Р" beside a Latin "P"). */
+const LOOKALIKE = Object.fromEntries([..."АВЕКМНОРСТХУ"].map((c, i) => [c, "ABEKMHOPCTXY"[i]]));
+/** Where a suit finds a symbol when neither its own letter nor one of its name's is free. */
+const SPARE_LETTERS = "ABCDEFGHJKLMNPRTUVWXYZ";
+
+/** Whether `c` may be a suit's symbol: one letter, not a digit nor like one. */
+export function symbolOk(c) {
+  return [...c].length === 1 && /^\p{L}$/u.test(c) && !DIGIT_LIKE.includes(c);
+}
+
+/**
+ * One symbol per suit of a variant (by suit id), all different in looks, none a digit or
+ * like one: each suit keeps its `preferred` letter (hanab.live's abbreviation, or its
+ * letter in the reader's language) when it may and no suit before it took it; the others
+ * take the first free letter of their `names` (in order), else a spare letter. The
+ * terminal client's rule too (variants.py, suit_symbols): both draw a variant alike.
+ */
+export function suitSymbols(suits, preferred, names) {
+  const out = {};
+  const taken = new Set();
+  const take = (s, c) => {
+    const char = (c || "").toUpperCase();
+    const key = [...char].map((x) => LOOKALIKE[x] || x).join("");
+    if (!symbolOk(char) || taken.has(key)) return false;
+    out[s.id] = char;
+    taken.add(key);
+    return true;
+  };
+  for (const s of suits) take(s, [...(preferred(s) || "")][0]);
+  for (const s of suits) {
+    if (s.id in out) continue;
+    const candidates = [...names(s).join(""), ...SPARE_LETTERS];
+    if (!candidates.some((c) => take(s, c))) out[s.id] = "?";
+  }
+  return out;
 }
 
 /**

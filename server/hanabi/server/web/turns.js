@@ -55,7 +55,7 @@ export function turnsPanel(account, variants) {
     const variant = variants[game.variant]?.name || game.variant;
     const players = game.players.join(", ");
     const clock = perMove(game.move_clock);
-    const where = _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score });
+    const where = _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score_hidden ? _("hidden until the end") : game.score });
     return h("li", { class: "game-row", "aria-label": _("Your move: {variant} with {players}", { variant, players }) },
       h("span", { class: "what" }, h("strong", {}, variant), ` · ${where}${clock ? ` · ${clock}` : ""}`),
       h("span", { class: "who" }, `${players} · ${left(game.deadline)}`),

@@ -4,6 +4,7 @@
 // (i18n.js): msgids with {name} placeholders, plurals with ngettext.
 
 import { _, lang, ngettext, pgettext } from "./i18n.js";
+import { suitSymbols } from "./suits.js";
 
 /** Why a game ended, in words, for each end reason the engine and server give. */
 export const REASONS = {
@@ -83,11 +84,15 @@ export class VariantInfo {
     return SUITS[english] || english;
   }
 
+  /** A suit's symbol on a card's face: its letter in the reader's language (hanab.live's
+   * in English), told apart from the variant's other suits and from digits (suitSymbols). */
   letter(id) {
-    const english = (this.byId[id]?.name || "").toLowerCase();
-    // English keeps the variant's own letters (hanab.live's, unique within the variant)
-    if (lang !== "en" && LETTERS[english]) return LETTERS[english];
-    return this.byId[id]?.abbreviation || (id ? id[0].toUpperCase() : "?");
+    this.symbols ||= suitSymbols(
+      this.suits,
+      (s) => (lang !== "en" && LETTERS[s.name.toLowerCase()]) || s.abbreviation,
+      (s) => [suitWord(s.name), s.name, s.id],
+    );
+    return this.symbols[id] || (id ? id[0].toUpperCase() : "?");
   }
 
   /** CSS class of a suit's colour ("suit-red", "suit-rainbow", ...). */

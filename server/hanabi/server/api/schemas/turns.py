@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 from .basics import integer, nullable_integer, nullable_string, query_integer
 from .plain import Schema
 from .queries import QueryString
+from .views import HIDDEN_IN_HOLE, score_hidden_field
 
 #: A failed try's ``error_code`` (``DeliveryError`` of :mod:`hanabi.server.table.webhooks`).
 ERROR_CODES = ("timeout", "connection_failed", "tls_failed", "bad_answer", "unresolved",
@@ -38,7 +39,8 @@ class TurnSchema(Schema):
     players = fields.List(fields.String(), required=True, metadata={"description": "By seat."})
     seat = integer(required=True, metadata={"description": "The seat to move: yours."})
     turn = integer(required=True)
-    score = integer(required=True)
+    score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
+    score_hidden = score_hidden_field()
     move_clock = nullable_integer(
         metadata={"description": "Seconds per move of a turn-based table; null: not one."}
     )

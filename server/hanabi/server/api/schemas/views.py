@@ -3,6 +3,8 @@ listing's summaries, and a finished game exported in hanab.live's format."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import fields, validate
 
 from .basics import (
@@ -186,6 +188,18 @@ class VotesSchema(Schema):
     )
 
 
+def score_hidden_field(what: str = "Present while the score is hidden (`score` null): ") -> Any:
+    """``score_hidden``: why a score is null, for clients to say it in words."""
+    return fields.String(
+        validate=validate.OneOf(["throw_it_in_a_hole"]),
+        metadata={
+            "description": what + "`throw_it_in_a_hole`, the played cards lie face down "
+            'until the game is over. Clients say "hidden until the end" rather than a '
+            "number."
+        },
+    )
+
+
 class GameViewSchema(Schema):
     """A game as one viewer (a seat, or a spectator) may see it."""
 
@@ -227,6 +241,10 @@ class GameViewSchema(Schema):
     strikes = integer(required=True)
     deck_size = integer(required=True)
     score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
+    score_hidden = score_hidden_field(
+        "Present while this view hides the score and the fireworks (`score`, `max_score`, "
+        "`pace`, every `fireworks` height and `firework_states` null): "
+    )
     max_score = nullable_integer(
         metadata={
             "description": "Best score the cards allow, given those discarded or misplayed "
@@ -303,7 +321,8 @@ class GameSummarySchema(Schema):
     host = integer(required=True)
     custom_deal = custom_deal_field()
     turn = integer(required=True)
-    score = integer(required=True)
+    score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
+    score_hidden = score_hidden_field()
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     created = fields.DateTime(required=True)
     updated = fields.DateTime(required=True)
