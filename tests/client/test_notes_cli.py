@@ -66,7 +66,8 @@ def test_the_table_shows_your_notes_and_the_last_move(table):
     moved = next(i for i, line in enumerate(lines) if line.startswith("Last move: alice clued bob"))
     board = next(i for i, line in enumerate(lines) if "bob (you)" in line)
     assert moved < board  # above the board
-    assert "  note 1: maybe a 5?" in lines
+    # the note's "5" is read as a smart note: the clue says 1, so none of the 5s fits
+    assert "  note 1: maybe a 5? (none of these)" in lines
     assert last_move(view, INFO).startswith(f"alice clued bob {clue.rank}, touching slot")
 
 

@@ -28,6 +28,9 @@ Moves (on your turn; slots and players are numbered as the table shows them):
   clue WHO WHAT        c bob r    WHO: a name or player number; WHAT: a colour or a rank
                        c 2 3      (clue player 2 about their 3s)
   play SLOT FIREWORK   p 2 g      wild rainbow: the firework to play it on
+  next MOVE            next p 2   queue a move during the others' turns: it is sent when
+                       your turn comes, dropped if a clue touches that card or it is
+                       no longer legal then; next cancel forgets it
 Any time:
   chat TEXT            say something to the table
   note SLOT TEXT       note 2 chop?  your own note on your card in slot 2 (private
@@ -67,6 +70,7 @@ class CommandKind(StrEnum):
     REDRAW = "redraw"
     QUIT = "quit"
     NOTE = "note"
+    NEXT = "next"
 
 
 #: Every word a line may begin with, and what it asks for (``terminate now`` is a vote).
@@ -92,6 +96,7 @@ ALIASES = {
     "leave": CommandKind.LEAVE,
     "bot": CommandKind.BOT,
     "note": CommandKind.NOTE,
+    "next": CommandKind.NEXT,
     "terminate": CommandKind.VOTE,
     "vote": CommandKind.VOTE,
     "": CommandKind.REDRAW,
@@ -114,8 +119,11 @@ class Command:
     pace: float | None = None  # start watch [SECONDS]: seconds per move while watching
 
 
-def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -> Command:
-    """Read one line typed at the prompt; moves are checked against ``view``."""
+def parse(
+    line: str, view: Mapping[str, Any] | None, info: VariantInfo | None, *, queued: bool = False
+) -> Command:
+    """Read one line typed at the prompt; moves are checked against ``view``. ``queued``:
+    a move for a later turn (``next MOVE``), read while another seat is to move."""
     words = line.strip().split()
     head = words[0].lower() if words else ""
     kind = ALIASES.get(head)
@@ -123,6 +131,8 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
         raise InputError(
             _('Unknown command "{word}". Type "help" for the commands.', word=words[0])
         )
+    if kind == CommandKind.NEXT and not queued:
+        return _next(line.strip()[len(words[0]) :].strip(), view, info)
     if kind == CommandKind.CHAT:
         text = line.strip()[len(words[0]) :].strip()
         if not text:
@@ -158,7 +168,7 @@ def parse(line: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -
     you = view.get("you")
     if you is None:
         raise InputError(_("You are watching: spectators cannot move."))
-    if view.get("current_seat") != you:
+    if view.get("current_seat") != you and not queued:
         whose = seat_name(player_names(view), view.get("current_seat"), _("someone"))
         raise InputError(_("It is not your turn: {who} is to play.", who=whose))
     info = info or VariantInfo.from_view(view)
@@ -199,6 +209,19 @@ def _lobby(kind: CommandKind, line: str) -> Command:
     if len(parts) > 2:
         body["name"] = parts[2].strip()
     return Command(kind, body)
+
+
+def _next(rest: str, view: Mapping[str, Any] | None, info: VariantInfo | None) -> Command:
+    """``next MOVE``: a move to send when this seat's turn comes (``action`` empty and
+    ``text`` "cancel" for ``next cancel``); ``text`` is the move as typed."""
+    if rest.lower() in ("cancel", "off", "none"):
+        return Command(CommandKind.NEXT, text="cancel")
+    if not rest:
+        raise InputError(_("Queue which move? For example: next p 2, or next c bob r."))
+    move = parse(rest, view, info, queued=True)
+    if move.kind not in MOVES:
+        raise InputError(_("Only a play, a discard or a clue can be queued."))
+    return Command(CommandKind.NEXT, move.action, text=rest)
 
 
 def _play_or_discard(

@@ -14,6 +14,7 @@ from typing import Any
 
 from .i18n import _
 from .narrate import Narrator, player_names
+from .smartnotes import smart_hint
 from .variants import VariantInfo
 from .words import seat_name
 
@@ -95,14 +96,22 @@ def my_notes(view: Mapping[str, Any]) -> dict[int, str]:
     return {order: " | ".join(texts) for order, texts in out.items()}
 
 
-def note_lines(view: Mapping[str, Any], cards: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The notes on a hand's cards, one line per noted slot ("note 2: chop?")."""
+def note_lines(
+    view: Mapping[str, Any], cards: Sequence[Mapping[str, Any]], info: VariantInfo | None = None
+) -> list[str]:
+    """The notes on a hand's cards, one line per noted slot ("note 2: chop?"); while the
+    game is on, given ``info``, with what the note narrows the card to (a smart note:
+    "note 2: r1 b1 (may be R1 B1)")."""
     notes = my_notes(view)
-    return [
-        _("note {slot}: {text}", slot=slot, text=notes[card["order"]])
-        for slot, card in enumerate(cards, start=1)
-        if card.get("order") in notes
-    ]
+    lines = []
+    for slot, card in enumerate(cards, start=1):
+        if card.get("order") not in notes:
+            continue
+        text = notes[card["order"]]
+        line = _("note {slot}: {text}", slot=slot, text=text)
+        hint = smart_hint(info, card, text) if info and not view.get("result") else None
+        lines.append(f"{line} ({hint})" if hint else line)
+    return lines
 
 
 def last_move(view: Mapping[str, Any], info: VariantInfo) -> str | None:

@@ -210,7 +210,7 @@ class TableRenderer:
             lines.append(self._row(N_("knows"), [self.card(*knows(c), is_clued(c)) for c in cards]))
             lines.append(self._row(N_("suits"), [self.possible_suits(c) for c in cards]))
             lines.append(self._row(N_("ranks"), [self.possible_ranks(c) for c in cards]))
-        lines += [Text(f"  {line}", style="italic") for line in note_lines(view, cards)]
+        lines += [Text(f"  {line}", style="italic") for line in note_lines(view, cards, self.info)]
         return lines
 
     def discards(self, view: Mapping[str, Any]) -> Text:

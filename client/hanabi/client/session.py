@@ -164,7 +164,8 @@ class TableSession:
             self.screen.pacer.offer(view)
             return None
         self.screen.show(view)
-        return self.screen.over()
+        over = self.screen.over()
+        return over if over is not None else self.commands.after_view()
 
     def _fatal(self, exc: ApiError) -> int:
         """The follower cannot go on: say why; the exit status."""

@@ -15,6 +15,7 @@ from .codes import GameStatus
 from .commands import HELP, Command, CommandKind, InputError, parse
 from .i18n import N_, _
 from .narrate import player_names
+from .premove import PreMove, Verdict
 from .screen import TableScreen
 from .words import seat_name
 
@@ -86,7 +87,9 @@ class TableCommands:
             CommandKind.BOT: self._seat_bot,
             CommandKind.LEAVE: self._leave,
             CommandKind.NOTE: self._note,
+            CommandKind.NEXT: self._next,
         }
+        self.premove: PreMove | None = None
 
     def run(self, line: str) -> int | None:
         """Do what ``line`` says; the session's exit status when it ends the session."""
@@ -149,6 +152,67 @@ class TableCommands:
             )
         screen.show(result.game, force=result.repeated)
         return screen.over()
+
+    def _next(self, command: Command) -> int | None:
+        """``next MOVE``: queue the move for this seat's turn (sent at once when it is
+        already this seat's turn); ``next cancel`` forgets it."""
+        screen = self.screen
+        if not command.action:
+            self.premove = None
+            screen.say(_("No move is queued now."), code="premove_cancelled")
+            screen.prompt()
+            return None
+        assert screen.view is not None
+        self.premove = PreMove.queue(command.action, command.text, screen.view)
+        screen.say(
+            _("Queued: {move}. It is sent when your turn comes.", move=command.text),
+            code="premove_queued",
+        )
+        outcome = self.after_view()
+        if self.premove is not None:
+            screen.prompt()  # queued, not sent: the table is as it was
+        return outcome
+
+    def after_view(self) -> int | None:
+        """With each new view: the queued move is sent on this seat's turn, or dropped
+        (and said) when it can no longer be made as it was meant."""
+        screen, queued = self.screen, self.premove
+        if queued is None or screen.view is None:
+            return None
+        verdict = queued.verdict(screen.view)
+        if verdict == Verdict.WAIT:
+            return None
+        self.premove = None
+        if verdict == Verdict.OVER:
+            return None
+        if verdict == Verdict.SEND:
+            screen.say(
+                _("Your queued move was sent: {move}.", move=queued.text), code="premove_sent"
+            )
+            try:
+                return self._move(Command(CommandKind(queued.action["type"]), queued.action))
+            except Unreachable as exc:
+                screen.refuse(f"{exc.detail}. {_(MOVE_SENT[0])}", code="unreachable")
+            except ApiError as exc:
+                self._refused(exc)
+            return None
+        if verdict == Verdict.TOUCHED:
+            said = _(
+                "Your queued move ({move}) was dropped: a clue touched that card.", move=queued.text
+            )
+        elif verdict == Verdict.ILLEGAL:
+            said = _(
+                "Your queued move ({move}) was dropped: it is not a legal move now.",
+                move=queued.text,
+            )
+        else:
+            said = _(
+                "Your queued move ({move}) was dropped: that card is no longer in your hand.",
+                move=queued.text,
+            )
+        screen.say(said, code="premove_dropped", style="bold")
+        screen.prompt()
+        return None
 
     def _chat(self, command: Command) -> int | None:
         self.client.chat(self.game_id, command.text, token=self.screen.token)

@@ -5,6 +5,9 @@ import * as api from "./api.js";
 import { clueButtons } from "./clues.js";
 import { h } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
+import { premovePanel } from "./premove.js";
+import { prefs } from "./prefs.js";
+import { knownPlayable } from "./stats.js";
 
 /** The "Your move" panel of `page` (a GamePage), or null for a spectator. */
 export function movePanel(page) {
@@ -14,6 +17,9 @@ export function movePanel(page) {
   if (v.current_seat !== v.you) {
     const who = v.players[v.current_seat]?.name || _("someone");
     parts.push(h("p", {}, _("Waiting for {who} to move.", { who })));
+    const others = v.players.filter((p) => p.seat !== v.you);
+    if (page.sel.target === null && others.length === 1) page.sel.target = others[0].seat;
+    parts.push(premovePanel(page));
   } else {
     const order = page.sel.card;
     const plays = order === null ? [] : page.legal((a) => a.type === "play" && a.card === order);
@@ -28,8 +34,23 @@ export function movePanel(page) {
         fireworkChoice,
         h("button", {
           type: "button", class: "primary", disabled: !plays.length, "data-key": "play",
-          onclick: () => page.send({ type: "play", card: order, ...(fireworkChoice ? { firework: fireworkChoice.value } : plays[0]?.firework ? { firework: plays[0].firework } : {}) }),
-        }, _("Play")),
+          onclick: () => {
+            const action = { type: "play", card: order, ...(fireworkChoice ? { firework: fireworkChoice.value } : plays[0]?.firework ? { firework: plays[0].firework } : {}) };
+            const card = (v.hands[v.you] || []).find((c) => c.order === order);
+            // the optional confirmation (prefs.js): a card not known to be playable asks first
+            if (prefs().confirmPlay && card && !knownPlayable(page.info, v, card) && page.confirming !== order) {
+              page.confirming = order;
+              page.render();
+              return;
+            }
+            page.confirming = null;
+            page.send(action);
+          },
+        }, page.confirming === order && order !== null ? _("Play anyway") : _("Play")),
+        page.confirming === order && order !== null
+          ? h("span", { class: "confirm-play", role: "alert" }, _("You do not know this card to be playable."), " ",
+              h("button", { type: "button", class: "small", "data-key": "confirm-cancel", onclick: () => { page.confirming = null; page.render(); } }, _("Cancel")))
+          : null,
         h("button", {
           type: "button", disabled: !discards.length, "data-key": "discard",
           title: v.clue_tokens >= 8 ? _("No discarding with all 8 clue tokens") : null,

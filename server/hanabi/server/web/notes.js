@@ -11,6 +11,8 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { _ } from "./i18n.js";
+import { smartLine } from "./smartnotes.js";
+import { cardMark } from "./stats.js";
 import { Narrator } from "./words.js";
 
 export const NOTE_MAX = 100;
@@ -63,6 +65,7 @@ export function dressCard(page, view, card, button) {
     button.classList.add("last-touched");
     button.title += _(" (touched by the last clue)");
   }
+  markCard(page, view, card, button);
   const entries = notesByCard(view).get(card.order) || [];
   const text = entries.length ? noteText(view, entries) : "";
   if (text) {
@@ -70,11 +73,15 @@ export function dressCard(page, view, card, button) {
     button.append(h("span", { class: "note-marker", "aria-hidden": "true" }, "✎"));
     button.setAttribute("aria-label", button.getAttribute("aria-label") + _(". Note: {text}", { text }));
   }
+  // the author's own note, read as a smart note (smartnotes.js): while the game is on
+  const own = view.status === "playing" && page?.info ? entries.find((n) => n.seat === view.you) : null;
+  const smart = own ? smartLine(page.info, card, own.text, button) : null;
   const noting = canNote(page, view) && page.noteMode;
   const editing = noting && page.noting === card.order;
   const wrap = h("div", { class: `card-wrap${noting ? " noting" : ""}`, "data-order": String(card.order) },
     button,
     text && !editing ? h("p", { class: "note-text", "data-key": `note-${card.order}` }, text) : null,
+    smart && !editing ? smart : null,
     editing ? noteEditor(page, view, card, entries.find((n) => n.seat === view.you)?.text || "") : null);
   if (noting) {
     button.setAttribute("aria-label", button.getAttribute("aria-label") + _(". Click to write a note on it."));
@@ -87,6 +94,19 @@ export function dressCard(page, view, card, button) {
     }, true);
   }
   return wrap;
+}
+
+/** Mark a card critical (the last copy of a card still needed) or trash, as the viewer
+ * knows it (stats.js), while the game is on. */
+function markCard(page, view, card, button) {
+  if (!page?.info || view.status !== "playing") return;
+  const mark = cardMark(page.info, view, card);
+  if (!mark) return;
+  button.classList.add(mark);
+  button.append(h("span", { class: "mark", "aria-hidden": "true" }, mark === "critical" ? "!" : "×"));
+  const said = mark === "critical" ? _(", critical (the last copy still needed)") : _(", known trash");
+  button.setAttribute("aria-label", button.getAttribute("aria-label") + said);
+  button.title += said;
 }
 
 function noteEditor(page, view, card, current) {

@@ -12,6 +12,9 @@ import { movePanel } from "./moves.js";
 import { dressCard, lastMove, notesToggle } from "./notes.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
+import { onView as premoveOnView } from "./premove.js";
+import { noticeTurn, prefsPanel, useVariant } from "./prefs.js";
+import { efficiencyCounters } from "./stats.js";
 import { _, ngettext } from "./i18n.js";
 import { Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
 
@@ -142,6 +145,8 @@ class GamePage {
     if (this.view && view.version < this.view.version && view.status === this.view.status) return;
     this.view = view;
     this.info = new VariantInfo(this.variants[view.variant]);
+    useVariant(this.info); // colour-blind labels (prefs.js)
+    premoveOnView(this); // a queued move goes on this seat's turn (premove.js)
     if (view.status === "finished" && view.options.rated && !view.result?.rating_changes) this.awaitRatings();
     this.schedule();
   }
@@ -199,6 +204,7 @@ class GamePage {
     document.title = myTurn ? _("Your turn · Hanabi")
       : v.you === null && v.status !== "lobby" ? _("Watching: {status} ({id}) · Hanabi", { status: STATUS[v.status], id: v.id })
       : _("Hanabi: {status} ({id})", { status: STATUS[v.status], id: v.id });
+    noticeTurn(this, myTurn); // a sound as the turn comes (prefs.js)
     const timed = v.options.timer ? _(" Timed: {base} s each, +{per_turn} s a move.", v.options.timer) : "";
     this.status.textContent = _("{status}.", { status: STATUS[v.status] }) + " " + this.whoYouAre() + (v.options.rated ? _(" Rated game.") : "") + timed;
     // a finished game's chat is closed (the server refuses a line): its lines stay, the box goes
@@ -214,11 +220,12 @@ class GamePage {
         this.body,
         v.status === "finished" ? this.endPanel() : null,
         lastMove(this.info, v),
-        h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, v), counters(v)),
+        h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, v), counters(v),
+          efficiencyCounters(this.info, v, this.events)),
         this.handsPanel(cells),
         v.status === "playing" ? this.controls() : null,
         // beside the table on a wide screen, under it on a narrow one (style.css)
-        h("div", { class: "side" }, discardPile(this.info, v), this.logPanel()),
+        h("div", { class: "side" }, discardPile(this.info, v), this.logPanel(), v.status === "playing" ? prefsPanel(this) : null),
       );
       this.clocks.update(v, cells);
     }
@@ -300,7 +307,7 @@ class GamePage {
     const v = this.view;
     if (!v || v.status !== "playing" || v.you === null || this.replaying) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target.closest("input, textarea, select")) return;
+    if (event.target.closest("input:not([type=checkbox]), textarea, select")) return;
     const hand = v.hands[v.you] || [];
     if (/^[1-9]$/.test(event.key) && Number(event.key) <= hand.length) {
       const order = hand[Number(event.key) - 1].order;
