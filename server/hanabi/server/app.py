@@ -38,6 +38,7 @@ from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
+from .table.dealing import SeedDeals, SeedHooks
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -48,7 +49,7 @@ from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.replays import Replays
 from .table.seedgate import SeedGate
-from .table.seeds import SeedDeals, SeedHooks, SeedPages
+from .table.seeds import SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.spoilers import Spoilers
@@ -121,7 +122,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         store,
         settings["HANABI_CACHE_SIZE"],
     )
-    results = Results(seed_store, settings["HANABI_PAGE_MAX"])
+    results = Results(seed_store, settings["HANABI_PAGE_MAX"], spoilers)
     # -- the table: reads, the write loop (settling games as they end), the operations
     settler = Settler(
         store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
@@ -131,7 +132,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     gate = SeedGate(seed_store, seed_pages, settings["HANABI_CACHE_SIZE"])
     notes = Notes(NoteStore(store.redis), reads)
     reads.private = notes  # a seat's notes in its views, outside the view cache
-    writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
+    seed_hooks = SeedHooks(SettleHooks(settler), seed_store)
+    writes = WriteLoop(store, reads, seed_hooks)
+    writes.watchers.append(seed_hooks.committed)  # a rated deal's seal, kept once committed
     leaving = Leaving(store, settling, writes, reads)
     webhook_store = WebhookStore(
         store.redis, settings["HANABI_WEBHOOK_LOG"], settings["HANABI_WEBHOOK_SHARE"]
@@ -153,7 +156,12 @@ def build_services(settings: dict[str, Any]) -> Services:
         reads=reads,
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
-        lobby=Lobby(writes, RatedTables(account_store, settings), settings, SeedDeals(seed_store)),
+        lobby=Lobby(
+            writes,
+            RatedTables(account_store, settings),
+            settings,
+            SeedDeals(seed_store, spoilers, store),
+        ),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),
