@@ -24,6 +24,7 @@ from .reads import Reads
 from .replays import Replays
 from .seeds import SeedPages
 from .settle import Settler
+from .spoilers import Spoilers
 from .stats import Profiles
 from .tickets import StreamTickets
 from .turns import Turns
@@ -59,3 +60,4 @@ class Services:
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
     viewers: Viewers  # who looks at a game, and what they see of it
+    spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal
