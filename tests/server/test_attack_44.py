@@ -6,7 +6,8 @@ seed pages for the seed in play; opens tables on candidate seeds (the low number
 ``unplayed`` used to deal, and the very seed it was dealt, as if it had guessed it), sits
 at them with its account and with a guest seat of its own, plays them out, and reads
 every copy and every finished game on those seeds with and without its credentials:
-views, long-polls, events, streams, exports, replays at a turn and shared replay rooms.
+views, long-polls, events, streams (shadowing each seat too), stream tickets, exports,
+replays at a turn and shared replay rooms.
 
 A leak is a response that shows a card of the attacker's live hand *as the live deal has
 it*: the response reveals that card's identity at its order and agrees with the live deck
@@ -122,6 +123,11 @@ def read_everything(client: FlaskClient, leaks: Leaks, game_id: str, tokens: lis
         if view is not None and "version" in view:
             poll = client.get(url, headers=headers, query_string={"wait": 0})
             leaks.response(f"{who} poll", poll)
+        for seat in (0, 1):  # shadowing a seat: what it knows, never its cards
+            shadow = client.get(url, headers=headers, query_string={"shadow": seat})
+            leaks.response(f"{who} shadow {seat}", shadow)
+            shadow_url = stream_url(game_id, after=0, shadow=seat)
+            leaks.stream(f"{who} shadow {seat} stream", client, shadow_url, token)
         leaks.response(f"{who} events", client.get(f"{url}/events", headers=headers))
         leaks.response(f"{who} export", client.get(f"{url}/export", headers=headers))
         for turn in (0, 1):

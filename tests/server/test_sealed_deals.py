@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from hanabi.server.api.schemas.seeds import SeedPageSchema
 from hanabi.server.storage.record import Record
+from hanabi.server.storage.seeds import seal_key
 from hanabi.server.table.seeds import RANDOM_SPAN, parse
 
 
@@ -45,6 +46,7 @@ def test_a_rated_table_is_dealt_a_fresh_seed_sealed_until_it_ends(aclient: Flask
         assert parsed is not None and 1 <= parsed.n <= RANDOM_SPAN
         assert parsed.n > 1000  # never the predictable low numbers `unplayed` deals
         assert services(aclient).seeds.store.sealed_by(name) == rated.id
+        assert services(aclient).store.redis.ttl(seal_key(name)) == -1  # kept: committed
         assert "seed" not in rated.view(0)  # its seats learn it at the end
         # Opening a table on it, as a guest or an account: refused, naming no seed.
         for token in (None, c):
