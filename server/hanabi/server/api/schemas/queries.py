@@ -8,10 +8,10 @@ from ..field_messages import FieldMessage
 from .basics import (
     EVENTS_LIMIT_MAX,
     MAX_WAIT,
+    SEAT_MAX,
     SEQ_MAX,
     STATUSES,
     TURN_MAX,
-    SEAT_MAX,
     QueryFloat,
     query_integer,
 )
