@@ -30,6 +30,7 @@ from .storage.replays import RoomStore
 from .storage.seeds import SeedStore
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
+from .storage.spoilers import SpoilerStore
 from .storage.store import Store
 from .storage.tickets import TicketStore
 from .storage.turns import TurnIndex
@@ -37,6 +38,7 @@ from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
+from .table.dealing import SeedDeals, SeedHooks
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -47,9 +49,10 @@ from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.replays import Replays
 from .table.seedgate import SeedGate
-from .table.seeds import SeedDeals, SeedHooks, SeedPages
+from .table.seeds import SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
+from .table.spoilers import Spoilers
 from .table.stats import Profiles
 from .table.tickets import StreamTickets
 from .table.turns import Turns
@@ -113,7 +116,13 @@ def build_services(settings: dict[str, Any]) -> Services:
     seed_store = SeedStore(
         store.redis, settings["HANABI_SEED_RESULTS_MAX"], settings["HANABI_BOARD_MAX"]
     )
-    results = Results(seed_store, settings["HANABI_PAGE_MAX"])
+    spoilers = Spoilers(
+        SpoilerStore(store.redis, settings["HANABI_SPOILERS_MAX"]),
+        seed_store,
+        store,
+        settings["HANABI_CACHE_SIZE"],
+    )
+    results = Results(seed_store, settings["HANABI_PAGE_MAX"], spoilers)
     # -- the table: reads, the write loop (settling games as they end), the operations
     settler = Settler(
         store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
@@ -123,7 +132,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     gate = SeedGate(seed_store, seed_pages, settings["HANABI_CACHE_SIZE"])
     notes = Notes(NoteStore(store.redis), reads)
     reads.private = notes  # a seat's notes in its views, outside the view cache
-    writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
+    seed_hooks = SeedHooks(SettleHooks(settler), seed_store)
+    writes = WriteLoop(store, reads, seed_hooks)
+    writes.watchers.append(seed_hooks.committed)  # a rated deal's seal, kept once committed
     leaving = Leaving(store, settling, writes, reads)
     webhook_store = WebhookStore(
         store.redis, settings["HANABI_WEBHOOK_LOG"], settings["HANABI_WEBHOOK_SHARE"]
@@ -145,7 +156,12 @@ def build_services(settings: dict[str, Any]) -> Services:
         reads=reads,
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
-        lobby=Lobby(writes, RatedTables(account_store, settings), settings, SeedDeals(seed_store)),
+        lobby=Lobby(
+            writes,
+            RatedTables(account_store, settings),
+            settings,
+            SeedDeals(seed_store, spoilers, store),
+        ),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),
@@ -157,6 +173,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         replays=Replays(rooms, reads, settings, gate, tickets),
         seeds=seed_pages,
         gate=gate,
+        spoilers=spoilers,
         results=results,
         turns=turns,
         webhooks=webhooks,

@@ -74,7 +74,6 @@ STATUS: dict[str, int] = {
     "not_your_seat": 403,
     "bot_account": 403,
     "not_leader": 403,
-    "seed_in_play": 403,
     "seed_not_played": 403,
     # 404 Not Found
     "game_not_found": 404,
@@ -114,6 +113,8 @@ STATUS: dict[str, int] = {
     "account_deleted": 409,
     "account_too_new": 409,
     "not_enough_games": 409,
+    "deal_unavailable": 409,
+    "same_deal_elsewhere": 409,
     "too_many_rooms": 409,
     "room_full": 409,
     "no_hypothetical": 409,

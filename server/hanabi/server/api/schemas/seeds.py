@@ -55,6 +55,14 @@ class BoardEntrySchema(Schema):
 
 class SeedResultSchema(BoardEntrySchema):
     seed = fields.String(required=True)
+    spoiled = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "A seated account had seen this seed's cards (a replay, an "
+            "export, a shared room, spectating with hands) before the game ended: ranked "
+            "after every result not spoiled, and on no leaderboard (docs/seeds.md)."
+        },
+    )
 
 
 class SeedPageSchema(Schema):
