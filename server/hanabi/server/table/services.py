@@ -13,7 +13,9 @@ from typing import Any
 from ..storage.changes import ChangeHub
 from ..storage.store import Store
 from .accounts import Accounts
+from .chat import Chat
 from .deadlines import Deadlines
+from .friends import Friends
 from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
@@ -59,3 +61,5 @@ class Services:
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
     gate: SeedGate  # who may see the cards of a game dealt a seed name
+    chat: Chat  # the lobby's and replay rooms' chat, and mutes (docs/chat.md)
+    friends: Friends  # follows, friends' tables first, their new tables' notifications
