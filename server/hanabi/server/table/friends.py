@@ -88,7 +88,7 @@ class Friends:
             "host": host.username,
             "variant": record.variant,
             "players": [p.name for p in record.players],
-            "seats": record.num_players,
+            "max_players": record.max_players,
             "link": f"/api/v1/games/{record.id}",
             "web": f"/games/{record.id}",
         }
