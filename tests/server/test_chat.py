@@ -207,3 +207,19 @@ def test_a_replay_room_has_its_own_chat(client: FlaskClient, room: tuple[str, Ta
         "{game:chat-room-" + room_id + "}:cl"
     )
     assert 0 < ttl <= 6 * 3600 * 1000  # the lines go with the room
+
+
+def test_a_seed_rooms_chat_is_for_whom_the_room_admits(client: FlaskClient) -> None:
+    """A room of a game dealt a seed name shows its cards only to those the seed's gate
+    admits (docs/seeds.md): its chat is theirs too, not a stranger's nor a spectator's."""
+    table = make_table(client, 2)  # a random deal: a seed name
+    table.end()
+    made = client.post(f"{API}/replays", json={"game_id": table.id},
+                       headers=bearer(table.tokens[0]))  # fmt: skip
+    assert made.status_code == 201, made.get_json()
+    url = f"{API}/replays/{made.get_json()['id']}/chat"
+    _, stranger = session(client)
+    assert_problem(client.get(url), 401, "account_required")
+    assert_problem(client.get(url, headers=bearer(stranger)), 403, "seed_not_played")
+    assert_problem(say(client, stranger, "hi", url), 403, "seed_not_played")
+    assert read(client, table.tokens[1], url=url)["lines"] == []  # a seat of the game

@@ -54,10 +54,15 @@ def follow(client: FlaskClient, token: str | None, name: str) -> Any:
 
 
 def open_table(client: FlaskClient, token: str | None, name: str | None = None) -> str:
+    return opened(client, token, name)["id"]
+
+
+def opened(client: FlaskClient, token: str | None, name: str | None = None) -> dict[str, Any]:
+    """A new table: its grant (id, seat token)."""
     body = {"name": name} if name else {}
     response = client.post(f"{API}/games", json=body, headers=bearer(token))
     assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
+    return response.get_json()
 
 
 def lobby(client: FlaskClient, token: str | None) -> list[dict[str, Any]]:
@@ -84,8 +89,11 @@ def test_following_is_bounded_and_private(client: FlaskClient) -> None:
     ann, ann_token = session(client)
     bob, bob_token = session(client)
     assert_problem(follow(client, None, bob), 401, "account_required")  # a spectator
-    seat = open_table(client, None, "guest")  # a guest's seat token is no account
-    assert seat  # (its token is refused like none: no account stands behind it)
+    seat = opened(client, None, "guest")["token"]  # a seat's token is no account
+    assert_problem(follow(client, seat, bob), 401, "account_required")
+    assert_problem(client.get(FOLLOWS, headers=bearer(seat)), 401, "account_required")
+    assert_problem(client.put(f"{API}/accounts/me/mutes/{bob}", headers=bearer(seat)), 401,
+                   "account_required")  # fmt: skip
     assert follow(client, ann_token, bob).status_code == 204
     assert follow(client, ann_token, bob.upper()).status_code == 204  # again: nothing new
     listed = client.get(FOLLOWS, headers=bearer(ann_token)).get_json()

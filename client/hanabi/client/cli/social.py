@@ -71,7 +71,7 @@ def cmd_chat(args: argparse.Namespace, client: Client, console: Console) -> int:
         page = client.read_chat(after=last, wait=FOLLOW_WAIT, room=room)
         for line in page["lines"]:
             _show(args, console, line)
-        last = max(last, page["last"])
+        last = page["last"]  # the server's word: a chat that lost its lines starts over
     return 0
 
 

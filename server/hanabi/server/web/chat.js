@@ -119,7 +119,7 @@ export function chatPanel({ path, account, title, where, reader = () => account?
         if (first && !page.lines.length) log.append(h("li", { class: "muted chat-empty" }, where));
         else if (page.lines.length) log.querySelector(".chat-empty")?.remove();
         first = false;
-        last = Math.max(last, page.last);
+        last = page.last; // the server's word: a chat that lost its lines starts over
         failures = 0;
       } catch (error) {
         if (stop.signal.aborted) return;
