@@ -55,16 +55,15 @@ redis.call(ARGV[3], ARGV[4], seq)
 return seq
 """
 
-# KEYS: the line's reporters, hidden lines, version.  ARGV: reporter, reports that hide
-# it, seq, publish command, channel, expiry ms.  Returns 1 when this report hid the line.
+# KEYS: the line's reporters, hidden lines.  ARGV: reporter, reports that hide it, seq,
+# expiry ms.  Returns 1 when this report hid the line. A hidden line wakes no reader (the
+# version counts lines): it is left out of every read from then on.
 REPORT_LUA = """
 local added = redis.call('SADD', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 if added == 1 and redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then
   if redis.call('ZADD', KEYS[2], 'NX', ARGV[3], ARGV[3]) == 1 then
-    redis.call('PEXPIRE', KEYS[2], ARGV[6])
-    local v = redis.call('GET', KEYS[3]) or '0'
-    redis.call(ARGV[4], ARGV[5], v)
+    redis.call('PEXPIRE', KEYS[2], ARGV[4])
     return 1
   end
 end
@@ -134,10 +133,10 @@ class ChatStore:
     def report(self, hub_id: str, seq: int, reporter: str, hide_at: int, entry: dict) -> bool:
         """Count ``reporter``'s report of line ``seq`` (once per reporter) and queue it for
         the moderators; True when it was the report that hid the line."""
-        _, version, hidden = chat_keys(hub_id)
+        hidden = chat_keys(hub_id)[2]
         reporters = tag(hub_id) + ":cr:" + str(seq)
-        args = [reporter, hide_at, seq, self.publish, channel(hub_id), REPORT_TTL_MS]
-        hid = bool(self._report(keys=[reporters, hidden, version], args=args))
+        args = [reporter, hide_at, seq, REPORT_TTL_MS]
+        hid = bool(self._report(keys=[reporters, hidden], args=args))
         with self.redis.pipeline(transaction=False) as pipe:
             pipe.lpush(REPORTS, orjson.dumps(entry))
             pipe.ltrim(REPORTS, 0, REPORTS_KEPT - 1)

@@ -90,8 +90,8 @@ class Chat:
         return self.store.version(hub)
 
     def wait(self, hub: str, version: int, seconds: float) -> int | None:
-        """Hold until the channel is past ``version`` (a line, or a line hidden) or
-        ``seconds`` pass: on the change hub, so a wait costs a socket."""
+        """Hold until the channel is past ``version`` (a new line) or ``seconds`` pass:
+        on the change hub, so a wait costs a socket."""
         return self.changes.wait(hub, version, seconds)
 
     def say(self, hub: str, ttl_ms: int, account: Account | None, text: str) -> dict[str, Any]:
