@@ -154,6 +154,9 @@ def test_reports_hide_a_line_from_everyone(client: FlaskClient) -> None:
     after = line["seq"] - 1
     url = f"{LOBBY}/reports"
     assert_problem(client.post(url, json={"seq": line["seq"]}), 401, "account_required")
+    seat = make_table(client, 2, start=False).tokens[0]  # a guest's seat token: no account
+    assert_problem(client.post(url, json={"seq": line["seq"]}, headers=bearer(seat)), 401,
+                   "account_required")  # fmt: skip
     assert_problem(client.post(url, json={"seq": 10**11}, headers=bearer(ann)), 404,
                    "line_not_found")  # fmt: skip
     assert client.post(url, json={"seq": line["seq"]}, headers=bearer(ann)).status_code == 204
@@ -199,6 +202,9 @@ def test_a_replay_room_has_its_own_chat(client: FlaskClient, room: tuple[str, Ta
     assert texts(read(client, table.tokens[1], url=url)) == ["what a discard on turn 3"]
     assert "what a discard on turn 3" not in texts(read(client, ann_token))  # not the lobby's
     reports = f"{url}/reports"
+    assert_problem(client.post(reports, json={"seq": 1}), 401, "account_required")
+    assert_problem(client.post(reports, json={"seq": 1}, headers=bearer(table.tokens[0])), 401,
+                   "account_required")  # fmt: skip
     assert client.post(reports, json={"seq": 1}, headers=bearer(ann_token)).status_code == 204
     missing = f"{API}/replays/nosuchroom/chat"
     assert_problem(client.get(missing), 404, "room_not_found")

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from hanabi.server import create_app
 from hanabi.server.api.schemas.chat import FollowsSchema
+from hanabi.server.api.schemas.turns import DeliveryListSchema
 from hanabi.server.api.schemas.views import GamePageSchema
 from webhook_receiver import Receiver
 
@@ -164,3 +165,7 @@ def test_a_friends_new_table_and_a_mention_call_the_webhook(
     headers, body, _ = receiver.wait(3)[2]
     assert verified(secret, headers, body)["text"] == f"@{ann} from cat"
     assert len(receiver.calls) == 3
+    logged = client.get(f"{API}/accounts/me/webhook/deliveries", headers=bearer(ann_token))
+    assert_valid(DeliveryListSchema, logged.get_json())
+    events = [d["event"] for d in logged.get_json()["deliveries"]]
+    assert sorted(events) == ["friend_table", "mention", "mention"]
