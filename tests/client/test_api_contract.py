@@ -75,6 +75,25 @@ CALLS = {
         "/api/v1/accounts/me/webhook/deliveries",
         {"limit"},
     ),
+    # chat where people are and friends (docs/chat.md): a room's chat is the same calls
+    # with room=
+    "readLobbyChat": ("read_chat", "get", "/api/v1/chat/lobby", {"after", "wait"}),
+    "sayInLobbyChat": ("say_in_chat", "post", "/api/v1/chat/lobby", set()),
+    "reportLobbyChatLine": ("report_line", "post", "/api/v1/chat/lobby/reports", set()),
+    "readRoomChat": ("read_chat", "get", "/api/v1/replays/{room_id}/chat", {"after", "wait"}),
+    "sayInRoomChat": ("say_in_chat", "post", "/api/v1/replays/{room_id}/chat", set()),
+    "reportRoomChatLine": (
+        "report_line",
+        "post",
+        "/api/v1/replays/{room_id}/chat/reports",
+        set(),
+    ),
+    "listMutes": ("mutes", "get", "/api/v1/accounts/me/mutes", set()),
+    "mute": ("mute", "put", "/api/v1/accounts/me/mutes/{username}", set()),
+    "unmute": ("unmute", "delete", "/api/v1/accounts/me/mutes/{username}", set()),
+    "listFollows": ("follows", "get", "/api/v1/accounts/me/follows", set()),
+    "follow": ("follow", "put", "/api/v1/accounts/me/follows/{username}", set()),
+    "unfollow": ("unfollow", "delete", "/api/v1/accounts/me/follows/{username}", set()),
 }
 #: The shared replay rooms' calls, on :class:`hanabi.client.replays.Rooms`.
 ROOM = "/api/v1/replays/{room_id}"

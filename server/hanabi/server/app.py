@@ -22,6 +22,7 @@ from .ops.config import enabled, load_config
 from .storage import redis_memory
 from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
+from .storage.chat import ChatStore, is_chat_hub
 from .storage.login_counters import LoginCounters
 from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
@@ -37,8 +38,10 @@ from .storage.turns import TurnIndex
 from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
+from .table.chat import Chat
 from .table.deadlines import Deadlines
 from .table.dealing import SeedDeals, SeedHooks
+from .table.friends import Friends
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -102,10 +105,20 @@ def build_services(settings: dict[str, Any]) -> Services:
     store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
     redis_memory.warn_if_evicting(store.redis)  # games must never be evicted
     rooms = RoomStore(store.redis, store.sharded)
+    chat_store = ChatStore(store.redis, store.sharded)
+
+    def version_of(gid: str) -> int | None:
+        """What the change hub reads: a replay room is watched like a game under its
+        pseudo game id (room-<id>), and so is a chat channel (chat-lobby, chat-room-<id>)."""
+        if rooms.is_hub_id(gid):
+            return rooms.hub_version(gid)
+        if is_chat_hub(gid):
+            return chat_store.version(gid)
+        return store.version(gid)
+
     changes = ChangeHub(
         store.redis,
-        # a replay room is watched like a game, under its pseudo game id (room-<id>)
-        lambda gid: rooms.hub_version(gid) if rooms.is_hub_id(gid) else store.version(gid),
+        version_of,
         settings["HANABI_MAX_WAITERS"],
         sharded=store.sharded,
         cluster=store.cluster,
@@ -149,6 +162,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         leaving=leaving.end_rated_games,
     )
     tickets = StreamTickets(TicketStore(store.redis), accounts)
+    replays = Replays(rooms, reads, settings, viewers, tickets)
     return Services(
         config=settings,
         store=store,
@@ -170,7 +184,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=tickets,
-        replays=Replays(rooms, reads, settings, viewers, tickets),
+        replays=replays,
         seeds=seed_pages,
         viewers=viewers,
         spoilers=spoilers,
@@ -178,6 +192,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         turns=turns,
         webhooks=webhooks,
         notes=notes,
+        chat=Chat(chat_store, accounts, replays, webhooks, changes, settings),
+        friends=Friends(chat_store, accounts, webhooks, settings),
     )
 
 

@@ -21,6 +21,7 @@ from . import (
     listing,
     replays,
     seeds,
+    social,
     strategies,
     turns,
     variants,
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     accounts.add_parsers(sub, common)
     turns.add_parsers(sub, common)
     seeds.add_parsers(sub, common)
+    social.add_parsers(sub, common)
     return parser
 
 

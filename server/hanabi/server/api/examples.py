@@ -150,6 +150,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
     "passReplayLead": {
         "follower": ("Pass the lead to a follower who joined", {"follower": "m0123456789"}),
     },
+    "sayInLobbyChat": {
+        "mention": ("A line to the lobby, mentioning bob", {"text": "@bob a 3p game at 8?"}),
+    },
+    "reportLobbyChatLine": {"line": ("Report the lobby's line 1", {"seq": 1})},
+    "sayInRoomChat": {"line": ("A line to the room", {"text": "that discard on turn 3!"})},
+    "reportRoomChatLine": {"line": ("Report the room's line 1", {"seq": 1})},
     "deleteMe": {
         "delete": (
             "Delete the account (after the change of password above)",

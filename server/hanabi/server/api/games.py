@@ -35,7 +35,8 @@ class Games(Resource):
             "Lobbies are listed last changed first, and only while open: changed within the "
             "server's HANABI_LOBBY_LISTED_S (10 minutes) with a person seated. An abandoned "
             "lobby leaves the list (a held wait then answers when it ends) but its id works "
-            "until the lobby expires."
+            "until the lobby expires. An account's credential puts the games where accounts "
+            "it follows are seated first in each page, naming them (`friends`)."
         ),
         query=ListGamesQuery,
         responses={
@@ -44,16 +45,19 @@ class Games(Resource):
         },
         headers={200: {"ETag": "Tag of this page"}, 304: {"ETag": "The current tag"}},
         request_headers={"If-None-Match": "The ETag of the page the client has"},
-        errors=(400, 429),
+        auth="optional",
+        errors=(400, 401, 429),
     )
     def get(self) -> Response:
         svc = services()
         q = load_query(schema(ListGamesQuery))
         limit = min(q["limit"], current_app.config["HANABI_PAGE_MAX"])
         wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+        follows = svc.friends.followed_ids(current_account())  # their tables first
 
         def page() -> tuple[bytes, str]:
-            body = orjson.dumps(svc.listing.list_games(q.get("status"), limit, q.get("cursor")))
+            found = svc.listing.list_games(q.get("status"), limit, q.get("cursor"), follows)
+            body = orjson.dumps(found)
             return body, '"' + hashlib.blake2b(body, digest_size=8).hexdigest() + '"'
 
         version = svc.listing.version()  # read before the page: no change slips by
@@ -97,7 +101,8 @@ class Games(Resource):
             " A rated table is dealt a fresh seed sealed for it while it runs: a table asking "
             "for that seed by name is 409 deal_unavailable; an account may not hold two live "
             "seats on one deal (a seed, or a custom seed or deck): 409 same_deal_elsewhere. "
-            "Neither names the seed (docs/seeds.md)."
+            "Neither names the seed (docs/seeds.md). An account's new table calls the "
+            "webhooks of the accounts that follow it (event friend_table, docs/chat.md)."
         ),
         responses={201: (SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
@@ -107,8 +112,10 @@ class Games(Resource):
         svc = services()
         body = load_body(schema(CreateGameSchema))
         hit_per_address("create")
-        outcome = svc.lobby.create(body, current_account())
+        host = current_account()
+        outcome = svc.lobby.create(body, host)
         record = outcome.record
+        svc.friends.table_opened(record, host)
         data = {
             "id": record.id,
             "seat": 0,

@@ -8,6 +8,16 @@ from __future__ import annotations
 from flask_restx import Namespace, Resource
 
 from .accounts import AccountsResource, AllSessions, CurrentSession, KeyResource, Keys, Me, Sessions
+from .chat import (
+    Follow,
+    Follows,
+    LobbyChat,
+    LobbyChatReports,
+    Mute,
+    Mutes,
+    RoomChat,
+    RoomChatReports,
+)
 from .events import Events, Stream, Tickets
 from .games import Export, GameResource, Games, Replay
 from .notes import Note, Notes
@@ -38,6 +48,7 @@ players = Namespace("players", description="Public profiles and histories", path
 rating = Namespace("rating", description="The rating model", path="/rating-model")
 replays = Namespace("replays", description="Shared replay rooms and hypotheticals", path="/replays")
 seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
+chat = Namespace("chat", description="The lobby's chat (docs/chat.md)", path="/chat")
 
 GAME = "/<string:game_id>"
 ROOM = "/<string:room_id>"
@@ -91,9 +102,17 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (players, "/<string:username>/stats", PlayerStats),
     (seeds, "/seeds/<string:seed_name>", Seed),
     (seeds, "/leaderboards", Leaderboards),
+    (chat, "/lobby", LobbyChat),  # the lobby's chat, for accounts
+    (chat, "/lobby/reports", LobbyChatReports),
+    (replays, ROOM + "/chat", RoomChat),
+    (replays, ROOM + "/chat/reports", RoomChatReports),
+    (accounts, "/me/mutes", Mutes),
+    (accounts, "/me/mutes/<string:username>", Mute),
+    (accounts, "/me/follows", Follows),  # friends
+    (accounts, "/me/follows/<string:username>", Follow),
 )
 
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds)
+NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds, chat)

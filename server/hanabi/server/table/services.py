@@ -13,7 +13,9 @@ from typing import Any
 from ..storage.changes import ChangeHub
 from ..storage.store import Store
 from .accounts import Accounts
+from .chat import Chat
 from .deadlines import Deadlines
+from .friends import Friends
 from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
@@ -61,3 +63,5 @@ class Services:
     notes: Notes  # card notes, private to their author until the end
     viewers: Viewers  # who looks at a game, and what they see of it
     spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal
+    chat: Chat  # the lobby's and replay rooms' chat, and mutes (docs/chat.md)
+    friends: Friends  # follows, friends' tables first, their new tables' notifications
