@@ -22,6 +22,8 @@ from .ops.config import enabled, load_config
 from .storage import redis_memory
 from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
+from .storage.history import HistoryStore
+from .storage.imports import ImportStore
 from .storage.login_counters import LoginCounters
 from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
@@ -37,6 +39,8 @@ from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
+from .table.history import History
+from .table.imports import Imports
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -51,6 +55,7 @@ from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.stats import Profiles
+from .table.tags import Tags
 from .table.tickets import StreamTickets
 from .table.turns import Turns
 from .table.variants import CATALOGUE
@@ -131,6 +136,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     webhooks = Webhooks(webhook_store, settings)
     turns = Turns(TurnIndex(store.redis), store, webhooks)
     writes.watchers.append(turns.committed)
+    history_store = HistoryStore(store.redis, settings["HANABI_HISTORY_MAX"])
+    history = History(history_store, settings["HANABI_PAGE_MAX"])
+    writes.watchers.append(history.committed)  # finished games enter the history
     accounts = Accounts(
         account_store,
         LoginCounters(store.redis),
@@ -161,6 +169,9 @@ def build_services(settings: dict[str, Any]) -> Services:
         turns=turns,
         webhooks=webhooks,
         notes=notes,
+        history=history,
+        tags=Tags(history_store, history, store),
+        imports=Imports(writes, ImportStore(store.redis), history),
     )
 
 

@@ -10,6 +10,7 @@ from flask_restx import Namespace, Resource
 from .accounts import AccountsResource, AllSessions, CurrentSession, KeyResource, Keys, Me, Sessions
 from .events import Events, Stream, Tickets
 from .games import Export, GameResource, Games, Replay
+from .history import GameTag, GameTags, HistorySearch, Imports, VariantPage
 from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
@@ -38,6 +39,7 @@ players = Namespace("players", description="Public profiles and histories", path
 rating = Namespace("rating", description="The rating model", path="/rating-model")
 replays = Namespace("replays", description="Shared replay rooms and hypotheticals", path="/replays")
 seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
+history = Namespace("history", description="Finished games searched, tagged and imported", path="/")
 
 GAME = "/<string:game_id>"
 ROOM = "/<string:room_id>"
@@ -91,9 +93,14 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (players, "/<string:username>/stats", PlayerStats),
     (seeds, "/seeds/<string:seed_name>", Seed),
     (seeds, "/leaderboards", Leaderboards),
+    (history, "/history", HistorySearch),  # finished games searched (docs/history.md)
+    (history, "/history/variants/<string:variant>", VariantPage),
+    (history, "/games" + GAME + "/tags", GameTags),
+    (history, "/games" + GAME + "/tags/<string:tag>", GameTag),
+    (history, "/imports", Imports),  # a hanab.live game as a finished game here
 )
 
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds)
+NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds, history)

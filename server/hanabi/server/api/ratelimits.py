@@ -49,6 +49,7 @@ RATES: dict[str, tuple[str, str]] = {
     "replay_lead": ("HANABI_LIMIT_REPLAY_LEAD", "room"),
     "note_seat": ("HANABI_LIMIT_NOTE_SEAT", "seat"),
     "webhook": ("HANABI_LIMIT_WEBHOOK", "address"),
+    "import": ("HANABI_LIMIT_IMPORT", "address"),
 }
 
 #: Seconds past its expected end that a waiting request still counts against its address,

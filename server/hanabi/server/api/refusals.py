@@ -57,6 +57,8 @@ STATUS: dict[str, int] = {
     "seed_players": 400,
     "not_a_session": 400,
     "webhook_url_refused": 400,
+    "invalid_tag": 400,
+    "import_not_finished": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
     "auth_required": 401,
     "invalid_auth": 401,
@@ -121,6 +123,7 @@ STATUS: dict[str, int] = {
     "seed_players_seated": 409,
     "card_not_drawn": 409,
     "too_many_notes": 409,
+    "too_many_tags": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

@@ -103,6 +103,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_WEBHOOK_SHARE": (1, int),  # one account's deliveries under way at once (service)
     "HANABI_WEBHOOK_LOG": (50, int),  # deliveries kept per account (GET .../deliveries)
     "HANABI_LIMIT_WEBHOOK": ("10/minute", str),  # webhooks set per address (each resolves)
+    "HANABI_LIMIT_IMPORT": ("10/minute", str),  # hanab.live games imported per address
+    "HANABI_HISTORY_MAX": (500_000, int),  # finished games the history search keeps
 }
 
 

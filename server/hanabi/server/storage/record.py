@@ -116,6 +116,7 @@ class Record:
     # the table's seed: "random"/"unplayed"/a name in the lobby, the name once dealt (its deck
     # is then ``deck``); None: a custom deal or a game from before names (table/seeds.py)
     seed_name: str | None = None
+    imported: bool = False  # read from a hanab.live export (table/imports.py): counts nowhere
 
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # as stored: its string
@@ -123,12 +124,14 @@ class Record:
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "event_count", "score", "result", "snapshot", "compact_log",
              "table_events", "chat_lines", "chat_bytes", "custom_deal", "rated", "votes",
-             "timing", "seed_name")  # fmt: skip
+             "timing", "seed_name", "imported")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {STORED_AS.get(name, name): getattr(self, name) for name in self._BLOB}
         if self.seed_name is None:
             del data["seed_name"]  # a game without a seed name is stored as before names
+        if not self.imported:
+            del data["imported"]  # a game played here is stored as before imports
         if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
         data["chat"] = None  # table_events: only archives hold them (older states did too)

@@ -14,6 +14,8 @@ from ..storage.changes import ChangeHub
 from ..storage.store import Store
 from .accounts import Accounts
 from .deadlines import Deadlines
+from .history import History
+from .imports import Imports
 from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
@@ -26,6 +28,7 @@ from .seedgate import SeedGate
 from .seeds import SeedPages
 from .settle import Settler
 from .stats import Profiles
+from .tags import Tags
 from .tickets import StreamTickets
 from .turns import Turns
 from .votes import Votes
@@ -59,3 +62,6 @@ class Services:
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
     gate: SeedGate  # who may see the cards of a game dealt a seed name
+    history: History  # finished games searched, and each variant's page
+    tags: Tags  # tags on finished games
+    imports: Imports  # hanab.live games read in as finished games
