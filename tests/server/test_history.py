@@ -82,7 +82,7 @@ def test_search_pages_newest_first(aclient: FlaskClient) -> None:
     assert [g["game_id"] for g in rest["games"]] == ids[:1]
     assert rest["next_cursor"] is None
     bad = aclient.get(f"{API}/history", query_string={"cursor": "x"})
-    assert_problem(bad, 400, "invalid_cursor")
+    assert_problem(bad, 400, "invalid_query")
 
 
 def test_a_variant_page_counts_finished_games_and_missing_max_scores(

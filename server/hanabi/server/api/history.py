@@ -14,10 +14,10 @@ from .http import json_response, load_body, load_query
 from .operations import game_url, operation, schema
 from .schemas.history import (
     GameTagsSchema,
-    SearchPageSchema,
     HistoryQuery,
     ImportBodySchema,
     ImportedSchema,
+    SearchPageSchema,
     VariantHistoryQuery,
     VariantHistorySchema,
 )
@@ -111,7 +111,9 @@ class Imports(Resource):
             "deck, actions, options and optionally notes. Our engine replays it: 400 with "
             "the engine's code (invalid_import, unsupported_variant...) for a document the "
             "rules refuse, import_not_finished for a game that did not end. Needs an "
-            "account (401 account_required); rate-limited per address (HANABI_LIMIT_IMPORT); "
+            "account (401 account_required); a deal of one of this server's named seeds is "
+            "refused (403 seed_deal_import: its cards stay with those who finished it); "
+            "rate-limited per address (HANABI_LIMIT_IMPORT); "
             "bounded by the server's body size (413). The game is finished, marked "
             "`imported`, and counts on no leaderboard, seed or rating."
         ),
@@ -119,7 +121,7 @@ class Imports(Resource):
         auth="required",
         responses={201: (ImportedSchema, "The imported game")},
         headers={201: {"Location": "The game's URL"}},
-        errors=(400, 401, 413, 429),
+        errors=(400, 401, 403, 413, 429),
     )
     def post(self) -> Response:
         svc = services()

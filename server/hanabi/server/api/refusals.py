@@ -78,6 +78,7 @@ STATUS: dict[str, int] = {
     "not_leader": 403,
     "seed_in_play": 403,
     "seed_not_played": 403,
+    "seed_deal_import": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,

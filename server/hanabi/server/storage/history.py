@@ -12,6 +12,8 @@ or keys of one hash tag, so each works on a Redis Cluster:
 ``hanabi:hist:{vs:<variant>}:n``  hash: ``games``, ``sum`` of the games that count
 ``hanabi:hist:{vs:<variant>}:b``  sorted set of the best games that count (rank score)
 ``hanabi:hist:{vs:<variant>}:s``  sorted set seed name -> the best score dealt on it
+``hanabi:hist:{deals}``  hash: a named seed's deal (its digest) -> the seed's name, so
+    that an import cannot publish a seed's cards (table/imports.py)
 ``hanabi:tags:{<game id>}``  set of ``<tag>|<account id>``: who tagged the game what
 ``{acct:<id>}:tg``  set of ``<game id>|<tag>``: an account's tags (its bound)
 """
@@ -26,6 +28,7 @@ import redis
 from .accounts import akey
 
 ENTRIES = "hanabi:hist:{g}"
+DEALS = "hanabi:hist:{deals}"
 ALL = "hanabi:hist:{all}"
 BEST_KEPT = 50  # best games kept per variant
 
@@ -113,6 +116,14 @@ class HistoryStore:
         )
         self._trim()
         return True
+
+    def note_deal(self, digest: str, seed: str) -> None:
+        self.redis.hset(DEALS, digest, seed)
+
+    def deal_seed(self, digest: str) -> str | None:
+        """The named seed dealt this deal, if a game on it finished here."""
+        raw = self.redis.hget(DEALS, digest)
+        return None if raw is None else raw.decode()
 
     def _trim(self) -> None:
         extra = int(self.redis.zcard(ALL)) - self.cap

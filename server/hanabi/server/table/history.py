@@ -19,9 +19,12 @@ team has maxed. Imported games count for none of these.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from hanabi.game import get_variant
 
@@ -67,6 +70,16 @@ def public(entry: dict[str, Any], tags: list[tuple[str, str]]) -> dict[str, Any]
     return shown
 
 
+def deal_digest(variant: str, deck: list[list[Any]]) -> str:
+    """A deal's fingerprint: its variant's board key and its cards, top first, each as
+    (suit position, rank), as hanab.live's export has them (the same variant may name its
+    suits in two ways here: its old form and hanab.live's)."""
+    shape = get_variant(variant)
+    cards = [[shape.suit_index(suit), rank] for suit, rank in deck]
+    text = board_key_of(shape) + orjson.dumps(cards).decode()
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def iso_ms(ms: int) -> str:
     stamp = datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
     return stamp.replace("+00:00", "Z")
@@ -110,6 +123,8 @@ class History:
         indexes = [player_index(name) for name in dict.fromkeys(entry["players"])]
         indexes.append(variant_index(entry["variant_key"]))
         seed = "" if imported else dealt_name(record) or ""
+        if seed and record.deck is not None:
+            self.store.note_deal(deal_digest(record.variant, record.deck), seed)
         rank = rank_score(record.score, record.turn)
         counted = counts(record) and not imported
         return self.store.add(

@@ -27,9 +27,9 @@ from ..storage.record import GameStatus, Player, Record
 from ..storage.slots import new_game_id
 from ..storage.store import VersionConflict
 from .accounts import Account
-from .history import History
+from .history import History, deal_digest
 from .notes import NOTE_MAX
-from .refusals import Invalid, Unauthorized, Unavailable, from_engine
+from .refusals import Forbidden, Invalid, Unauthorized, Unavailable, from_engine
 from .seats import check_name
 from .writes import WriteLoop
 
@@ -61,6 +61,15 @@ class Imports:
                 "can be imported.",
             )
         names = [check_name(name) for name in played.setup.players]
+        deck = [list(card) for card in played.setup.deck or ()]
+        if self.history.store.deal_seed(deal_digest(played.setup.variant, deck)) is not None:
+            # A seed's cards are shown only to those who finished it (docs/seeds.md): an
+            # import would show them to everyone, and anyone may deal the seed by name.
+            raise Forbidden(
+                "seed_deal_import",
+                "This deal is one of this server's named seeds: its cards are shown only to "
+                "players who finished it, so it cannot be imported.",
+            )
         game = Game(played.setup)
         event_count = len(game.deal_events())
         log = []
@@ -79,7 +88,7 @@ class Imports:
                 options=game.setup.options.to_dict(),
                 max_players=len(names),
                 seed=game.setup.seed,
-                deck=[list(card) for card in game.setup.deck or ()],
+                deck=deck,
                 host=0,
                 created=now,
                 updated=now,

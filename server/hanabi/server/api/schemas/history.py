@@ -33,7 +33,10 @@ class HistoryQuery(QueryString):
     )
     limit = query_integer(1, 100, load_default=20)
     cursor = fields.String(
-        validate=validate.Length(1, 90),
+        validate=validate.Regexp(
+            r"^[0-9]{1,15}[.][A-Za-z0-9_-]{1,64}$",
+            error=FieldMessage("Pass the next_cursor a page gave."),
+        ),
         metadata={"description": "The next_cursor of the page before."},
     )
 
@@ -109,7 +112,7 @@ class ImportBodySchema(Schema):
 
     players = fields.List(fields.String(), required=True, validate=validate.Length(2, 6))
     deck = fields.List(fields.Dict(), required=True, validate=validate.Length(1, 100))
-    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(1, 1000))
+    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(0, 1000))
     options = fields.Dict(load_default=dict)
     notes = fields.List(
         fields.Raw(),
