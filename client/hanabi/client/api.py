@@ -32,6 +32,7 @@ from typing import Any
 from .accounts import AccountCalls
 from .errors import ApiError, StreamUnavailable, Unreachable
 from .games import GameCalls
+from .history import HistoryCalls
 from .results import ActResult, BotSeat, EventPage, GamePage, Poll, Seat
 from .sse import StreamEvent
 from .table import Table
@@ -67,6 +68,7 @@ class Client(Transport):
         super().__init__(server, token, **how)
         self.games = GameCalls(self)
         self.accounts = AccountCalls(self)
+        self.history_calls = HistoryCalls(self)
 
     def table(self, game_id: str, token: str | None = None) -> Table:
         """This client bound to one game and one seat's token."""
@@ -85,7 +87,11 @@ def _forward(part: str, method: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-for _part, _calls in (("games", GameCalls), ("accounts", AccountCalls)):
+for _part, _calls in (
+    ("games", GameCalls),
+    ("accounts", AccountCalls),
+    ("history_calls", HistoryCalls),
+):
     for _name, _method in vars(_calls).items():
         if not _name.startswith("_") and callable(_method):
             assert not hasattr(Client, _name), f"Client.{_name} is taken"

@@ -17,6 +17,7 @@ from . import (
     bot,
     create,
     finished,
+    history,
     join,
     listing,
     replays,
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     accounts.add_parsers(sub, common)
     turns.add_parsers(sub, common)
     seeds.add_parsers(sub, common)
+    history.add_parsers(sub, common)
     return parser
 
 
