@@ -32,7 +32,7 @@ from ..storage.history import ALL, HistoryStore, player_index, tag_index, varian
 from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.seeds import rank_score
 from .leaderboards import counts, variant_key
-from .refusals import Invalid
+from .refusals import Invalid, NotFound
 from .seeds import board_key_of, dealt_name, id_of, variant_of_board
 
 log = logging.getLogger("hanabi.server.history")
@@ -190,6 +190,8 @@ class History:
 
     def variant_page(self, text: str, limit: int, cursor: str | None) -> dict[str, Any]:
         """A variant's best games, its games' mean and the seeds nobody maxed."""
+        if len(text) > 64:  # a path segment's bound (as every other path's)
+            raise NotFound("variant_not_found", "There is no variant {name}.", name=repr(text[:64]))
         key = variant_key(text)
         variant = variant_of_board(key)
         offset = 0

@@ -18,7 +18,8 @@ from ..storage.record import GameStatus
 from ..storage.store import Store
 from .accounts import Account
 from .history import History
-from .refusals import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from .refusals import Conflict, Forbidden, Invalid, Unauthorized
+from .seats import not_found
 
 TAG_MAX = 24
 PER_GAME = 10
@@ -55,7 +56,7 @@ class Tags:
             return entry
         record = self.games.load(game_id) if len(game_id) <= 64 else None
         if record is None:
-            raise NotFound("game_not_found", "There is no game {game_id}.", game_id=game_id[:64])
+            raise not_found(game_id[:64])
         if record.status is not GameStatus.FINISHED:
             raise Conflict(
                 "game_not_finished", "The game is not over yet: only finished games have tags."

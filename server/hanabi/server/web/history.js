@@ -14,7 +14,7 @@ function gameRow(e) {
     h("td", {}, when),
     h("td", {}, e.players.join(", ")),
     h("td", {}, h("a", { href: `/history/variants/${encodeURIComponent(e.variant_id ?? e.variant)}` }, e.variant)),
-    h("td", {}, `${e.score} / ${e.max_score}` + (e.imported ? ` ${_("(imported)")}` : "")),
+    h("td", {}, `${e.score} / ${e.max_score}`, e.imported ? " " : null, e.imported ? _("(imported)") : null),
     h("td", {}, e.tags.map((t) => `#${t}`).join(" ")),
     h("td", {}, h("a", { href: `/games/${encodeURIComponent(e.game_id)}` }, _("Replay"))));
 }
