@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 
 from account_helpers import played, seat_table, session
-from api_helpers import API, assert_problem, assert_valid, bearer
+from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
 from hanabi.server.api.schemas.history import (
@@ -71,6 +71,15 @@ def test_tags_by_the_seats_accounts_only(aclient: FlaskClient) -> None:
     for i in range(10):
         assert tag(aclient, table.id, f"{word}{i}", a).status_code == 200
     assert_problem(tag(aclient, table.id, word + "x", a), 409, "too_many_tags")
+
+
+def test_a_guests_seat_token_does_not_tag(aclient: FlaskClient) -> None:
+    """Tags are an account's: a seat held by a bare seat token has none to give."""
+    table = make_table(aclient, 2, seed="guests")
+    table.end()
+    assert_problem(tag(aclient, table.id, "mine", table.tokens[0]), 401, "account_required")
+    found = search(aclient, player="p0", variant="0", limit=100)["games"]
+    assert table.id in [g["game_id"] for g in found]
 
 
 def test_search_pages_newest_first(aclient: FlaskClient) -> None:
