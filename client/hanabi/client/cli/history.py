@@ -175,7 +175,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("tag", parents=[common], help=_("tag a finished game you played"))
     p.add_argument("id", nargs="?", metavar="GAME", help=_("the game's id"))
-    p.add_argument("tag", metavar="TAG", help=_("a word, e.g. #finesse"))
+    p.add_argument("tag", metavar="TAG", help=_("one word: letters, digits, - and _"))
     p.add_argument("--remove", action="store_true", help=_("take your tag off instead"))
     p.set_defaults(run=cmd_tag)
 
