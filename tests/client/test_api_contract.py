@@ -91,7 +91,7 @@ CALLS = {
             "limit",
             "cursor",
         },
-    ),  # fmt: skip
+    ),
     "getVariantPage": (
         "variant_page",
         "get",
