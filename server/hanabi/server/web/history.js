@@ -33,7 +33,7 @@ export async function showHistory(main) {
   const inputs = {
     player: h("input", { name: "player", maxlength: "64", value: params.get("player") || "" }),
     variant: h("input", { name: "variant", maxlength: "100", placeholder: "No Variant", value: params.get("variant") || "" }),
-    tag: h("input", { name: "tag", maxlength: "25", placeholder: "#finesse", value: params.get("tag") || "" }),
+    tag: h("input", { name: "tag", maxlength: "25", placeholder: "#", value: params.get("tag") || "" }),
     min_score: h("input", { name: "min_score", type: "number", min: "0", max: "100", value: params.get("min_score") || "" }),
     since: h("input", { name: "since", type: "date", value: params.get("since") || "" }),
     until: h("input", { name: "until", type: "date", value: params.get("until") || "" }),
@@ -181,7 +181,7 @@ function buildTagsPanel(view) {
   };
   panel.append(alert.el, list);
   if (account) { // one that did not play it (nor import it) is told so by the server
-    const input = h("input", { name: "tag", maxlength: "25", placeholder: "#finesse" });
+    const input = h("input", { name: "tag", maxlength: "25", placeholder: "#" });
     panel.append(h("form", { onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) change("PUT", input.value.trim()).then(() => { input.value = ""; }); } },
       h("div", { class: "row" }, field(_("New tag"), input), h("button", { type: "submit" }, _("Add tag")))));
   }
