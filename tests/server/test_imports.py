@@ -4,9 +4,10 @@ and marked imported, with its notes, replay and a replay room; refused when ille
 from __future__ import annotations
 
 import copy
+import secrets
 from typing import Any
 
-from account_helpers import played, seat_table, session
+from account_helpers import FAST, played, seat_table, session
 from api_helpers import API, assert_problem, bearer, make_table
 from flask.testing import FlaskClient
 
@@ -93,3 +94,30 @@ def test_imports_refused(aclient: FlaskClient) -> None:
     assert_problem(post(aclient, {"players": "x"}, token), 400, "validation_error")
     big = {**data, "seed": "x" * 70_000}
     assert post(aclient, big, token).status_code == 413
+
+
+def test_imports_past_the_rate_are_429_and_import_nothing(redis_url: str) -> None:
+    from hanabi.server import create_app
+    from hanabi.server.ops.config import SETTINGS
+
+    defaults = {name: default for name, (default, _) in SETTINGS.items() if "LIMIT" in name}
+    app = create_app(
+        {
+            "REDIS_URL": redis_url,
+            **FAST,
+            **defaults,
+            "HANABI_LIMITS": "on",
+            "HANABI_LIMIT_IMPORT": "2/minute",
+        }
+    )
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = (
+        f"10.9.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+    )
+    _, token = session(client)
+    data = exported(client)
+    for _ in range(2):
+        assert post(client, data, token).status_code == 201
+    refused = post(client, data, token)
+    assert_problem(refused, 429, "rate_limited")
+    assert refused.headers["Retry-After"]
