@@ -94,6 +94,33 @@ CALLS = {
     "listFollows": ("follows", "get", "/api/v1/accounts/me/follows", set()),
     "follow": ("follow", "put", "/api/v1/accounts/me/follows/{username}", set()),
     "unfollow": ("unfollow", "delete", "/api/v1/accounts/me/follows/{username}", set()),
+    "searchHistory": (
+        "search_history",
+        "get",
+        "/api/v1/history",
+        {
+            "player",
+            "variant",
+            "tag",
+            "min_score",
+            "max_score",
+            "since",
+            "until",
+            "imported",
+            "limit",
+            "cursor",
+        },
+    ),
+    "getVariantPage": (
+        "variant_page",
+        "get",
+        "/api/v1/history/variants/{variant}",
+        {"limit", "cursor"},
+    ),
+    "listGameTags": ("game_tags", "get", "/api/v1/games/{game_id}/tags", set()),
+    "tagGame": ("tag_game", "put", "/api/v1/games/{game_id}/tags/{tag}", set()),
+    "untagGame": ("tag_game", "delete", "/api/v1/games/{game_id}/tags/{tag}", set()),
+    "importGame": ("import_game", "post", "/api/v1/imports", set()),
 }
 #: The shared replay rooms' calls, on :class:`hanabi.client.replays.Rooms`.
 ROOM = "/api/v1/replays/{room_id}"

@@ -32,6 +32,7 @@ from typing import Any
 from .accounts import AccountCalls
 from .errors import ApiError, StreamUnavailable, Unreachable
 from .games import GameCalls
+from .history import HistoryCalls
 from .results import ActResult, BotSeat, EventPage, GamePage, Poll, Seat
 from .social import SocialCalls
 from .sse import StreamEvent
@@ -69,6 +70,7 @@ class Client(Transport):
         self.games = GameCalls(self)
         self.accounts = AccountCalls(self)
         self.social = SocialCalls(self)
+        self.history_calls = HistoryCalls(self)
 
     def table(self, game_id: str, token: str | None = None) -> Table:
         """This client bound to one game and one seat's token."""
@@ -87,7 +89,12 @@ def _forward(part: str, method: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-for _part, _calls in (("games", GameCalls), ("accounts", AccountCalls), ("social", SocialCalls)):
+for _part, _calls in (
+    ("games", GameCalls),
+    ("accounts", AccountCalls),
+    ("social", SocialCalls),
+    ("history_calls", HistoryCalls),
+):
     for _name, _method in vars(_calls).items():
         if not _name.startswith("_") and callable(_method):
             assert not hasattr(Client, _name), f"Client.{_name} is taken"

@@ -23,6 +23,8 @@ from .storage import redis_memory
 from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
 from .storage.chat import ChatStore, is_chat_hub
+from .storage.history import HistoryStore
+from .storage.imports import ImportStore
 from .storage.login_counters import LoginCounters
 from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
@@ -42,6 +44,8 @@ from .table.chat import Chat
 from .table.deadlines import Deadlines
 from .table.dealing import SeedDeals, SeedHooks
 from .table.friends import Friends
+from .table.history import History
+from .table.imports import Imports
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -56,6 +60,7 @@ from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.spoilers import Spoilers
 from .table.stats import Profiles
+from .table.tags import Tags
 from .table.tickets import StreamTickets
 from .table.turns import Turns
 from .table.variants import CATALOGUE
@@ -155,6 +160,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     webhooks = Webhooks(webhook_store, settings)
     turns = Turns(TurnIndex(store.redis), store, webhooks)
     writes.watchers.append(turns.committed)
+    history_store = HistoryStore(store.redis, settings["HANABI_HISTORY_MAX"])
+    history = History(history_store, settings["HANABI_PAGE_MAX"])
+    writes.watchers.append(history.committed)  # finished games enter the history
     accounts = Accounts(
         account_store,
         LoginCounters(store.redis),
@@ -194,6 +202,9 @@ def build_services(settings: dict[str, Any]) -> Services:
         notes=notes,
         chat=Chat(chat_store, accounts, replays, webhooks, changes, settings),
         friends=Friends(chat_store, accounts, webhooks, settings),
+        history=history,
+        tags=Tags(history_store, history, store),
+        imports=Imports(writes, ImportStore(store.redis), history),
     )
 
 

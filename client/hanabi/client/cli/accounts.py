@@ -28,7 +28,7 @@ from .common import Fail, average_text, print_json
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history", "turns",
               "webhook", "seeds", "stats", "chat", "mute", "unmute", "mutes", "follow",
-              "unfollow", "friends")  # fmt: skip
+              "unfollow", "friends", "tag", "tags", "import")  # fmt: skip
 
 
 def use_account(args: argparse.Namespace, client: Client) -> str | None:

@@ -17,6 +17,7 @@ from . import (
     bot,
     create,
     finished,
+    history,
     join,
     listing,
     replays,
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     turns.add_parsers(sub, common)
     seeds.add_parsers(sub, common)
     social.add_parsers(sub, common)
+    history.add_parsers(sub, common)
     return parser
 
 

@@ -20,6 +20,7 @@ from .chat import (
 )
 from .events import Events, Stream, Tickets
 from .games import Export, GameResource, Games, Replay
+from .history import GameTag, GameTags, HistorySearch, Imports, VariantPage
 from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
@@ -49,6 +50,7 @@ rating = Namespace("rating", description="The rating model", path="/rating-model
 replays = Namespace("replays", description="Shared replay rooms and hypotheticals", path="/replays")
 seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
 chat = Namespace("chat", description="The lobby's chat (docs/chat.md)", path="/chat")
+history = Namespace("history", description="Finished games searched, tagged and imported", path="/")
 
 GAME = "/<string:game_id>"
 ROOM = "/<string:room_id>"
@@ -110,9 +112,14 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (accounts, "/me/mutes/<string:username>", Mute),
     (accounts, "/me/follows", Follows),  # friends
     (accounts, "/me/follows/<string:username>", Follow),
+    (history, "/history", HistorySearch),  # finished games searched (docs/history.md)
+    (history, "/history/variants/<string:variant>", VariantPage),
+    (history, "/games" + GAME + "/tags", GameTags),
+    (history, "/games" + GAME + "/tags/<string:tag>", GameTag),
+    (history, "/imports", Imports),  # a hanab.live game as a finished game here
 )
 
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds, chat)
+NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds, chat, history)

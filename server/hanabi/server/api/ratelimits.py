@@ -52,6 +52,7 @@ RATES: dict[str, tuple[str, str]] = {
     "chat_account": ("HANABI_LIMIT_CHAT_ACCOUNT", "account"),
     "chat_channel": ("HANABI_LIMIT_CHAT_CHANNEL", "channel"),
     "friends": ("HANABI_LIMIT_FRIENDS", "account"),
+    "import": ("HANABI_LIMIT_IMPORT", "address"),
 }
 
 #: Seconds past its expected end that a waiting request still counts against its address,

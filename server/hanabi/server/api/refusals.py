@@ -60,6 +60,8 @@ STATUS: dict[str, int] = {
     "shadow_seat": 400,
     "spectators_see_hands_rated": 400,
     "own_account": 400,
+    "invalid_tag": 400,
+    "import_not_finished": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
     "auth_required": 401,
     "invalid_auth": 401,
@@ -79,6 +81,7 @@ STATUS: dict[str, int] = {
     "not_leader": 403,
     "seed_not_played": 403,
     "shadow_not_allowed": 403,
+    "seed_deal_import": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,
@@ -131,6 +134,7 @@ STATUS: dict[str, int] = {
     "too_many_notes": 409,
     "too_many_mutes": 409,
     "too_many_follows": 409,
+    "too_many_tags": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

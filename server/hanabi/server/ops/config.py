@@ -114,6 +114,8 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_MAX_MUTES": (500, int),  # accounts one account may mute; then 409 too_many_mutes
     "HANABI_MAX_FOLLOWS": (200, int),  # accounts one may follow; then 409 too_many_follows
     "HANABI_FOLLOWERS_NOTIFIED": (1000, int),  # followers' webhooks called per new table
+    "HANABI_LIMIT_IMPORT": ("10/minute", str),  # hanab.live games imported per address
+    "HANABI_HISTORY_MAX": (500_000, int),  # finished games the history search keeps
 }
 
 

@@ -73,7 +73,7 @@ export function showLobby(main, { variants, strategies }) {
     main,
     h("h1", {}, _("Hanabi")),
     h("p", { class: "lead" }, _("The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together.")),
-    h("nav", { "aria-label": _("Pages") }, h("a", { href: "/leaderboards" }, _("Leaderboards"))),
+    h("nav", { "aria-label": _("Pages") }, h("a", { href: "/leaderboards" }, _("Leaderboards")), " · ", h("a", { href: "/history" }, _("History"))),
     alert.el,
     turns?.el,
     minePanel,

@@ -7,6 +7,7 @@ import { bareVariant, ensureVariant } from "./catalogue.js";
 import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { tagsPanel } from "./history.js";
 import { seedPanel } from "./leaderboards.js";
 import { movePanel } from "./moves.js";
 import { dressCard, lastMove, notesToggle } from "./notes.js";
@@ -336,6 +337,7 @@ class GamePage {
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
       v.seed ? seedPanel(v.seed, v.id) : null,
+      tagsPanel(v), // docs/history.md
       // a seed's deal is shown to its players and to those who finished it (docs/seeds.md)
       v.cards_hidden
         ? h("p", { class: "hidden-cards" }, _("This game's cards stay hidden until you finish a game on its seed."))
