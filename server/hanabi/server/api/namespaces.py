@@ -9,7 +9,7 @@ from flask_restx import Namespace, Resource
 
 from .accounts import AccountsResource, AllSessions, CurrentSession, KeyResource, Keys, Me, Sessions
 from .events import Events, Stream, Tickets
-from .games import Export, GameResource, Games, Replay
+from .games import Export, GameResource, Games, Past, Replay
 from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
@@ -64,6 +64,7 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/terminate", Terminate),
     (games, GAME + "/export", Export),
     (games, GAME + "/replay", Replay),
+    (games, GAME + "/past", Past),  # a seat's own past, during play (in-game replay)
     (games, GAME + "/notes", Notes),  # card notes: the bearer's own
     (games, GAME + "/notes/<int:card_order>", Note),
     (accounts, "", AccountsResource),  # registering
