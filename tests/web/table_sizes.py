@@ -86,7 +86,12 @@ def bot_move(api: Client, game_id: str, tokens: list[str]) -> None:
     seat = api.game(game_id)["current_seat"]
     view = api.game(game_id, token=tokens[seat])
     events = api.all_events(game_id, token=tokens[seat])
-    api.act(game_id, view["turn"], choose_action_from_view("conventions", view, events), token=tokens[seat])
+    api.act(
+        game_id,
+        view["turn"],
+        choose_action_from_view("conventions", view, events),
+        token=tokens[seat],
+    )
 
 
 def open_seat(page: Page, table: SizedTable, seat: int = 0) -> None:
@@ -99,6 +104,7 @@ def open_seat(page: Page, table: SizedTable, seat: int = 0) -> None:
     )
     page.goto(f"/games/{table.game_id}")
     expect(page.get_by_text("Your turn:")).to_be_visible()
+    expect(page.locator(".log-lines li").last).to_be_visible()  # the log came
     if table.players > 2:
         page.get_by_role("button", name="Clue bob").click()
     expect(page.get_by_role("button", name="Give clue")).to_be_visible()

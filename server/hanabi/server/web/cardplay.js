@@ -140,7 +140,7 @@ export function dressTable(page, view) {
   const seat = page.sel.target;
   const group = page.body.querySelector(".controls .clues");
   if (group && !group.querySelector(".touch-preview")) {
-    group.append(h("p", { class: "touch-preview", role: "status", "aria-live": "polite" }));
+    group.append(h("p", { class: "touch-preview", "aria-live": "polite" }));
   }
   if (seat !== null && seat !== undefined && !page.past) {
     for (const button of page.body.querySelectorAll(".controls button.clue, .card-menu button.clue")) {
@@ -167,7 +167,7 @@ export function dressTable(page, view) {
     const prompt = { play: _("Play which slot? Press its number (Escape: none)."),
       discard: _("Discard which slot? Press its number (Escape: none)."),
       clue: _("Clue keys: 1-5 a rank, q w e r t y a colour, ; the next partner, Ctrl+Enter gives it, Escape leaves.") }[page.keyMode];
-    controls.querySelector("h2")?.after(h("p", { class: "key-mode", role: "status" }, prompt));
+    controls.querySelector("h2")?.after(h("p", { class: "key-mode", "aria-live": "polite" }, prompt));
   }
   if (!page.menuCloser) {
     page.menuCloser = (event) => {

@@ -77,7 +77,7 @@ export function historyPanel(page) {
   }, text);
   return h("section", { class: "panel controls history", "aria-labelledby": "history-h" },
     h("h2", { id: "history-h" }, _("Earlier turns")),
-    h("p", { class: "history-where", role: "status", "data-key": "history-where" },
+    h("p", { class: "history-where", "aria-live": "polite", "data-key": "history-where" },
       _("Turn {turn} of {last}, as you saw it then.", { turn: turn + 1, last }), " ",
       _("Nothing is sent from here.")),
     myTurn ? h("p", { class: "history-turn" }, _("It is your turn on the live table.")) : null,

@@ -385,7 +385,7 @@ class GamePage {
 
   async replay() {
     this.replaying = true;
-    this.body.className = "game"; // the replay's own two columns (style.css)
+    this.body.className = "game dealt replaying"; // the table's columns and cards (table_layout.css)
     this.clocks.update(this.view, new Map());
     await showReplay(this.body, this.id, this.info, this.view, () => {
       this.replaying = false;
