@@ -227,21 +227,25 @@ class GamePage {
       // move, the board, the hands, the log and the settings), and beside it the moves,
       // the discards and the chat; one under the other on a narrow one
       this.body.className = `game dealt${this.past ? " past" : ""}`;
-      fill(
-        this.body,
-        v.status === "finished" ? this.endPanel() : null,
-        h("div", { class: "table-main" },
-          lastMove(this.info, shown),
-          h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, shown), counters(shown),
-            efficiencyCounters(this.info, shown, events)),
-          this.handsPanel(cells, shown),
-          this.logPanel(),
-          v.status === "playing" ? prefsPanel(this) : null),
-        h("div", { class: "side" },
-          this.past ? historyPanel(this) : v.status === "playing" ? this.controls() : null,
-          discardPile(this.info, shown),
-          this.chatPanel),
-      );
+      // the columns are kept from one drawing to the next (only what is in them is drawn
+      // again), so that the chat beside the table keeps its focus and what is typed
+      this.cols ||= { main: h("div", { class: "table-main" }), moves: h("div", { class: "side-moves" }) };
+      this.cols.side ||= h("div", { class: "side" }, this.cols.moves, this.chatPanel);
+      fill(this.cols.main,
+        lastMove(this.info, shown),
+        h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, shown), counters(shown),
+          efficiencyCounters(this.info, shown, events)),
+        this.handsPanel(cells, shown),
+        this.logPanel(),
+        v.status === "playing" ? prefsPanel(this) : null);
+      fill(this.cols.moves,
+        this.past ? historyPanel(this) : v.status === "playing" ? this.controls() : null,
+        discardPile(this.info, shown));
+      const end = v.status === "finished" ? this.endPanel() : null;
+      const first = this.body.firstElementChild;
+      if (!this.body.contains(this.cols.main)) fill(this.body, end, this.cols.main, this.cols.side);
+      else if (first?.classList.contains("end")) end ? first.replaceWith(end) : first.remove();
+      else if (end) this.body.prepend(end);
       this.clocks.update(v, cells);
       dressTable(this, shown); // clue highlights and the card menus' places (cardplay.js)
     }
