@@ -28,6 +28,12 @@ def test_the_table_fits_one_screen_for_2_to_6_players(web: Browsing, web_server:
             if name != "phone":
                 assert found["height"] <= height, f"scrolls down: {where}: {found}"
                 assert found["hidden"] == [], f"not on the screen: {where}: {found}"
+        # a menu on the last card of the last hand stays inside a phone's screen
+        page.locator(".player:last-child .hand .card").last.click()
+        expect(page.locator(".card-menu")).to_be_visible()
+        found = measure(page, 390, 844)
+        assert found["width"] <= 390, f"a card's menu scrolls sideways: {players}: {found}"
+        page.keyboard.press("Escape")
 
 
 def _hand(page: Page, owner: str):
@@ -85,12 +91,21 @@ def test_play_on_the_cards_and_by_hanab_lives_keys(web: Browsing, web_server: We
         rank,
         sorted(bob_hand[i - 1]["order"] for i in touched),
     )
-    # bob discards; ann plays by keys: a, then the slot
+    # bob discards while ann types in the chat: the table is drawn again, her words stay
+    chat = ann.get_by_role("textbox", name="Message")
+    chat.click()
+    ann.keyboard.type("well ")
     now = api.game(table.game_id, token=bob_t)
     api.act(
         table.game_id, 1, {"type": "discard", "card": now["hands"][1][-1]["order"]}, token=bob_t
     )
     expect(counter_value(ann, "Turn")).to_have_text("3")
+    ann.keyboard.type("played")
+    expect(chat).to_be_focused()
+    expect(chat).to_have_value("well played")
+    chat.fill("")
+    ann.locator("h1").click()
+    # ann plays by keys: a, then the slot
     mine = api.game(table.game_id, token=bob_t)["hands"][0]
     ann.keyboard.press("a")
     expect(ann.locator(".key-mode")).to_contain_text("Play which slot?")
