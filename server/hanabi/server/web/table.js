@@ -308,6 +308,7 @@ class GamePage {
   pick(change) {
     if ("target" in change && change.target !== this.sel.target) this.sel.clue = null;
     if (!("menu" in change)) this.sel.menu = null; // a choice made elsewhere closes a card's menu
+    if ("card" in change) this.keyMode = null; // a card chosen: the clue keys are off (cardplay.js)
     Object.assign(this.sel, change);
     this.render();
   }
@@ -322,7 +323,10 @@ class GamePage {
 
   async send(action) {
     const result = await this.act(() => api.post(`${this.path}/actions`, { ...action, turn: this.view.turn }, { token: this.token }));
-    if (result) this.sel = { card: null, target: this.sel.target, clue: null, menu: null };
+    if (result) {
+      this.sel = { card: null, target: this.sel.target, clue: null, menu: null };
+      this.keyMode = null;
+    }
     this.render();
   }
 
