@@ -151,6 +151,10 @@ def test_earlier_turns_as_the_seat_saw_them_and_back_to_live(
     where = ann.locator('[data-key="history-where"]')
     expect(where).to_contain_text("Turn 5 of 6, as you saw it then.")
     expect(counter_value(ann, "Turn")).to_have_text("5")
+    # the log stops there too: its last line is the last move shown
+    expect(ann.locator(".last-move")).to_contain_text(
+        ann.locator(".log-lines li").last.inner_text()
+    )
     then = api.past(table.game_id, 4, token=ann_t)
     for i, card in enumerate(then["hands"][1]):
         expect(_slot(ann, "bob's hand", i + 1)).to_have_attribute(

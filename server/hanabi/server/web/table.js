@@ -222,7 +222,8 @@ class GamePage {
       fill(this.body, seatsPanel(this, this.strategies), this.logPanel());
     } else {
       const cells = new Map();
-      const events = shown === v ? this.events : this.events.filter((e) => (e.turn ?? 0) < shown.turn);
+      // looking back: what had happened by then (the log and the efficiency stop there)
+      const events = shown === v ? this.events : this.events.filter((e) => e.turn == null || e.turn < shown.turn);
       // two columns on a wide screen, fitting it (table_layout.css): the table (the last
       // move, the board, the hands, the log and the settings), and beside it the moves,
       // the discards and the chat; one under the other on a narrow one
@@ -236,7 +237,7 @@ class GamePage {
         h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, shown), counters(shown),
           efficiencyCounters(this.info, shown, events)),
         this.handsPanel(cells, shown),
-        this.logPanel(),
+        this.logPanel(events),
         v.status === "playing" ? prefsPanel(this) : null);
       fill(this.cols.moves,
         this.past ? historyPanel(this) : v.status === "playing" ? this.controls() : null,
@@ -401,12 +402,12 @@ class GamePage {
     }, this.viewer);
   }
 
-  logPanel() {
+  logPanel(events = this.events) {
     const v = this.view;
     const started = v.status !== "lobby";
     const narrator = new Narrator(started ? v.players.map((p) => p.name) : [], this.info, started);
     const lines = [];
-    for (const event of this.events) {
+    for (const event of events) {
       const line = narrator.line(event);
       if (!line || line.kind === "chat" || line.kind === "aside") continue;
       if (line.joins && lines.length) lines[lines.length - 1] += line.text;
