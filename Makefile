@@ -42,7 +42,7 @@ help:
 	@echo 'make i18n-compile compile the catalogues (also done by make venv, run and test)'
 	@echo 'make openapi      write openapi.yaml from the code (the tests fail when it is stale)'
 	@echo 'make bench        the engine benchmarks (the others: python bench/<name>.py)'
-	@echo 'make screenshots  retake docs/img/lobby.png and docs/img/table.png'
+	@echo 'make screenshots  retake docs/img/lobby.png, table.png and the table at each size (table-*.png)'
 	@echo 'make catalogue    regenerate the hanab.live variant catalogue; HANABLIVE=<checkout or git dir>'
 	@echo 'make clean        remove .venv and caches'
 
@@ -121,7 +121,7 @@ run: $(STAMP) $(I18N_STAMP)
 openapi: $(STAMP)
 	$(PY) -m hanabi.server.api.spec openapi.yaml
 
-# The README's pictures of the web client (docs/img/lobby.png, docs/img/table.png).
+# The README's and docs/web.md's pictures of the web client (docs/img/lobby.png, table.png, table-WxH.png).
 screenshots: $(STAMP) $(I18N_STAMP) browser
 	$(PY) tests/web/screenshots.py docs/img
 

@@ -42,6 +42,7 @@ CALLS = {
     "terminateGame": ("terminate", "post", "/api/v1/games/{game_id}/terminate", set()),
     "exportGame": ("export", "get", "/api/v1/games/{game_id}/export", set()),
     "replayGame": ("replay", "get", "/api/v1/games/{game_id}/replay", {"turn"}),
+    "seatPast": ("past", "get", "/api/v1/games/{game_id}/past", {"turn"}),
     "listNotes": ("notes", "get", "/api/v1/games/{game_id}/notes", set()),
     "writeNote": ("note", "put", "/api/v1/games/{game_id}/notes/{card_order}", set()),
     "register": ("register", "post", "/api/v1/accounts", set()),

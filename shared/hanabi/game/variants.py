@@ -346,7 +346,20 @@ class Variant:
             "card_ranks": list(self.card_ranks),
             "rules": self.rules.to_dict(),
             "deck_size": self.card_count,
+            "clue_touches": {
+                "colors": {c: self._identities(m) for c, m in self.color_masks.items()},
+                "ranks": {str(r): self._identities(m) for r, m in self.rank_masks.items()},
+            },
         }
+
+    def _identities(self, mask: int) -> dict[str, list[int]]:
+        """The cards of a clue mask, suit id -> ranks: what a client needs to show which
+        cards a clue would touch (the cards it sees) without the engine's touch rules."""
+        out: dict[str, list[int]] = {}
+        for c in range(len(self.copies)):
+            if mask >> c & 1:
+                out.setdefault(self.suits[self.suit_of[c]].id, []).append(self.rank_of[c])
+        return out
 
 
 def _copies(suit: Suit, rank: int, rules: Rules) -> int:

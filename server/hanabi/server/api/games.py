@@ -14,10 +14,10 @@ from ..ops.serving import yield_to_others
 from ..storage.record import GameStatus, Record
 from ..table.seats import not_found
 from .context import hit_per_address, holding, services
-from .credentials import current_account, viewer
+from .credentials import bearer_token, current_account, viewer
 from .http import if_none_match, json_response, load_body, load_query
 from .operations import game_url, operation, schema
-from .schemas.queries import ListGamesQuery, ReplayQuery, WaitQuery
+from .schemas.queries import ListGamesQuery, PastQuery, ReplayQuery, WaitQuery
 from .schemas.requests import CreateGameSchema, SeatGrantSchema
 from .schemas.views import GamePageSchema, GameViewSchema, HanabLiveGameSchema
 
@@ -242,3 +242,28 @@ class Replay(Resource):
         svc = services()
         q = load_query(schema(ReplayQuery))
         return json_response(svc.reads.replay(viewed(game_id), q.get("turn")))
+
+
+class Past(Resource):
+    @operation(
+        id="seatPast",
+        summary="The game as the bearer's seat saw it at ?turn= (an in-game replay)",
+        description=(
+            "While the game is on (or once it is over), a seat steps back through its own "
+            "past: the view it had after ?turn= moves, with its own cards then hidden and "
+            "what it knew of them then, as its stream showed it at the time. Nothing in it "
+            "can be sent: `legal_actions` is empty, and the clocks, notes and votes are "
+            "the present's (GET /games/{game_id}). For a seat's token only (401 without "
+            "one, 403 for a spectator's: a spectator's past is the event log). 404 "
+            "no_such_turn past the current turn; 409 game_not_started before the deal."
+        ),
+        query=PastQuery,
+        auth="required",
+        responses={200: (GameViewSchema, "The seat's view at that turn")},
+        errors=(400, 401, 403, 404, 409),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        q = load_query(schema(PastQuery))
+        record = svc.reads.load(game_id)
+        return json_response(svc.reads.seat_past(record, bearer_token(), q.get("turn")))

@@ -19,7 +19,7 @@ from .chat import (
     RoomChatReports,
 )
 from .events import Events, Stream, Tickets
-from .games import Export, GameResource, Games, Replay
+from .games import Export, GameResource, Games, Past, Replay
 from .history import GameTag, GameTags, HistorySearch, Imports, VariantPage
 from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
@@ -77,6 +77,7 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/terminate", Terminate),
     (games, GAME + "/export", Export),
     (games, GAME + "/replay", Replay),
+    (games, GAME + "/past", Past),  # a seat's own past, during play (in-game replay)
     (games, GAME + "/notes", Notes),  # card notes: the bearer's own
     (games, GAME + "/notes/<int:card_order>", Note),
     (accounts, "", AccountsResource),  # registering
