@@ -143,8 +143,10 @@ def check_views(kit, game: Game) -> None:
                     assert card["suit"] is None and card["rank"] is None
                 else:
                     assert (card["suit"], card["rank"]) == (truth["suit"], truth["rank"])
-        assert seen["legal_actions"] == (
-            [a.to_dict() for a in game.legal_actions()] if viewer == game.current else []
+        assert seen["legal_actions"] == (  # each with its turn, since the w46 contract
+            [{**a.to_dict(), "turn": game.turn} for a in game.legal_actions()]
+            if viewer == game.current
+            else []
         )
     for hand in spectator["hands"]:
         for card in hand:
