@@ -30,11 +30,11 @@ def give_clue(game: Game, action: Action, actor: int, turn: int) -> list[dict[st
     color, rank = action.color, action.rank
     if (color is None) == (rank is None):
         raise IllegalAction("invalid_clue", "A clue names exactly one colour or one rank.")
-    variant = game.variant
     if color is not None:
         # type checks first: JSON input may bring a list (unhashable) or True (== 1).
-        mask = variant.color_masks.get(color) if type(color) is str else None
+        mask = plan.color_masks.get(color) if type(color) is str else None
         if mask is None:
+            variant = game.variant
             colors = ", ".join(variant.clue_colors) or "none"
             raise IllegalAction(
                 "unknown_color",
@@ -45,8 +45,9 @@ def give_clue(game: Game, action: Action, actor: int, turn: int) -> list[dict[st
             )
         kind = COLOR
     else:
-        mask = variant.rank_masks.get(rank) if type(rank) is int else None
+        mask = plan.rank_masks.get(rank) if type(rank) is int else None
         if mask is None:
+            variant = game.variant
             ranks = ", ".join(map(str, variant.clue_ranks)) or "none"
             raise IllegalAction(
                 "unknown_rank",
@@ -56,8 +57,7 @@ def give_clue(game: Game, action: Action, actor: int, turn: int) -> list[dict[st
                 ranks=ranks,
             )
         kind = RANK
-    rules = variant.rules
-    if rules.alternating_clues and kind == game.last_clue_kind:
+    if plan.alternating and kind == game.last_clue_kind:
         if kind == COLOR:
             raise IllegalAction(
                 "alternating_clues", "After that last clue, the next clue must be a rank."
@@ -68,13 +68,9 @@ def give_clue(game: Game, action: Action, actor: int, turn: int) -> list[dict[st
     deck = game.deck
     hand = game.hands[target]
     touched = [order for order in hand if mask >> deck[order] & 1]
-    if (
-        not touched
-        and not game.setup.options.empty_clues
-        and not (
-            rules.color_clues_touch_nothing if kind == COLOR else rules.rank_clues_touch_nothing
-        )
-    ):
+    # A clue that touches nothing: only with the empty_clues option, or a kind of clue the
+    # variant lets touch nothing (the game's always_clues has its bits).
+    if not touched and not game.always_clues & plan.kind_bits[kind]:
         raise IllegalAction("empty_clue", "That clue would touch no card, and empty clues are off.")
     # Nothing can be refused from here on: change the state.
     clue = {"turn": turn, "color": color, "rank": rank}
@@ -85,7 +81,7 @@ def give_clue(game: Game, action: Action, actor: int, turn: int) -> list[dict[st
             card_clues[order] = [clue]
         else:
             clues.append(clue)
-    if not rules.hides_clues:  # Cow & Pig, Duck: the holder is not told what it was
+    if not plan.hides_clues:  # Cow & Pig, Duck: the holder is not told what it was
         told = game.told
         keep = ~mask
         for order in hand:

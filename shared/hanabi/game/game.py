@@ -15,9 +15,18 @@ from . import ending, legal, snapshots
 from .actions import CLUE, DISCARD, PLAY, TERMINATE, Action
 from .catalogue import get_variant
 from .clues import give_clue
-from .ending import DECK_OUT, END_REASONS, IDLE, PERFECT, STRIKEOUT, TERMINATED, TIMEOUT
+from .ending import (
+    DECK_OUT,
+    END_REASONS,
+    IDLE,
+    PERFECT,
+    STRIKEOUT,
+    TERMINATED,
+    TIMEOUT,
+    end_turn,
+)
 from .errors import IllegalAction, SetupError, no_seat
-from .fireworks import initial_directions, next_ranks
+from .fireworks import next_ranks
 from .plan import plan_of
 from .plays import card_event, play_or_discard
 from .setup import (
@@ -71,6 +80,7 @@ class Game:
 
     __slots__ = (
         "actions",
+        "always_clues",
         "card_clues",
         "card_cycle",
         "clue_tables",
@@ -92,6 +102,7 @@ class Game:
         "misplays",
         "next_draw",
         "num_players",
+        "plain",
         "plan",
         "result",
         "score",
@@ -100,6 +111,7 @@ class Game:
         "starts",
         "strikes",
         "suit_max",
+        "targets",
         "told",
         "tops",
         "turns_left",
@@ -142,7 +154,7 @@ class Game:
         self.fireworks = [0] * suits
         self.stacks: list[list[int]] = [[] for _ in range(suits)]
         self.tops = [0] * suits
-        self.directions = initial_directions(variant)
+        self.directions = list(plan.start_directions)
         self.starts = [0] * suits
         self.score = 0
         self.max_possible = variant.max_score
@@ -169,6 +181,11 @@ class Game:
         options = self.setup.options
         self.deck_plays = options.deck_plays
         self.card_cycle = options.card_cycle
+        # plays and discards that the plain path serves (see hanabi.game.plays)
+        self.plain = self.plan.plain and not options.deck_plays
+        # the clues legal_actions() offers even when they touch no card
+        self.always_clues = self.plan.all_clues if options.empty_clues else self.plan.free_clues
+        self.targets = self.plan.targets(self.num_players)
 
     # -- snapshots (see hanabi.game.snapshots) -------------------------------------------
 
@@ -263,9 +280,9 @@ class Game:
         """Deck plays: with one card left in the deck, it may be played blind."""
         return self.setup.options.deck_plays and self.deck_size == 1
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to move may take (empty once the game is over)."""
-        return legal.legal_actions(self)
+    #: Every action the seat to move may take (empty once the game is over): the function
+    #: itself as the method, which saves a call on every move of a search or a bench.
+    legal_actions = legal.legal_actions
 
     # -- changing the state ------------------------------------------------------------
 
@@ -279,8 +296,8 @@ class Game:
         kind = action.type
         if kind == TERMINATE:
             return self._terminate(action)
-        actor = self.current if seat is None else seat
-        if actor != self.current:
+        actor = self.current
+        if seat is not None and seat != actor:
             raise IllegalAction("not_your_turn", "It is not your turn.")
         turn = len(self.actions)
         final_round = self.turns_left is not None
@@ -291,7 +308,7 @@ class Game:
         else:
             raise IllegalAction("unknown_action", "Unknown action type {kind}.", kind=repr(kind))
         self.actions.append(action)
-        ending.end_turn(self, events, turn, actor, final_round)
+        end_turn(self, events, turn, actor, final_round)
         return events
 
     def _terminate(self, action: Action) -> list[dict[str, Any]]:

@@ -25,39 +25,30 @@ def legal_actions(game: Game) -> list[Action]:
     seat = game.current
     hand = game.hands[seat]
     plan = game.plan
-    variant = game.variant
-    if variant.wild_mask:
-        out: list[Action] = []
-        for order in hand:
-            choices = game.wild_choices(order)
-            if len(choices) > 1:
-                out += [Action(PLAY, card=order, firework=variant.suits[f].id) for f in choices]
-            else:
-                out.append(PLAYS[order])
+    if plan.wild:
+        out = _wild_plays(game, hand)
     else:
         out = [PLAYS[order] for order in hand]
     tokens = game.clue_tokens
-    deck_card = game.next_draw if game.deck_plays and game.deck_play_allowed() else None
-    if deck_card is not None:
+    if game.deck_plays and game.deck_play_allowed():
+        deck_card = game.next_draw
         out.append(PLAYS[deck_card])
-    if tokens < plan.max_tokens or variant.inverted_mask:
+        if tokens < plan.max_tokens or plan.inverted:
+            out += [DISCARDS[order] for order in hand]
+            if plan.inverted:
+                out.append(DISCARDS[deck_card])
+    elif tokens < plan.max_tokens or plan.inverted:
         out += [DISCARDS[order] for order in hand]
-        if deck_card is not None and variant.inverted_mask:
-            out.append(DISCARDS[deck_card])
     if tokens >= plan.clue_unit:
         # The clues that touch a card of the target's hand (or may touch none), as one
         # bitmask; the table gives their actions in the listing order.
-        always = plan.all_clues if game.setup.options.empty_clues else plan.free_clues
+        always = game.always_clues
         allowed = plan.allowed[game.last_clue_kind]
         bits_of = plan.clue_bits
         deck = game.deck
         hands = game.hands
         tables = game.clue_tables
-        n = game.num_players
-        for offset in range(1, n):
-            target = seat + offset
-            if target >= n:
-                target -= n
+        for target in game.targets[seat]:
             bits = always
             for order in hands[target]:
                 bits |= bits_of[deck[order]]
@@ -67,6 +58,20 @@ def legal_actions(game: Game) -> list[Action]:
             if clues is None:
                 clues = table[bits] = plan.clue_list(target, bits)
             out += clues
+    return out
+
+
+def _wild_plays(game: Game, hand: list[int]) -> list[Action]:
+    """Plays in a variant with wild cards: a card that may be wild and fit more than one
+    firework (from what its holder was told) is offered once per firework."""
+    variant = game.variant
+    out: list[Action] = []
+    for order in hand:
+        choices = game.wild_choices(order)
+        if len(choices) > 1:
+            out += [Action(PLAY, card=order, firework=variant.suits[f].id) for f in choices]
+        else:
+            out.append(PLAYS[order])
     return out
 
 

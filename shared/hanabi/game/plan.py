@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import CLUE, DISCARD, PLAY, Action
+from .fireworks import initial_directions
 from .setup import MAX_CLUE_TOKENS
 
 if TYPE_CHECKING:
@@ -39,18 +40,27 @@ class Plan:
 
     __slots__ = (
         "_tables",
+        "_targets",
         "all_clues",
         "allowed",
+        "alternating",
         "clue_bits",
         "clue_kinds",
         "clue_unit",
         "clues",
+        "color_masks",
         "event_names",
         "free_clues",
+        "hides_clues",
+        "inverted",
+        "kind_bits",
         "max_tokens",
         "plain",
+        "rank_masks",
+        "start_directions",
         "start_suit_max",
         "told_start",
+        "wild",
     )
 
     def __init__(self, variant: Variant) -> None:
@@ -67,6 +77,7 @@ class Plan:
         color_bits = sum(1 << i for i, kind in enumerate(self.clue_kinds) if kind == COLOR)
         rank_bits = sum(1 << i for i, kind in enumerate(self.clue_kinds) if kind == RANK)
         self.all_clues = color_bits | rank_bits
+        self.kind_bits = (color_bits, rank_bits)  # by clue kind: COLOR, RANK
         # Clues that may touch nothing under the variant's own rules.
         self.free_clues = (color_bits if rules.color_clues_touch_nothing else 0) | (
             rank_bits if rules.rank_clues_touch_nothing else 0
@@ -76,6 +87,10 @@ class Plan:
         else:
             self.allowed = dict.fromkeys((None, COLOR, RANK), self.all_clues)
         self.clue_unit = variant.clue_unit
+        self.color_masks = variant.color_masks
+        self.rank_masks = variant.rank_masks
+        self.alternating = rules.alternating_clues
+        self.hides_clues = rules.hides_clues
         self.max_tokens = MAX_CLUE_TOKENS * self.clue_unit
         present = sum(1 << c for c, n in enumerate(variant.copies) if n)
         self.told_start = variant.all_cards_mask & present
@@ -84,6 +99,8 @@ class Plan:
             variant.stack_size if s in variant.firework_suits else 0
             for s in range(len(variant.suits))
         )
+        self.wild = bool(variant.wild_mask)
+        self.inverted = bool(variant.inverted_mask)
         self.plain = not (
             variant.wild_mask
             or variant.inverted_mask
@@ -91,7 +108,9 @@ class Plan:
             or rules.sudoku
             or rules.stack_size != 5
         )
+        self.start_directions = tuple(initial_directions(variant))
         self._tables: dict[int, tuple[dict[int, tuple[Action, ...]], ...]] = {}
+        self._targets: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     def clue_tables(self, num_players: int) -> tuple[dict[int, tuple[Action, ...]], ...]:
         """Per target seat, the legal clues by the set of clues that touch the target's
@@ -102,6 +121,15 @@ class Plan:
             tables = tuple({} for _ in range(num_players))
             self._tables[num_players] = tables
         return tables
+
+    def targets(self, num_players: int) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the seats it may clue, in turn order from the next one."""
+        targets = self._targets.get(num_players)
+        if targets is None:
+            n = num_players
+            targets = tuple(tuple((seat + k) % n for k in range(1, n)) for seat in range(n))
+            self._targets[num_players] = targets
+        return targets
 
     def clue_list(self, target: int, bits: int) -> tuple[Action, ...]:
         """The clues to ``target`` whose bit is in ``bits``, in the listing order."""

@@ -27,8 +27,7 @@ FINISHED = Direction.FINISHED
 def play_or_discard(game: Game, action: Action, actor: int, turn: int) -> list[dict[str, Any]]:
     """Apply a play or discard by ``actor`` (the seat to move) and return its events;
     raises :class:`IllegalAction` and changes nothing if the rules refuse it."""
-    plan = game.plan
-    if not plan.plain or game.deck_plays or action.firework is not None:
+    if not game.plain or action.firework is not None:
         return _general(game, action, actor, turn)
     order = action.card
     hand = game.hands[actor]
@@ -36,6 +35,7 @@ def play_or_discard(game: Game, action: Action, actor: int, turn: int) -> list[d
         raise IllegalAction(
             "card_not_in_hand", "Card {card} is not in your hand.", card=repr(order)
         )
+    plan = game.plan
     deck = game.deck
     card = deck[order]
     names = plan.event_names

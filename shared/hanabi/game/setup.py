@@ -7,7 +7,6 @@ is the whole game. Everything here is deterministic and does no I/O.
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -138,64 +137,10 @@ def _card_pair(card: Any) -> tuple[Any, Any]:
 
 
 def shuffled_deck(variant: Variant, seed: str) -> list[int]:
-    """The variant's cards in the order that ``seed`` deals them (top first): exactly
-    ``random.Random(f"{variant.id}:{seed}").shuffle(cards)``, which every stored game's
-    deck was dealt with, in a third of its time (:func:`_shuffle`)."""
+    """The variant's cards in the order that ``seed`` deals them (top first)."""
     cards = variant.deck()
-    rng = random.Random(f"{variant.id}:{seed}")
-    if _FAST_SHUFFLE:
-        _shuffle(rng, cards)
-    else:
-        rng.shuffle(cards)
+    random.Random(f"{variant.id}:{seed}").shuffle(cards)
     return cards
-
-
-# random.shuffle draws, for i = n-1 down to 1, j = randbelow(i + 1): getrandbits(k) with k
-# the bit length of i + 1, again while it is > i. Each getrandbits(k <= 32) call is one
-# 32-bit output of the generator, of which it keeps the top k bits; getrandbits(32 * m)
-# returns the next m outputs at once, the first in the lowest bits. _shuffle reads the
-# outputs in batches and so makes the same draws without a Python call per card.
-_BATCH = 64
-_SHIFTS = tuple(32 - (i + 1).bit_length() for i in range(512))
-
-
-def _shuffle(rng: random.Random, cards: list[int]) -> None:
-    """random.shuffle(cards) with ``rng``'s draws, in place (up to 512 cards)."""
-    words: list[int] = []
-    w = len(words)
-    for i in range(len(cards) - 1, 0, -1):
-        shift = _SHIFTS[i]
-        while True:
-            if w == len(words):
-                words = _outputs(rng)
-                w = 0
-            j = words[w] >> shift
-            w += 1
-            if j <= i:
-                break
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def _outputs(rng: random.Random) -> list[int]:
-    """The generator's next ``_BATCH`` 32-bit outputs, in order."""
-    block = rng.getrandbits(32 * _BATCH).to_bytes(4 * _BATCH, "little")
-    return list(struct.unpack(f"<{_BATCH}I", block))
-
-
-def _agrees() -> bool:
-    """Whether _shuffle draws as random.shuffle does on this Python (checked once at
-    import: another implementation of random keeps the library's own shuffle)."""
-    for size in (2, 50, 60, 200):
-        for seed in ("no_variant:0", "x:1"):
-            ours, theirs = list(range(size)), list(range(size))
-            _shuffle(random.Random(seed), ours)
-            random.Random(seed).shuffle(theirs)
-            if ours != theirs:
-                return False
-    return True
-
-
-_FAST_SHUFFLE = _agrees()
 
 
 def explicit_deck(variant: Variant, deck: Iterable[tuple[str, int]]) -> list[int]:
