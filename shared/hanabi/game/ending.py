@@ -72,11 +72,12 @@ def end_turn(
     next_seat = game.current + 1
     if next_seat == game.num_players:
         next_seat = 0
-    options = game.setup.options
-    max_score = game.variant.max_score
+    all_or_nothing = game.all_or_nothing
+    max_score = game.plan.max_score
     if game.strikes >= MAX_STRIKES:
-        finish(game, events, turn, STRIKEOUT, game.score if options.strikeout_keeps_score else 0)
-    elif options.all_or_nothing and game.max_possible < max_score:
+        keep = game.setup.options.strikeout_keeps_score
+        finish(game, events, turn, STRIKEOUT, game.score if keep else 0)
+    elif all_or_nothing and game.max_possible < max_score:
         finish(game, events, turn, ALL_OR_NOTHING_FAILED, 0)
     elif game.score == max_score:
         finish(game, events, turn, PERFECT, game.score)
@@ -87,12 +88,12 @@ def end_turn(
                 finish(game, events, turn, DECK_OUT, game.score)
         elif (
             game.next_draw == len(game.deck)
-            and not options.all_or_nothing
+            and not all_or_nothing
             and any(e["type"] == "draw" for e in events)
         ):
             game.turns_left = game.num_players
             events.append({"type": "final_round", "turn": turn, "turns_left": game.turns_left})
-        if options.end_at_max_possible or options.all_or_nothing:
+        if game.early_ends:
             _early_ends(game, events, turn, next_seat)
     game.current = next_seat
 

@@ -80,6 +80,7 @@ class Game:
 
     __slots__ = (
         "actions",
+        "all_or_nothing",
         "always_clues",
         "card_clues",
         "card_cycle",
@@ -93,6 +94,7 @@ class Game:
         "discarded",
         "discards",
         "done",
+        "early_ends",
         "fireworks",
         "hand_size",
         "hands",
@@ -181,6 +183,9 @@ class Game:
         options = self.setup.options
         self.deck_plays = options.deck_plays
         self.card_cycle = options.card_cycle
+        self.all_or_nothing = options.all_or_nothing
+        # hanab.live's own ends, checked after every move (see hanabi.game.ending)
+        self.early_ends = options.end_at_max_possible or options.all_or_nothing
         # plays and discards that the plain path serves (see hanabi.game.plays)
         self.plain = self.plan.plain and not options.deck_plays
         # the clues legal_actions() offers even when they touch no card

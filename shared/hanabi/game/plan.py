@@ -54,6 +54,7 @@ class Plan:
         "hides_clues",
         "inverted",
         "kind_bits",
+        "max_score",
         "max_tokens",
         "plain",
         "rank_masks",
@@ -92,6 +93,7 @@ class Plan:
         self.alternating = rules.alternating_clues
         self.hides_clues = rules.hides_clues
         self.max_tokens = MAX_CLUE_TOKENS * self.clue_unit
+        self.max_score = variant.max_score
         present = sum(1 << c for c, n in enumerate(variant.copies) if n)
         self.told_start = variant.all_cards_mask & present
         self.event_names = tuple(variant.card(c) for c in range(len(variant.copies)))
