@@ -36,12 +36,9 @@ def self_play(players: int, variant: str, seed: int, rng: random.Random) -> tupl
     """One random legal game (the deal by ``seed``, the moves by ``rng``); returns its
     move count and the finished game."""
     game = Game(Setup.create(variant, players, seed=seed))
-    choice = rng.choice
-    legal = game.legal_actions
-    apply = game.apply
     moves = 0
-    while game.result is None:
-        apply(choice(legal()))
+    while not game.is_over:  # written as the HLE loop below is: the engine's calls as they are
+        game.apply(rng.choice(game.legal_actions()))
         moves += 1
     return moves, game
 

@@ -91,16 +91,13 @@ def give_clue(game: Game, action: Action, actor: int, turn: int) -> list[dict[st
                 told[order] &= keep
     game.clue_tokens -= plan.clue_unit
     game.last_clue_kind = kind
-    event = {
-        "type": "clue",
-        "turn": turn,
-        "seat": actor,
-        "target": target,
-        "color": color,
-        "rank": rank,
-        "touched": touched,
-    }
-    game.clues.append({**event, "touched": touched[:]})  # callers may change theirs
+    event = {"type": "clue", "turn": turn, "seat": actor, "target": target, "color": color,
+             "rank": rank, "touched": touched}  # fmt: skip
+    # the game's own record: the same, with its own list (callers may change theirs)
+    game.clues.append(
+        {"type": "clue", "turn": turn, "seat": actor, "target": target, "color": color,
+         "rank": rank, "touched": touched[:]}
+    )  # fmt: skip
     events = [event]
     if game.card_cycle:
         cycle(game, actor, turn, events)

@@ -43,7 +43,7 @@ def legal_actions(game: Game) -> list[Action]:
         # The clues that touch a card of the target's hand (or may touch none), as one
         # bitmask; the table gives their actions in the listing order.
         always = game.always_clues
-        allowed = plan.allowed[game.last_clue_kind]
+        allowed = plan.allowed[game.last_clue_kind] if plan.alternating else -1
         bits_of = plan.clue_bits
         deck = game.deck
         hands = game.hands
