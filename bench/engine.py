@@ -155,7 +155,7 @@ def whole_catalogue(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3, help="best of this many rounds")
+    parser.add_argument("--rounds", type=int, default=5, help="best of this many rounds")
     parser.add_argument("--variant", default="no_variant")
     parser.add_argument("--players", default="2,3,4,5")
     parser.add_argument("--catalogue-games", type=int, default=20)
