@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .fireworks import max_score, max_score_with_wilds
+from .fireworks import max_score, max_score_with_wilds, next_ranks
 from .kinds import EndReason
 from .setup import MAX_STRIKES
 
@@ -47,8 +47,16 @@ def any_playable(game: Game) -> bool:
     variant = game.variant
     stride = variant.stride
     live = game.live
+    if game.plain:  # each firework takes the rank after its height, up to 5
+        fireworks = game.fireworks
+        for s in variant.firework_suits:
+            height = fireworks[s]
+            if height < 5 and live[s * stride + height]:
+                return True
+        return False
+    fireworks, tops, directions, starts = game.fireworks, game.tops, game.directions, game.starts
     for s in variant.firework_suits:
-        for rank in game.next_ranks(s):
+        for rank in next_ranks(variant, s, fireworks[s], tops[s], directions[s], starts):
             if live[s * stride + (5 if rank == 7 else rank - 1)]:
                 return True
     return False
