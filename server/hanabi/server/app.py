@@ -42,9 +42,11 @@ from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
 from .table.notes import Notes
+from .table.pause import Pauses
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
+from .table.rematch import Rematches
 from .table.replays import Replays
 from .table.seedgate import SeedGate
 from .table.seeds import SeedDeals, SeedHooks, SeedPages
@@ -146,6 +148,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
         lobby=Lobby(writes, RatedTables(account_store, settings), settings, SeedDeals(seed_store)),
+        pauses=Pauses(writes),
+        rematches=Rematches(writes, reads, SeedDeals(seed_store)),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),

@@ -20,6 +20,7 @@ from .ratelimits import LAPSE
 from .schemas.events import EventPageSchema, ServerSentEventSchema, TicketSchema
 from .schemas.queries import EventsQuery, StreamQuery
 from .stream import GameStream
+from .tables import spectator_pass
 
 
 class Events(Resource):
@@ -44,6 +45,7 @@ class Events(Resource):
         token, account_id = viewer()
         record = svc.reads.load(game_id)
         seat = seat_of(record.players, token, spectate=account_id is not None)
+        spectator_pass(record, seat)
         hidden = svc.gate.hides_record(record, seat, account_id)
         config = current_app.config
         limit = min(
@@ -103,6 +105,8 @@ class Stream(Resource):
                 token_hash, account_id = None, credential.account_id  # the account watches
         if token_hash is not None:
             seat_by_hash(record.players, token_hash)  # 403 before the stream starts
+        else:  # a password table's spectators show its pass (docs/lobby.md)
+            spectator_pass(record, None, q.get("pass_"))
         config = current_app.config
         stream = GameStream(
             svc.reads,

@@ -20,6 +20,7 @@ from .operations import game_url, operation, schema
 from .schemas.queries import ListGamesQuery, ReplayQuery, WaitQuery
 from .schemas.requests import CreateGameSchema, SeatGrantSchema
 from .schemas.views import GamePageSchema, GameViewSchema, HanabLiveGameSchema
+from .tables import spectator_pass
 
 
 class Games(Resource):
@@ -93,7 +94,8 @@ class Games(Resource):
             "name_required without one). `options.rated` needs an account (see the rating "
             "model) old enough, with enough finished unrated games (409 account_too_new, "
             "not_enough_games), and the standard rules (409 option_not_rated for "
-            "empty_clues or strikeout_keeps_score)."
+            "empty_clues or strikeout_keeps_score). `password`: a password table "
+            "(docs/lobby.md)."
         ),
         responses={201: (SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
@@ -126,7 +128,9 @@ class GameResource(Resource):
             "seats and to accounts that finished that seed with no game on it going on: "
             "anyone else (an account not seated may send its credential to be known) gets "
             "the game as a spectator saw it during play, with `cards_hidden` "
-            "(docs/seeds.md)."
+            "(docs/seeds.md). A password table locked to spectators asks a viewer holding "
+            "no seat for its pass (`X-Table-Pass`: POST /games/{game_id}/passes): 401 "
+            "password_required, 403 wrong_pass."
         ),
         query=WaitQuery,
         auth="optional",
@@ -154,6 +158,8 @@ class GameResource(Resource):
             raise not_found(game_id)
         version = raw[0]
         seat = svc.reads.seat_in(raw, token, watches)
+        if seat is None:  # a password table's spectators show its pass (docs/lobby.md)
+            spectator_pass(Record.load(game_id, *raw), seat)
         hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
         own = svc.reads.own_private(game_id, seat)  # a seat's notes: in its ETag and view
         etag = svc.reads.etag(version, seat, own, hidden)
@@ -167,6 +173,8 @@ class GameResource(Resource):
                         raise not_found(game_id)
                     version = raw[0]
                     seat = svc.reads.seat_in(raw, token, watches)
+                    if seat is None:
+                        spectator_pass(Record.load(game_id, *raw), seat)
                     hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
                     own = svc.reads.own_private(game_id, seat)
                     etag = svc.reads.etag(version, seat, own, hidden)
@@ -195,6 +203,7 @@ def viewed(game_id: str) -> Record:
     token, account_id = viewer()
     record = svc.reads.load(game_id)
     seat = seat_of(record.players, token, spectate=account_id is not None)
+    spectator_pass(record, seat)
     svc.gate.require(record, seat, account_id)
     return record
 

@@ -27,6 +27,7 @@ from .replays import (
 from .seats import Bots, Players, Seat, Start
 from .seeds import Leaderboards, PlayerStats, Seed
 from .system import Health, Ready, Strategies
+from .tables import Passes, Pause, Rematch, RematchAnswer
 from .turns import Deliveries, MyTurns, Webhook
 from .variants import VariantResource, Variants
 
@@ -66,6 +67,10 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/replay", Replay),
     (games, GAME + "/notes", Notes),  # card notes: the bearer's own
     (games, GAME + "/notes/<int:card_order>", Note),
+    (games, GAME + "/passes", Passes),  # a password table's spectators (issue 48)
+    (games, GAME + "/pause", Pause),
+    (games, GAME + "/rematch", Rematch),  # the next game with the same seats
+    (games, GAME + "/rematch/answer", RematchAnswer),
     (accounts, "", AccountsResource),  # registering
     (accounts, "/me", Me),
     (accounts, "/me/sessions", AllSessions),

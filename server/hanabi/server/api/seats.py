@@ -19,6 +19,7 @@ from .schemas.requests import (
     StartSchema,
 )
 from .schemas.views import GameViewSchema
+from .tables import count_guess
 
 
 class Players(Resource):
@@ -38,7 +39,9 @@ class Players(Resource):
             "finished unrated games (409 account_too_new, not_enough_games). A program that "
             "plays the seat with a bot strategy says which in "
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
-            "rated table)."
+            "rated table). A password table (its `lock` not null) needs its `password`: 401 "
+            "password_required, 403 wrong_password; every join that sends one counts "
+            "against the address and the table (429 rate_limited)."
         ),
         responses={201: (SeatGrantSchema, "The seat and its token")},
         headers={201: {"Location": "The game's URL"}},
@@ -48,7 +51,10 @@ class Players(Resource):
         svc = services()
         body = load_body(schema(JoinSchema))
         hit_per_address("join")
-        outcome = svc.lobby.join(game_id, body.get("name"), current_account(), body["plays"])
+        count_guess(game_id, body.get("password"))  # a password table's guesses (lobby.md)
+        outcome = svc.lobby.join(
+            game_id, body.get("name"), current_account(), body["plays"], body.get("password")
+        )
         record = outcome.record
         data = {
             "id": record.id,

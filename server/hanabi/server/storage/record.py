@@ -116,6 +116,15 @@ class Record:
     # the table's seed: "random"/"unplayed"/a name in the lobby, the name once dealt (its deck
     # is then ``deck``); None: a custom deal or a game from before names (table/seeds.py)
     seed_name: str | None = None
+    # issue 48, each absent from the blob while None (stored as before them):
+    password: dict[str, Any] | None = None  # table/passwords.py: salt, scrypt hash, spectate
+    pause: dict[str, Any] | None = None  # table/pause.py: {"on": bool, "votes": [seats]}
+    rematch: dict[str, Any] | None = None  # table/rematch.py: "next" | "from", "invited"...
+
+    @property
+    def paused(self) -> bool:
+        """Whether the table is paused by vote (table/pause.py): no move, no clock."""
+        return bool(self.pause and self.pause.get("on"))
 
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # as stored: its string
@@ -123,12 +132,15 @@ class Record:
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "event_count", "score", "result", "snapshot", "compact_log",
              "table_events", "chat_lines", "chat_bytes", "custom_deal", "rated", "votes",
-             "timing", "seed_name")  # fmt: skip
+             "timing", "seed_name", "password", "pause", "rematch")  # fmt: skip
+    #: Fields left out of the blob while None, so a game without them is stored as before.
+    _OPTIONAL = ("seed_name", "password", "pause", "rematch")
 
     def blob(self) -> bytes:
         data = {STORED_AS.get(name, name): getattr(self, name) for name in self._BLOB}
-        if self.seed_name is None:
-            del data["seed_name"]  # a game without a seed name is stored as before names
+        for name in self._OPTIONAL:
+            if data[name] is None:
+                del data[name]  # e.g. a game without a seed name is stored as before names
         if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
         data["chat"] = None  # table_events: only archives hold them (older states did too)

@@ -17,7 +17,9 @@ from ..ops.times import iso
 from ..storage.record import GameStatus, Record
 from .clocks import timing_options
 from .last_action import last_action
+from .passwords import lock_view
 from .seats import all_bots
+from .table_keys import pause_view, rematch_view
 from .vote_count import votes_view
 
 
@@ -93,6 +95,9 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         you=seat,
         custom_deal=record.custom_deal,
         votes=votes_view(record, seat),
+        lock=lock_view(record),
+        pause=pause_view(record, seat),
+        rematch=rematch_view(record),
     )
     # A dealt name is a deck anyone may deal again by that name: while the game is on, a
     # seat learns it only if the creator chose it (docs/seeds.md).
@@ -152,6 +157,7 @@ def summary(record: Record) -> dict[str, Any]:
         "players": players(record),
         "host": record.host,
         "custom_deal": record.custom_deal,
+        "lock": lock_view(record),
         "turn": record.turn,
         **public_score(record),
         "result": record.result,

@@ -19,8 +19,10 @@ from .leaving import Leaving
 from .listing import Listing
 from .lobby import Lobby
 from .notes import Notes
+from .pause import Pauses
 from .play import Play
 from .reads import Reads
+from .rematch import Rematches
 from .replays import Replays
 from .seedgate import SeedGate
 from .seeds import SeedPages
@@ -58,4 +60,6 @@ class Services:
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
+    pauses: Pauses  # votes to pause a game and go on (issue 48)
+    rematches: Rematches  # the next game with the same seats (issue 48)
     gate: SeedGate  # who may see the cards of a game dealt a seed name

@@ -79,6 +79,14 @@ class StreamQuery(QueryString):
             "clients that cannot send an Authorization header (a browser's EventSource)."
         },
     )
+    pass_ = fields.String(
+        data_key="pass",
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "A password table's spectator pass (POST /games/{game_id}/passes), "
+            "for a browser's EventSource, which sends no X-Table-Pass header."
+        },
+    )
 
 
 class RoomStreamQuery(QueryString):

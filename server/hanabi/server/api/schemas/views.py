@@ -23,6 +23,7 @@ from .basics import (
 )
 from .notes import LastActionSchema, view_notes_field
 from .plain import Schema  # marshmallow's, refusing in plain words
+from .tables import PauseSchema, RematchSchema, lock_field
 
 HIDDEN_IN_HOLE = "null while a Throw It in a Hole game is on (the plays are unseen)."
 
@@ -278,6 +279,13 @@ class GameViewSchema(Schema):
     )  # fmt: skip
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     votes = fields.Nested(VotesSchema, required=True)
+    lock = lock_field()
+    pause = fields.Nested(PauseSchema, metadata={"description": "Pausing by vote (docs/lobby.md)."})
+    rematch = fields.Nested(
+        RematchSchema,
+        allow_none=True,
+        metadata={"description": "The next game with the same seats (docs/lobby.md)."},
+    )
     last_action = fields.Nested(
         LastActionSchema,
         required=True,
@@ -315,6 +323,7 @@ class GameSummarySchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = integer(required=True)
     custom_deal = custom_deal_field()
+    lock = lock_field()
     turn = integer(required=True)
     score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
     score_hidden = score_hidden_field()
