@@ -74,6 +74,8 @@ def render(
         out["last_action"] = last_action(record, game, seat, reveal=reveal, hidden=hidden)
         if hidden:
             out["cards_hidden"] = SEED_NOT_PLAYED
+        if record.paused:  # nobody moves while paused (pause.py)
+            out["legal_actions"] = []
     return with_table(out, record, seat)
 
 

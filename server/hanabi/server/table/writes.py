@@ -28,7 +28,7 @@ from .seats import bot_due, not_found
 MAX_RETRIES = 100
 #: Events the table makes (the engine's are rebuilt from the action log).
 TABLE_EVENTS = frozenset(
-    {"join", "leave", "remove", "start", "chat", "vote", "plays", "pause", "decline", "seating"}
+    {"join", "leave", "remove", "start", "chat", "vote", "plays", "pause", "decline"}
 )
 
 
