@@ -22,6 +22,7 @@ from . import (
     replays,
     seeds,
     strategies,
+    tables,
     turns,
     variants,
     watch,
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_parser(sub, common)
     watch.add_parser(sub, common)
     finished.add_parsers(sub, common)
+    tables.add_parser(sub, common)
     replays.add_parsers(sub, common)
     variants.add_parser(sub, common)
     strategies.add_parser(sub, common)
