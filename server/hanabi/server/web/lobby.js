@@ -9,6 +9,7 @@ import { DEFAULT_VARIANT, variantName } from "./catalogue.js";
 import { variantPicker } from "./picker.js";
 import { seedChoice } from "./leaderboards.js";
 import { moveClockField, turnsPanel } from "./turns.js";
+import { lockBadge, passwordFields } from "./tables.js";
 import { reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
@@ -91,7 +92,9 @@ export function showLobby(main, { variants, strategies }) {
       action = seated
         ? h("a", { class: "button", href }, _("Open"))
         : [
-            h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, _("Join")),
+            game.lock // a password table: the game's page asks for it (tables.js)
+              ? h("a", { class: "button primary", href }, _("Join"))
+              : h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, _("Join")),
             h("a", { class: "button", href }, _("Look")),
           ];
     } else if (game.status === "playing") {
@@ -105,7 +108,7 @@ export function showLobby(main, { variants, strategies }) {
         ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score_hidden ? _("hidden until the end") : game.score })
         : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
     const li = h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
-      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`),
+      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`, game.lock ? " " : null, lockBadge(game.lock)),
       h("span", { class: "who" }, people),
       h("span", { class: "row" }, action));
     return li;
@@ -197,6 +200,7 @@ function createForm(variants, strategies, identity, alert, account) {
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
   const seed = seedChoice();
   const turnBased = moveClockField();
+  const lock = passwordFields(); // a password table (tables.js)
 
   const form = h("form", {
     class: "panel create",
@@ -212,7 +216,7 @@ function createForm(variants, strategies, identity, alert, account) {
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       Object.assign(options, turnBased.options());
       try {
-        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options, seed: seed.value() }, { token: me.token });
+        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options, seed: seed.value(), ...lock.body() }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
         for (let i = 0; i < seatBots; i++) {
           await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
@@ -236,7 +240,8 @@ function createForm(variants, strategies, identity, alert, account) {
     field(_("Rated"), rated, account ? _("Accounts only; no bots at a rated table.") : _("Log in to play rated games.")),
     field(_("Timed"), timed),
     timer,
-    turnBased.el),
+    turnBased.el,
+    lock.el),
   h("button", { type: "submit", class: "primary" }, _("Create game")));
   return form;
 }
