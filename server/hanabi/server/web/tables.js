@@ -68,9 +68,9 @@ export function pausePanel(page) {
   const wish = !pause.paused;
   const path = `/games/${encodeURIComponent(v.id)}/pause`;
   const vote = (paused) => page.act(() => api.post(path, { paused }, { token: page.token }));
-  const count = pause.votes
-    ? _("{votes} of {needed} voted to {what}.", { votes: pause.votes, needed: pause.needed, what: wish ? _("pause") : _("go on") })
-    : "";
+  const counted = { votes: pause.votes, needed: pause.needed };
+  const count = !pause.votes ? ""
+    : wish ? _("{votes} of {needed} voted to pause.", counted) : _("{votes} of {needed} voted to go on.", counted);
   return h("section", { class: `panel pause${pause.paused ? " paused" : ""}`, "aria-label": _("Pause") },
     pause.paused ? h("p", { class: "status", role: "status" }, _("The game is paused: nobody moves and the clocks stand still.")) : null,
     h("div", { class: "row" },
