@@ -156,3 +156,18 @@ def test_the_password_is_never_logged(client: FlaskClient, caplog: pytest.LogCap
     client.post(f"{table.url}/passes", json={"password": PASSWORD})
     text = "\n".join(r.getMessage() + str(r.__dict__) for r in caplog.records)
     assert PASSWORD not in text and "a wrong guess" not in text
+
+
+def test_an_account_shares_no_replay_of_a_table_locked_to_spectators(aclient: FlaskClient):
+    from account_helpers import session
+
+    _, token = session(aclient)
+    table = locked(aclient, spectators=True)
+    table.tokens.append(join(table, "friend", PASSWORD).get_json()["token"])
+    table.start()
+    table.end()
+    room = aclient.post(f"{API}/replays", json={"game_id": table.id}, headers=bearer(token))
+    assert_problem(room, 401, "password_required")  # a stranger's account
+    mine = aclient.post(f"{API}/replays", json={"game_id": table.id},
+                        headers=bearer(table.tokens[0]))  # fmt: skip
+    assert mine.status_code == 201  # a seat shares it as it likes

@@ -32,6 +32,7 @@ from ..storage.replays import RoomStore, RoomWrite, StoredRoom
 from ..storage.slots import ID_ALPHABET
 from .accounts import Account, Credential
 from .hypotheticals import Audience, Branch, apply_move, check_turn, room_view
+from .passwords import require_pass
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound, Refused, Unauthorized, Unavailable
 from .seats import hash_token, new_token, seat_by_hash, seat_of
@@ -81,6 +82,7 @@ class Replays:
         if account is not None:
             # seated, or a finisher of the game's seed (a game dealt a name: seedgate)
             seated = seat_of(record.players, token, spectate=True)
+            require_pass(record, seated, None)  # a password table's: its seats only (lobby.md)
             self.gate.require(record, seated, account.id)
             owner, name = account.principal, account.username
         else:
