@@ -103,6 +103,14 @@ def test_spectators_of_a_table_locked_to_them_show_a_pass(client: FlaskClient):
     assert_problem(other.get(None, headers), 403, "wrong_pass")
     # a seat's token holding no seat here stays 403 not_a_player, pass or not
     assert_problem(client.get(other.url, headers=bearer(table.tokens[0])), 403, "not_a_player")
+    # once over (an archived game), the lock holds for its view, export and replay
+    table.end()
+    assert_problem(table.get(None), 401, "password_required")
+    assert_problem(client.get(f"{table.url}/export"), 401, "password_required")
+    assert_problem(client.get(f"{table.url}/replay?turn=0"), 401, "password_required")
+    seeded = client.get(f"{table.url}/export", headers=headers)  # past the lock: the seed's
+    assert_problem(seeded, 401, "account_required")  # gate (a dealt seed name: seeds.md)
+    assert table.get(0).status_code == 200
 
 
 def test_a_table_locked_to_joins_only_is_watched_freely(client: FlaskClient):

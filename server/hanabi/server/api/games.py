@@ -20,7 +20,7 @@ from .operations import game_url, operation, schema
 from .schemas.queries import ListGamesQuery, ReplayQuery, WaitQuery
 from .schemas.requests import CreateGameSchema, SeatGrantSchema
 from .schemas.views import GamePageSchema, GameViewSchema, HanabLiveGameSchema
-from .tables import spectator_pass
+from .tables import spectator_pass, spectator_stored
 
 
 class Games(Resource):
@@ -159,7 +159,7 @@ class GameResource(Resource):
         version = raw[0]
         seat = svc.reads.seat_in(raw, token, watches)
         if seat is None:  # a password table's spectators show its pass (docs/lobby.md)
-            spectator_pass(Record.load(game_id, *raw), seat)
+            spectator_stored(game_id, raw)
         hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
         own = svc.reads.own_private(game_id, seat)  # a seat's notes: in its ETag and view
         etag = svc.reads.etag(version, seat, own, hidden)
@@ -174,7 +174,7 @@ class GameResource(Resource):
                     version = raw[0]
                     seat = svc.reads.seat_in(raw, token, watches)
                     if seat is None:
-                        spectator_pass(Record.load(game_id, *raw), seat)
+                        spectator_stored(game_id, raw)
                     hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
                     own = svc.reads.own_private(game_id, seat)
                     etag = svc.reads.etag(version, seat, own, hidden)

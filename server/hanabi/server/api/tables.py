@@ -45,6 +45,16 @@ def spectator_pass(record: Record, seat: int | None, shown: str | None = None) -
     require_pass(record, seat, shown or request.headers.get(PASS_HEADER))
 
 
+def spectator_stored(game_id: str, raw: tuple[int, bytes, bytes]) -> None:
+    """:func:`spectator_pass` for a game as read (version, players, state): a live game's
+    state is parsed only when it may hold a lock, so watching an open table costs no
+    parse (a spectator's 304 never parsed the state before locks either)."""
+    blob = raw[2]
+    if blob[:1] == b"J" and b'"password":{' not in blob:
+        return
+    spectator_pass(Record.load(game_id, *raw), None)
+
+
 def _grant(svc: Any, outcome: Any) -> Response:
     record = outcome.record
     data = {
