@@ -46,7 +46,9 @@ def test_a_pause_needs_the_votes_stops_moves_and_the_idle_deadline(client: Flask
     assert paused["deadline"] is None and store.deadline(table.id) is None
     events = client.get(f"{table.url}/events").get_json()["events"]
     pauses = [e for e in events if e["type"] == "pause"]
-    assert [(e["paused"], e["votes"]) for e in pauses] == [(False, 1), (True, 0)]
+    assert [(e["paused"], e["changed"], e["votes"]) for e in pauses] == [
+        (False, False, 1), (True, True, 0)
+    ]  # fmt: skip
     assert all("seat" not in e for e in pauses)  # who voted is not shown
     assert table.view(0)["legal_actions"] == []  # nothing to offer while paused
     move = table.post("/actions", 0, {"type": "clue", "target": 1, "rank": 1, "turn": 0})

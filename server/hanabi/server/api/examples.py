@@ -49,6 +49,13 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
             "A chosen deal: the same seed deals the same deck (custom_deal: true)",
             {"name": "alice", "variant": "rainbow", "seed": "friday-night"},
         ),
+        "locked": (
+            "A password table: friends join with its password, spectators need it too",
+            {"name": "alice", "password": "open sesame", "password_spectators": True},
+        ),
+    },
+    "createPass": {
+        "watch": ("A spectator's pass of a password table", {"password": "open sesame"})
     },
     "joinGame": {
         "person": ("A guest takes the next seat", {"name": "bob"}),
@@ -94,6 +101,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
             {"text": "chop? maybe r5"},
         ),
     },
+    "votePause": {
+        "pause": ("Vote to pause the game", {"paused": True}),
+        "go_on": ("Take that vote back (the table is not paused)", {"paused": False}),
+    },
+    "openRematch": {"same": ("The next game, the seats in the same order", {"shuffle": False})},
+    "answerRematch": {"join": ("Take my seat at the next game", {"join": True})},
     "vote": {
         "end": ("Vote to end the game", {"end": True}),
         "take_back": ("Take your vote back", {"end": False}),

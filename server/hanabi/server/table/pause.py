@@ -12,8 +12,8 @@ A seated person votes ``{"paused": true}`` to pause and ``{"paused": false}`` to
 asking for the state the table is in takes a pending vote back. The table changes as soon
 as :func:`~.vote_count.votes_needed` people asked for it (the same count as ending early:
 half of the seated people, both of two, one playing alone with bots), and the votes start
-again from none. Each vote is a ``pause`` event ``{paused, votes, needed}`` without a
-seat, like a vote to end: who voted is not shown.
+again from none. Each vote is a ``pause`` event ``{paused, changed, votes, needed}``
+without a seat, like a vote to end: who voted is not shown.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ class Pauses:
             votes = votes | {seat} if wants_change else votes - {seat}
             needed = votes_needed(record)
             outcome = Outcome(record, seat)
-            if len(votes) >= needed:
+            changed = len(votes) >= needed
+            if changed:
                 pause = {"on": paused, "votes": []}
                 outcome.clock = PAUSE if paused else RESUME
                 count = 0
@@ -64,7 +65,8 @@ class Pauses:
                 pause["votes"] = sorted(votes)
                 count = len(votes)
             record.pause = pause if pause["on"] or pause["votes"] else None
-            event = {"type": "pause", "paused": record.paused, "votes": count, "needed": needed}
+            event = {"type": "pause", "paused": record.paused, "changed": changed, "votes": count,
+                     "needed": needed}  # fmt: skip
             outcome.events = [self.writes.note(record, event)]
             outcome.first_seq = record.event_count
             return outcome
