@@ -66,6 +66,8 @@ def test_a_decline_opens_the_seat_and_the_host_deals_without_those_who_did_not_a
     full = client.post(f"{new_url}/players", json={"name": "stranger"})
     assert_problem(full, 409, "game_full")  # three seats kept, the host's taken
     assert answer(old, 3, False).status_code == 204
+    # a kept seat's name is taken: nobody else joins as p1 while p1 may still answer
+    assert_problem(client.post(f"{new_url}/players", json={"name": "P1"}), 409, "name_taken")
     events = client.get(f"{new_url}/events").get_json()["events"]
     assert events[-1]["type"] == "decline" and events[-1]["name"] == "p3"
     joined = client.post(f"{new_url}/players", json={"name": "stranger"})
