@@ -23,6 +23,10 @@ def test_password_pause_and_again_at_the_terminal(live_server, tmp_path):
         alice.send("open sesame")
         game_id = alice.expect(r"Created game (\S+) ").group(1)
         alice.expect_exact("lobby> ")
+        listed = Terminal(["list", "--limit", "100"], bob_env)
+        listed.expect(rf"{game_id} +lobby +no_variant +1/2🔒 +alice")
+        listed.expect_exact("🔒 a password table: join asks for its password")
+        assert listed.end() == 0
         api = Client(live_server.url, retries=1)
         try:
             api.game(game_id)
