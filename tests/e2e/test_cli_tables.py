@@ -56,6 +56,7 @@ def test_password_pause_and_again_at_the_terminal(live_server, tmp_path):
 
         alice.send("start")
         alice.expect_exact("Your move> ")
+        watcher.expect(r"· turn 1(?!\d)")  # the spectator's pass opens the stream too
         alice.send("pause")
         alice.expect_exact("Your vote counts: 1 of 2.")
         bob.send("pause")

@@ -37,6 +37,10 @@ def test_a_password_table_is_listed_locked_and_asks_its_password(
     bob.get_by_label("Table password").fill("open sesame")
     bob.get_by_role("button", name="Watch").click()
     expect(bob.get_by_role("heading", name=re.compile(r"^Seats"))).to_be_visible()
+    ann.get_by_role("button", name="Add bot").click()  # the spectator's stream shows it
+    expect(bob.locator(".seat", has_text="conventions-bot-2")).to_be_visible()
+    ann.get_by_role("button", name="Remove conventions-bot-2").click()
+    expect(bob.locator(".seat", has_text="conventions-bot-2")).to_have_count(0)
     bob.get_by_label("Name", exact=True).fill("bob")
     bob.get_by_label("Table password").fill("open sesame")
     bob.get_by_role("button", name="Join").click()
