@@ -179,3 +179,16 @@ def test_an_account_shares_no_replay_of_a_table_locked_to_spectators(aclient: Fl
     mine = aclient.post(f"{API}/replays", json={"game_id": table.id},
                         headers=bearer(table.tokens[0]))  # fmt: skip
     assert mine.status_code == 201  # a seat shares it as it likes
+
+
+def test_another_origin_may_send_a_spectator_pass(client: FlaskClient):
+    preflight = client.options(
+        f"{API}/games/abc",
+        headers={
+            "Origin": "https://ui.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "X-Table-Pass",
+        },
+    )
+    assert preflight.status_code == 200
+    assert "x-table-pass" in preflight.headers["Access-Control-Allow-Headers"].lower()
