@@ -48,6 +48,12 @@ CALLS = {
     "votePause": ("vote_pause", "post", "/api/v1/games/{game_id}/pause", set()),
     "openRematch": ("rematch", "post", "/api/v1/games/{game_id}/rematch", set()),
     "answerRematch": ("answer_rematch", "post", "/api/v1/games/{game_id}/rematch/answer", set()),
+    "openKeptSeat": (
+        "open_kept_seat",
+        "delete",
+        "/api/v1/games/{game_id}/rematch/invited/{name}",
+        set(),
+    ),
     "register": ("register", "post", "/api/v1/accounts", set()),
     "getMe": ("me", "get", "/api/v1/accounts/me", set()),
     "changePassword": ("change_password", "patch", "/api/v1/accounts/me", set()),

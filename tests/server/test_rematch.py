@@ -152,3 +152,25 @@ def test_a_password_table_stays_locked(client: FlaskClient):
     assert answer(old, 1, False).status_code == 204
     stranger = client.post(f"{API}/games/{grant['id']}/players", json={"name": "x"})
     assert_problem(stranger, 401, "password_required")
+
+
+def test_the_host_opens_a_seat_kept_for_someone_who_does_not_answer(client: FlaskClient):
+    old = finished(client, 3, seed="again-6", max_players=3)
+    grant = old.post("/rematch", 0, {}).get_json()
+    new = Table(client, grant["id"], [grant["token"]])
+    kept = f"{new.url}/rematch/invited/p2"
+    spectator = client.delete(kept)
+    assert_problem(spectator, 401, "auth_required")
+    stranger = client.delete(kept, headers=bearer(old.tokens[1]))  # a seat of the old game
+    assert_problem(stranger, 403, "not_a_player")
+    p1 = answer(old, 1, True).get_json()
+    as_p1 = client.delete(kept, headers=bearer(p1["token"]))
+    assert_problem(as_p1, 403, "not_host")  # seated there, not its host
+    opened = client.delete(kept, headers=bearer(grant["token"]))
+    assert opened.status_code == 200
+    view = opened.get_json()
+    assert_valid(GameViewSchema, view)
+    assert view["rematch"]["invited"] == []
+    assert_problem(client.delete(kept, headers=bearer(grant["token"])), 404, "no_kept_seat")
+    assert_problem(answer(old, 2, True), 409, "not_invited")  # too late: the seat is open
+    assert client.post(f"{new.url}/players", json={"name": "p2"}).status_code == 201

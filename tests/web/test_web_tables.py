@@ -91,3 +91,33 @@ def test_the_host_opens_the_next_game_and_the_guest_takes_a_seat(
     expect(bob.get_by_text(re.compile(r"You sit at seat \d as bob\."))).to_be_visible()
     expect(ann.locator(".seat", has_text="bob")).to_be_visible()
     expect(ann.get_by_text("Seats kept for: bob")).to_have_count(0)
+
+
+def test_the_host_opens_a_seat_kept_for_someone_who_does_not_answer(
+    web: Browsing, web_server: WebServer
+) -> None:
+    api = web_server.api()
+    ann_seat = api.create_game("ann", max_players=3, seed="web-again-3")
+    bob = api.join(ann_seat.game_id, "bob")
+    carol = api.join(ann_seat.game_id, "carol")
+    api.start(ann_seat.game_id, token=ann_seat.token)
+    for token in (ann_seat.token, bob.token):
+        api.vote(ann_seat.game_id, token=token)
+    ann = web.person()
+    ann.goto("/")
+    ann.evaluate(
+        "([id, token]) => localStorage.setItem(`hanabi.seat.${id}`,"
+        " JSON.stringify({ seat: 0, token, at: Date.now() }))",
+        [ann_seat.game_id, ann_seat.token],
+    )
+    ann.goto(f"/games/{ann_seat.game_id}")
+    ann.get_by_role("button", name="Again, same seats").click()
+    ann.wait_for_url(re.compile(r"/games/(?!" + re.escape(ann_seat.game_id) + r")[^/]+$"))
+    expect(ann.get_by_text("Seats kept for: bob, carol")).to_be_visible()
+    ann.get_by_role("button", name="Open carol's seat").click()
+    expect(ann.get_by_text("Seats kept for: bob", exact=False)).to_be_visible()
+    expect(ann.get_by_role("button", name="Open carol's seat")).to_have_count(0)
+    expect(ann.get_by_text("free seat")).to_have_count(1)
+    api.answer_rematch(ann_seat.game_id, True, token=bob.token)
+    expect(ann.locator(".seat", has_text="bob")).to_be_visible()
+    assert carol.token  # carol never answered: her seat is anyone's

@@ -48,6 +48,7 @@ In the lobby:
                        search is conventions with a late-game search (hat with
                        it among search bots only)
   leave                give up your seat
+  open NAME            open the seat kept for NAME at the next game (host)
 To end a game early (score 0): vote end; it ends once half of the people seated voted
 (both of two). vote keep takes your vote back.
 To pause (unrated games without a chess clock): pause votes to pause, resume votes to go
@@ -74,6 +75,7 @@ class CommandKind(StrEnum):
     NOTE = "note"
     NEXT = "next"
     PAUSE = "pause"  # a vote to pause, or (resume) to go on
+    OPEN = "open"  # the host opens a seat kept at the next game (docs/lobby.md)
 
 
 #: Every word a line may begin with, and what it asks for (``terminate now`` is a vote).
@@ -103,6 +105,7 @@ ALIASES = {
     "pause": CommandKind.PAUSE,
     "resume": CommandKind.PAUSE,
     "unpause": CommandKind.PAUSE,
+    "open": CommandKind.OPEN,
     "terminate": CommandKind.VOTE,
     "vote": CommandKind.VOTE,
     "": CommandKind.REDRAW,
@@ -165,6 +168,11 @@ def parse(
         if len(words) > 1:
             raise InputError(_('"{command}" takes no arguments.', command=head))
         return Command(kind, {"paused": head == "pause"})
+    if kind == CommandKind.OPEN:
+        name = line.strip()[len(words[0]) :].strip()
+        if not name:
+            raise InputError(_("Open whose seat? For example: open bob"))
+        return Command(kind, text=name)
     if kind in (CommandKind.START, CommandKind.BOT):
         return _lobby(kind, line.strip())
     if kind not in MOVES:

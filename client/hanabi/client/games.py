@@ -492,6 +492,13 @@ class GameCalls:
         )  # fmt: skip
         return _seat(response.json()) if join else None
 
+    def open_kept_seat(self, game_id: str, name: str, *, token: str | None = None) -> View:
+        """As the next game's host, open the seat kept for ``name`` (who has not
+        answered): it goes to anyone. Your view after it."""
+        return self.transport._request(
+            "DELETE", f"/games/{game_id}/rematch/invited/{quote(name, safe='')}", token=token
+        ).json()
+
     def export(self, game_id: str) -> dict[str, Any]:
         """A finished game as hanab.live JSON."""
         return self.transport._request("GET", f"/games/{game_id}/export").json()

@@ -57,6 +57,10 @@ SENT = {
         N_("Your note may or may not have reached it"),
         N_("Your note was not sent"),
     ),
+    CommandKind.OPEN: (
+        N_("Your request may or may not have reached it"),
+        N_("Your request was not sent"),
+    ),
     CommandKind.PAUSE: (
         N_("Your vote may or may not have reached it"),
         N_("Your vote was not sent"),
@@ -93,6 +97,7 @@ class TableCommands:
             CommandKind.NOTE: self._note,
             CommandKind.NEXT: self._next,
             CommandKind.PAUSE: self._pause,
+            CommandKind.OPEN: self._open_kept,
         }
         self.premove: PreMove | None = None
 
@@ -258,6 +263,13 @@ class TableCommands:
                 needed=pause.get("needed"),
             )
         self.screen.notice = Text(said, style="bold")
+        self.screen.show(view, force=True)
+        return None
+
+    def _open_kept(self, command: Command) -> int | None:
+        """``open NAME``: the seat kept for NAME at this next game goes to anyone."""
+        view = self.client.open_kept_seat(self.game_id, command.text, token=self.screen.token)
+        self.screen.notice = Text(_("The seat kept for {name} is open.", name=command.text))
         self.screen.show(view, force=True)
         return None
 

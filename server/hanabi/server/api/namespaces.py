@@ -27,7 +27,7 @@ from .replays import (
 from .seats import Bots, Players, Seat, Start
 from .seeds import Leaderboards, PlayerStats, Seed
 from .system import Health, Ready, Strategies
-from .tables import Passes, Pause, Rematch, RematchAnswer
+from .tables import KeptSeat, Passes, Pause, Rematch, RematchAnswer
 from .turns import Deliveries, MyTurns, Webhook
 from .variants import VariantResource, Variants
 
@@ -71,6 +71,7 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/pause", Pause),
     (games, GAME + "/rematch", Rematch),  # the next game with the same seats
     (games, GAME + "/rematch/answer", RematchAnswer),
+    (games, GAME + "/rematch/invited/<string:name>", KeptSeat),
     (accounts, "", AccountsResource),  # registering
     (accounts, "/me", Me),
     (accounts, "/me/sessions", AllSessions),

@@ -110,6 +110,7 @@ STATUS: dict[str, int] = {
     "rematch_open": 409,
     "no_rematch": 404,
     "not_invited": 409,
+    "no_kept_seat": 404,
     "stale_turn": 409,
     "deadline_passed": 409,
     "no_deadline": 409,

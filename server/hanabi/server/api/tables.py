@@ -142,6 +142,25 @@ class Rematch(Resource):
         return _grant(svc, svc.rematches.open(game_id, bearer_token(), body["shuffle"]))
 
 
+class KeptSeat(Resource):
+    @operation(
+        id="openKeptSeat",
+        summary="Open the seat kept for someone at the next game (its host, before the deal)",
+        description=(
+            "For a player of the last game who does not answer: their seat opens to anyone, "
+            "as if they declined (a `decline` event). 404 no_kept_seat for a name no seat "
+            "is kept for; 403 not_host; 409 game_started."
+        ),
+        auth="required",
+        responses={200: (GameViewSchema, "The host's view")},
+        errors=(401, 403, 404, 409),
+    )
+    def delete(self, game_id: str, name: str) -> Response:
+        svc = services()
+        outcome = svc.rematches.release(game_id, bearer_token(), name)
+        return json_response(svc.reads.rendered(outcome.record, outcome.seat), raw=True)
+
+
 class RematchAnswer(Resource):
     @operation(
         id="answerRematch",

@@ -7,7 +7,9 @@ there at once and the bots are seated again; every other person is *invited*: th
 is kept for them (a join by anyone else finds the table full) until they answer with the
 last game's seat token or account (``POST /games/{id}/rematch/answer`` on the finished
 game: ``join`` takes the seat and gets a new token, ``false`` declines and opens it).
-The host deals whenever they like; invitations still open then simply lapse.
+The host deals whenever they like; invitations still open then simply lapse. Before that
+the host may open a seat kept for someone who does not answer
+(``DELETE /games/{id}/rematch/invited/{name}`` on the new game).
 
 The seats keep the last game's order, or with ``shuffle`` an order drawn at random when
 the table is opened: each seat that answers takes its place in it, so the lobby shows the
@@ -26,7 +28,7 @@ from ..ops.times import now_ms
 from ..storage.record import GameStatus, Player, Record, SeatKind
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound
-from .seats import hash_token, name_key, new_token, require_seat
+from .seats import hash_token, name_key, new_token, require_host, require_seat
 from .seeds import SeedDeals
 from .table_keys import invited
 from .writes import Outcome, WriteLoop
@@ -140,6 +142,27 @@ class Rematches:
     def _abandon(record: Record) -> Outcome:
         record.players.clear()  # the commit deletes the game
         return Outcome(record)
+
+    def release(self, game_id: str, token: str | None, name: str) -> Outcome:
+        """The next game's host opens the seat kept for ``name`` (someone who does not
+        answer): as if they declined. 404 ``not_invited`` for a name not kept."""
+
+        def change(record: Record) -> Outcome:
+            host = require_host(record, token)
+            if record.status is not GameStatus.LOBBY:
+                raise Conflict("game_started", "The game has already started.")
+            pending = invited(record)
+            mine = next((e for e in pending if name_key(e["name"]) == name_key(name)), None)
+            if mine is None:
+                raise NotFound("no_kept_seat", "No seat here is kept for {name}.", name=repr(name))
+            record.rematch = {
+                **(record.rematch or {}),
+                "invited": [e for e in pending if e is not mine],
+            }
+            event = {"type": "decline", "name": mine["name"]}
+            return Outcome(record, host, [self.writes.note(record, event)])
+
+        return self.writes.write(game_id, change)
 
     def answer(self, game_id: str, token: str | None, join: bool) -> Outcome:
         """A player of the finished game ``game_id`` answers its host's invitation with

@@ -43,7 +43,14 @@ export function seatsPanel(game, strategies) {
 
   const kept = v.rematch?.invited || []; // the next game with the same seats (tables.js)
   const parts = [h("h2", { id: "seats-h" }, _("Seats ({seated} of {max})", { seated: v.players.length, max: v.max_players }), " ", lockBadge(v.lock)), seats];
-  if (kept.length) parts.push(h("p", { class: "muted" }, _("Seats kept for: {names}", { names: kept.join(_(", ")) })));
+  if (kept.length) {
+    parts.push(h("p", { class: "muted" }, _("Seats kept for: {names}", { names: kept.join(_(", ")) }),
+      // the host opens a seat kept for someone who does not answer (tables.js, lobby.md)
+      host ? kept.map((name) => [" ", h("button", {
+        type: "button", class: "small", "aria-label": _("Open {name}'s seat", { name }),
+        onclick: () => game.act(() => api.call("DELETE", `/games/${id}/rematch/invited/${encodeURIComponent(name)}`, { token: game.token }).then((r) => r.data)),
+      }, _("Open seat"))]) : null));
+  }
 
   if (host) {
     const choice = h(
