@@ -77,7 +77,8 @@ def test_a_move_clock_stands_still_while_paused(client: FlaskClient):
     left = table.view(0)["clocks"][0]
     assert abs(paused["clocks"][0] - left) < 0.1
     time.sleep(1.1)
-    assert table.view(0)["clocks"][0] == left  # it does not run
+    # it does not run (a few ms either way: the server's estimate of Redis's clock)
+    assert abs(table.view(0)["clocks"][0] - left) < 0.05
     table.post("/pause", 0, {"paused": False})
     on = table.post("/pause", 1, {"paused": False}).get_json()
     assert left - 0.5 <= on["clocks"][0] <= left
