@@ -47,6 +47,8 @@ def test_a_password_table_is_listed_locked_and_asks_its_password(
     expect(bob.get_by_text("You sit at seat 2 as bob.")).to_be_visible()
     expect(ann.locator(".seat", has_text="bob")).to_be_visible()
     assert "open sesame" not in ann.content() and "open sesame" not in bob.content()
+    ann.goto("/")  # a table locked to spectators is among the seat's own games
+    expect(ann.get_by_role("list", name="Your games").locator(".badge.lock")).to_be_visible()
 
 
 def test_a_pause_is_voted_from_the_table(web: Browsing, web_server: WebServer) -> None:

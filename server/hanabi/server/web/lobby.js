@@ -143,7 +143,12 @@ async function yourGames(list, panel, row) {
   const rows = [];
   for (const held of api.keptSeats().slice(0, 10)) {
     try {
-      const game = await api.get(`/games/${encodeURIComponent(held.gameId)}`);
+      const path = `/games/${encodeURIComponent(held.gameId)}`;
+      // a table locked to spectators shows itself to its seat only (tables.js)
+      const game = await api.get(path).catch((error) => {
+        if (error instanceof api.ApiError && error.code === "password_required") return api.get(path, { token: held.token });
+        throw error;
+      });
       rows.push(row({ ...game, turn: game.turn, score: game.score }));
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) api.forgetSeat(held.gameId);
