@@ -56,6 +56,9 @@ class Follower:
         # seat it looks as the client's own credential (an account watching a finished
         # seed's game sees its cards if it finished the seed: docs/seeds.md).
         self.client = Client(client.server, client.token, timeout=client.timeout, retries=0)
+        # a password table's spectator pass (Client.use_pass, docs/lobby.md) comes along
+        passes = {k: v for k, v in client.session.headers.items() if k.lower() == "x-table-pass"}
+        self.client.session.headers.update(passes)
         self.game_id = game_id
         self.inbox = inbox
         self.stop = stop

@@ -13,10 +13,11 @@ from ..i18n import _
 from ..pacing import DEFAULT_PACE
 from .common import viewer_token
 from .seat import sit
+from .tables import add_password_flag, watch_locked
 
 
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
-    view = client.game(args.id)  # fail early and plainly on an unknown game
+    view = watch_locked(client, args, args.id)  # fail early and plainly on an unknown game
     if view["status"] == "finished":
         # a finished game dealt a seed name shows its cards to its players and to the
         # accounts that finished that seed: look with a saved seat, else the account
@@ -59,6 +60,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
             pace=format(DEFAULT_PACE, "g"),
         ),
     )
+    add_password_flag(p)
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )
