@@ -51,7 +51,11 @@ class Follower:
         after: Callable[[], int],
         poll_wait: float = POLL_WAIT,
         stream: bool = True,
+        shadow: int | None = None,
     ) -> None:
+        # ``shadow``: the seat a spectator watches the table as (None: as the table shows
+        # spectators); a seat's own credential gets its own view whatever it asks.
+        self.shadow = shadow
         # Its own clients: the follower retries on its own schedule (and says so). With no
         # seat it looks as the client's own credential (an account watching a finished
         # seed's game sees its cards if it finished the seed: docs/seeds.md).
@@ -81,7 +85,12 @@ class Follower:
             events: list[dict] = []
             try:
                 items = self.client.stream(
-                    self.game_id, after=self.after(), token=token, resume=False, quiet=STREAM_QUIET
+                    self.game_id,
+                    after=self.after(),
+                    token=token,
+                    resume=False,
+                    quiet=STREAM_QUIET,
+                    shadow=self.shadow,
                 )
                 for item in items:
                     outage.ok()
@@ -123,7 +132,9 @@ class Follower:
             try:
                 # After a failure, ask without waiting: the answer says "back" at once.
                 wait = self.poll_wait if etag and not outage.failures else None
-                polled = self.client.poll(self.game_id, etag, wait=wait, token=token)
+                polled = self.client.poll(
+                    self.game_id, etag, wait=wait, token=token, shadow=self.shadow
+                )
             except ApiError as exc:
                 if token != self.seat_token():
                     etag = None  # asked with the seat just given up: ask again as we are

@@ -58,6 +58,7 @@ class TableSession:
         stream: bool = True,
         resume_command: Callable[[], str] | None = None,
         pace: float = DEFAULT_PACE,
+        shadow: int | None = None,
     ) -> None:
         self.client = client
         self.game_id = game_id
@@ -85,6 +86,7 @@ class TableSession:
             after=lambda: self.screen.last_seq,
             poll_wait=poll_wait,
             stream=stream,
+            shadow=shadow,
         )
         fd = sys.stdin.fileno() if input_fd is None else input_fd
         self.keyboard = Keyboard(fd, self.inbox, self.stop)

@@ -27,7 +27,7 @@ from .common import Fail, average_text, print_json
 
 #: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history", "turns",
-              "webhook", "seeds", "stats")  # fmt: skip
+              "webhook", "seeds", "stats", "watch")  # fmt: skip
 
 
 def use_account(args: argparse.Namespace, client: Client) -> str | None:
@@ -223,7 +223,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", action="store_true", help=_("an account a program plays (never rated)"))
     p.set_defaults(run=cmd_register)
 
-    p = sub.add_parser("login", parents=[common], help=_("log in (saves the session token)"))
+    p = sub.add_parser(
+        "login", parents=[common], help=_("log in (this computer remembers it until you log out)")
+    )
     p.add_argument("username", help=_("your account's username"))
     p.set_defaults(run=cmd_login)
 

@@ -17,6 +17,7 @@ import { noticeTurn, prefsPanel, useVariant } from "./prefs.js";
 import { efficiencyCounters } from "./stats.js";
 import { _, ngettext } from "./i18n.js";
 import { Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
+import { lookAt, shadowBadge, shadowPicker, shadowRefused, wantedShadow, watchingLine } from "./watching.js";
 
 const STATUS = { lobby: _("Waiting for players"), playing: _("In play"), finished: _("Finished") };
 
@@ -38,6 +39,7 @@ class GamePage {
     this.sel = { card: null, target: null, clue: null };
     this.clocks = new Clocks();
     this.stream = null;
+    this.shadow = wantedShadow(); // a seat a spectator watches as (watching.js), or null
     this.pending = false;
     this.busy = false;
     this.replaying = false;
@@ -60,8 +62,8 @@ class GamePage {
   /**
    * The token to look at the game with (its view, stream, replay and export): this
    * browser's seat token, else the account's session, also for an account that holds no
-   * seat here (it watches as a spectator; a finished game dealt a seed name shows its
-   * cards to the accounts that finished that seed: docs/seeds.md).
+   * seat here (it watches as a spectator, and the server keeps track of the seeds whose
+   * cards it saw before playing them: docs/seeds.md).
    */
   get viewer() {
     return api.seatToken(this.id)?.token || api.session()?.token || null;
@@ -71,13 +73,13 @@ class GamePage {
     let view;
     const token = this.viewer;
     try {
-      view = await api.get(this.path, { token });
+      view = await lookAt(this, token); // with the shadow the address asks for (watching.js)
       if (view.you === null && !api.seatToken(this.id)) this.spectator = true;
     } catch (error) {
       if (error instanceof api.ApiError && (error.status === 401 || error.status === 403) && token) {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
         this.spectator = true;
-        view = await api.get(this.path);
+        view = await lookAt(this, null);
       } else if (error instanceof api.ApiError && error.status === 404) {
         fill(this.main, h("h1", {}, _("No such game")),
           h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
@@ -117,14 +119,17 @@ class GamePage {
     this.stream = api.follow(this.id, {
       token: this.viewer,
       after: 0,
+      shadow: this.spectator ? this.shadow : null,
       onEvent: (event) => {
         this.events.push(event);
         if (event.type === "chat") this.addChat(event);
       },
       onView: (view) => this.setView(view),
       onState: (text) => banner(text),
-      onEnd: (reason) => {
-        if (reason === "not_a_player" && !this.spectator) {
+      onEnd: (reason, error) => {
+        if (reason === "shadow") {
+          shadowRefused(this, error); // watching.js: follow every hand again
+        } else if (reason === "not_a_player" && !this.spectator) {
           this.watching(); // our seat was freed (or given up at a start-and-watch)
         } else if (reason === "gone") {
           banner(_("This game is gone (every person left the table)."), "info");
@@ -236,8 +241,7 @@ class GamePage {
   whoYouAre() {
     const v = this.view;
     if (v.you !== null) return _("You sit at seat {seat} as {name}.", { seat: v.you + 1, name: v.players[v.you]?.name });
-    if (v.status === "playing") return _("You are watching (no seat): the cards show once the game is over.");
-    return _("You are watching.");
+    return watchingLine(v); // what a spectator sees here (watching.js)
   }
 
   handsPanel(cells) {
@@ -247,6 +251,7 @@ class GamePage {
       "section",
       { class: "panel hands", "aria-label": _("Hands") },
       notesToggle(this, v),
+      shadowPicker(this), // a spectator's Shadow selector (watching.js)
       v.players.map((p) => {
         const own = p.seat === v.you;
         const clock = v.clocks ? h("span", { class: "clock", "aria-label": _("{name}'s clock", { name: p.name }) }) : null;
@@ -259,6 +264,7 @@ class GamePage {
           h("h2", { class: "player-name" },
             own ? _("{name} (you)", { name: p.name }) : p.name,
             seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
+            shadowBadge(v, p.seat),
             toMove ? h("span", { class: "badge turn" }, _("to move")) : null,
             clock),
           h("div", { class: "hand" },
@@ -336,17 +342,15 @@ class GamePage {
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
       v.seed ? seedPanel(v.seed, v.id) : null,
-      // a seed's deal is shown to its players and to those who finished it (docs/seeds.md)
-      v.cards_hidden
-        ? h("p", { class: "hidden-cards" }, _("This game's cards stay hidden until you finish a game on its seed."))
-        : null,
+      // a finished game is everyone's to replay and export (docs/seeds.md)
       h("div", { class: "row" },
-        v.cards_hidden ? null : h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
-        v.cards_hidden ? null : h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
+        h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
+        h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
         h("a", { href: "/" }, _("Back to the lobby"))));
   }
 
-  /** The hanab.live export, fetched with this viewer's token (a seed's game needs it). */
+  /** The hanab.live export, fetched as this viewer (an account that saw a seed's cards
+   * before playing it has that seed spoiled: docs/seeds.md). */
   async exportGame() {
     try {
       const data = await api.get(`${this.path}/export`, { token: this.viewer });
