@@ -30,6 +30,7 @@ from .storage.replays import RoomStore
 from .storage.seeds import SeedStore
 from .storage.server_time import ServerTime
 from .storage.settling import SettlingStore
+from .storage.spoilers import SpoilerStore
 from .storage.store import Store
 from .storage.tickets import TicketStore
 from .storage.turns import TurnIndex
@@ -50,6 +51,7 @@ from .table.seedgate import SeedGate
 from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
+from .table.spoilers import Spoilers
 from .table.stats import Profiles
 from .table.tickets import StreamTickets
 from .table.turns import Turns
@@ -113,6 +115,12 @@ def build_services(settings: dict[str, Any]) -> Services:
     seed_store = SeedStore(
         store.redis, settings["HANABI_SEED_RESULTS_MAX"], settings["HANABI_BOARD_MAX"]
     )
+    spoilers = Spoilers(
+        SpoilerStore(store.redis, settings["HANABI_SPOILERS_MAX"]),
+        seed_store,
+        store,
+        settings["HANABI_CACHE_SIZE"],
+    )
     results = Results(seed_store, settings["HANABI_PAGE_MAX"])
     # -- the table: reads, the write loop (settling games as they end), the operations
     settler = Settler(
@@ -157,6 +165,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         replays=Replays(rooms, reads, settings, gate, tickets),
         seeds=seed_pages,
         gate=gate,
+        spoilers=spoilers,
         results=results,
         turns=turns,
         webhooks=webhooks,

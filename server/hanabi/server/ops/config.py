@@ -46,6 +46,7 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_SEED_RESULTS_MAX": (100_000, int),  # results kept per seed (the best)
     "HANABI_BOARD_MAX": (1_000, int),  # games kept per leaderboard (variant and size)
+    "HANABI_SPOILERS_MAX": (10_000, int),  # spoiled seeds remembered per account (docs/seeds.md)
     "HANABI_CORS_ORIGINS": ("*", str),  # comma-separated origins, or *
     "HANABI_WARM_VARIANTS": (1, int),  # 1: build every variant's answer at start (background)
     "HANABI_CACHE_SIZE": (2048, int),  # rendered views kept per process (keyed by version)

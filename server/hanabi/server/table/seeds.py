@@ -23,6 +23,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from hanabi.game import Variant, catalogue, get_variant
 
 from ..ops.times import iso
@@ -212,9 +214,25 @@ def dealt_name(record: Record) -> str | None:
     return None if name is None else str(name)
 
 
+#: The prefix of a deal key that is not a seed name (a custom seed or deck).
+CUSTOM = "~"
+
+
+def deal_key(record: Record) -> str | None:
+    """What two tables dealt the same cards share: the seed's name, or for a custom seed or
+    deck a digest of it (``~`` then hex: never a name). None before the deal."""
+    if record.status is GameStatus.LOBBY:
+        return None
+    name = dealt_name(record)
+    if name is not None:
+        return name
+    basis = orjson.dumps([record.variant, record.seed, record.deck])
+    return CUSTOM + hashlib.sha256(basis).hexdigest()[:24]
+
+
 class SeedHooks(Hooks):
-    """Around ``inner`` (settling's hooks): a game dealt a named seed is open for its
-    accounts from just before the deal's commit."""
+    """Around ``inner`` (settling's hooks): a game is open for its accounts under its
+    :func:`deal_key` from just before the deal's commit (settling drops the mark)."""
 
     def __init__(self, inner: Hooks, store: SeedStore) -> None:
         self.inner = inner
@@ -222,9 +240,9 @@ class SeedHooks(Hooks):
 
     def starting(self, record: Record) -> None:
         self.inner.starting(record)
-        name = dealt_name(record)
-        if name is not None:
-            self.store.mark_open(accounts_of(record), name, record.id)
+        key = deal_key(record)
+        if key is not None:
+            self.store.mark_open(accounts_of(record), key, record.id)
 
     def finished(self, record: Record) -> Record | None:
         return self.inner.finished(record)
@@ -341,6 +359,9 @@ def record_seed(store: SeedStore, record: Record) -> str | None:
     """A settled game on its seed's page and its accounts' finished seeds (idempotent)."""
     name = dealt_name(record)
     if name is None:
+        key = deal_key(record)
+        for account_id in accounts_of(record) if key is not None else ():
+            store.drop_open(account_id, key, record.id)
         return None
     entry = seed_entry(record, name)
     store.add_result(

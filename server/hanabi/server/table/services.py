@@ -25,6 +25,7 @@ from .replays import Replays
 from .seedgate import SeedGate
 from .seeds import SeedPages
 from .settle import Settler
+from .spoilers import Spoilers
 from .stats import Profiles
 from .tickets import StreamTickets
 from .turns import Turns
@@ -59,3 +60,4 @@ class Services:
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
     gate: SeedGate  # who may see the cards of a game dealt a seed name
+    spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal
