@@ -115,7 +115,10 @@ def test_auth_errors(table: Table, client: FlaskClient) -> None:
 def test_views_spectator_and_etag(table: Table) -> None:
     spectator = table.get()
     assert spectator.status_code == 200 and spectator.get_json()["you"] is None
-    assert all(c["suit"] is None for hand in spectator.get_json()["hands"] for c in hand)
+    # an unrated table shows its spectators every hand (docs/watching.md)
+    assert spectator.get_json()["spectating"] == "hands"
+    assert all(c["suit"] is not None for hand in spectator.get_json()["hands"] for c in hand)
+    assert table.view(0)["spectating"] is None
     etags = {seat: table.get(seat).headers["ETag"] for seat in (None, 0, 1, 2)}
     assert len(set(etags.values())) == 4  # each viewer sees something different
     for seat, etag in etags.items():
@@ -181,8 +184,8 @@ def test_chat_and_events(table: Table, client: FlaskClient) -> None:
     for e in page["events"]:
         if e["type"] == "draw":
             assert (e["suit"] is None) == (e["seat"] == 0)
-    spectator = client.get(f"{table.url}/events").get_json()
-    assert all(e["suit"] is None for e in spectator["events"] if e["type"] == "draw")
+    spectator = client.get(f"{table.url}/events").get_json()  # it sees the hands: every draw
+    assert all(e["suit"] is not None for e in spectator["events"] if e["type"] == "draw")
     tail = client.get(f"{table.url}/events?after={page['last_seq'] - 1}").get_json()
     assert [e["seq"] for e in tail["events"]] == [page["last_seq"]]
     assert client.get(f"{table.url}/events?after=999").get_json()["events"] == []

@@ -145,10 +145,13 @@ def test_the_checker_catches_a_leak(client: FlaskClient) -> None:
         checker.check(0, table.get(1))  # seat 1's view shows seat 0's hand
 
 
-def test_spectators_see_no_hand_and_no_draw(client: FlaskClient) -> None:
-    table = make_table(client, 3, seed="spectate")
+def test_spectators_of_a_table_that_hides_hands_see_no_hand_and_no_draw(
+    client: FlaskClient,
+) -> None:
+    table = make_table(client, 3, seed="spectate", options={"spectators_see_hands": False})
     table.act(0, 0, type="clue", target=1, rank=table.view(0)["hands"][1][0]["rank"])
     view = client.get(table.url).get_json()
+    assert view["spectating"] == "public" and view["options"]["spectators_see_hands"] is False
     assert all(c["suit"] is None and c["rank"] is None for h in view["hands"] for c in h)
     events = client.get(f"{API}/games/{table.id}/events").get_json()["events"]
     assert all(e["suit"] is None for e in events if e["type"] == "draw")

@@ -251,9 +251,14 @@ def test_tickets_expire_and_belong_to_one_game(client: FlaskClient, app: Flask) 
     assert_problem(client.get(stream_url(table.id, ticket=ticket["ticket"])), 401, "invalid_ticket")
 
 
-def test_tickets_need_a_seat(client: FlaskClient) -> None:
+def test_tickets_hold_a_seat_or_watch(client: FlaskClient) -> None:
     table = make_table(client, 2, seed="stream-ticket-4")
-    assert_problem(client.post(f"{table.url}/tickets"), 401, "auth_required")
+    anonymous = client.post(f"{table.url}/tickets")  # a spectator's (docs/watching.md)
+    assert anonymous.status_code == 201, anonymous.get_json()
+    stream = Stream(client, stream_url(table.id, ticket=anonymous.get_json()["ticket"]))
+    view = stream.until("view")[-1][2]
+    assert view["you"] is None and view["spectating"] == "hands"
+    stream.close()
     assert_problem(
         client.post(f"{table.url}/tickets", headers=bearer("y" * 30)), 403, "not_a_player"
     )

@@ -47,7 +47,6 @@ from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.replays import Replays
-from .table.seedgate import SeedGate
 from .table.seeds import SeedDeals, SeedHooks, SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
@@ -56,6 +55,7 @@ from .table.stats import Profiles
 from .table.tickets import StreamTickets
 from .table.turns import Turns
 from .table.variants import CATALOGUE
+from .table.viewers import NoSpoilers, Viewers
 from .table.votes import Votes
 from .table.webhooks import Webhooks, WebhookWorker
 from .table.writes import WriteLoop
@@ -128,7 +128,7 @@ def build_services(settings: dict[str, Any]) -> Services:
     )
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
     seed_pages = SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"])
-    gate = SeedGate(seed_store, seed_pages, settings["HANABI_CACHE_SIZE"])
+    viewers = Viewers(NoSpoilers(), settings["HANABI_CACHE_SIZE"])  # MERGE: w44seal's Spoilers
     notes = Notes(NoteStore(store.redis), reads)
     reads.private = notes  # a seat's notes in its views, outside the view cache
     writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
@@ -162,10 +162,10 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=tickets,
-        replays=Replays(rooms, reads, settings, gate, tickets),
+        replays=Replays(rooms, reads, settings, viewers, tickets),
         seeds=seed_pages,
-        gate=gate,
         spoilers=spoilers,
+        viewers=viewers,
         results=results,
         turns=turns,
         webhooks=webhooks,

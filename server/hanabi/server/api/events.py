@@ -10,14 +10,20 @@ from flask_restx import Resource
 
 from ..storage.record import Record
 from ..table.refusals import Forbidden, Invalid, Refused, Unauthorized
-from ..table.seats import hash_token, require_seat, seat_by_hash, seat_of
+from ..table.seats import hash_token, seat_by_hash, seat_of
 from ..table.tickets import TTL as TICKET_TTL
+from ..table.viewers import Viewer, Viewers, seated
 from .context import hit_per_address, limits, services
 from .credentials import bearer_token, current_credential, viewer
-from .http import json_response, load_query
+from .http import json_response, load_optional_body, load_query
 from .operations import operation, schema
 from .ratelimits import LAPSE
-from .schemas.events import EventPageSchema, ServerSentEventSchema, TicketSchema
+from .schemas.events import (
+    EventPageSchema,
+    ServerSentEventSchema,
+    TicketRequestSchema,
+    TicketSchema,
+)
 from .schemas.queries import EventsQuery, StreamQuery
 from .stream import GameStream
 
@@ -29,9 +35,10 @@ class Events(Resource):
         description=(
             "A page at a time, oldest first: at most ?limit= events (default 200; the "
             "server caps it, 1000 unless configured) with a seq above ?after=. Pass `next` "
-            "back as ?after= for the next page; it is null at the end of the log. A game "
-            "dealt a seed name keeps its draws hidden, as in play, from a viewer who may not "
-            "see its cards (GET /games/{game_id}, docs/seeds.md)."
+            "back as ?after= for the next page; it is null at the end of the log. Each "
+            "viewer sees the draws its view shows (GET /games/{game_id}: a seat's own "
+            "hidden while the game is on, a spectator's as its `spectating` allows; "
+            "docs/watching.md)."
         ),
         query=EventsQuery,
         auth="optional",
@@ -43,13 +50,12 @@ class Events(Resource):
         q = load_query(schema(EventsQuery))
         token, account_id = viewer()
         record = svc.reads.load(game_id)
-        seat = seat_of(record.players, token, spectate=account_id is not None)
-        hidden = svc.gate.hides_record(record, seat, account_id)
+        who = svc.viewers.resolve(record, token, account_id)
         config = current_app.config
         limit = min(
             q.get("limit") or config["HANABI_EVENTS_PAGE"], config["HANABI_EVENTS_PAGE_MAX"]
         )
-        return json_response(svc.reads.event_page(record, seat, q["after"], limit, hidden))
+        return json_response(svc.reads.event_page(record, who, q["after"], limit))
 
 
 class Stream(Resource):
@@ -68,8 +74,11 @@ class Stream(Resource):
             "it was opened with ended); any other close is to be resumed with "
             "`Last-Event-ID`. Auth: `Authorization: Bearer`, or `?ticket=` (one-time, from "
             "POST /games/{game_id}/tickets) for a browser's EventSource; neither (or an "
-            "account's credential holding no seat): a spectator, who sees a game dealt a "
-            "seed name as GET /games/{game_id} shows it to them. 503 `too_many_waiters` "
+            "account's credential holding no seat): a spectator, who sees what GET "
+            "/games/{game_id} shows it (`spectating`; ?shadow= as there). A seat's "
+            "credential always streams its own view. A stream that may no longer shadow "
+            "ends with that refusal's code as its reason (`same_deal_elsewhere`: the "
+            "account sat down to this deal at another table). 503 `too_many_waiters` "
             "when the server holds too many waiting requests."
         ),
         query=StreamQuery,
@@ -93,29 +102,45 @@ class Stream(Resource):
         record = svc.reads.load(game_id)
         token_hash, credential = None, current_credential()
         _, account_id = viewer()
+        shadow = q.get("shadow")
         if token is not None:
             token_hash = hash_token(token)
             if seat_of(record.players, token, spectate=account_id is not None) is None:
                 token_hash = None  # an account's credential that watches
         elif ticket is not None:
-            token_hash, credential = svc.tickets.redeem(game_id, ticket)
-            if credential is not None and not holds_seat(record, token_hash):
-                token_hash, account_id = None, credential.account_id  # the account watches
-        if token_hash is not None:
-            seat_by_hash(record.players, token_hash)  # 403 before the stream starts
+            token_hash, credential, asked = svc.tickets.redeem_watching(game_id, ticket)
+            shadow = asked if asked is not None else shadow
+            account_id = None if credential is None else credential.account_id
+            if not token_hash or (credential is not None and not holds_seat(record, token_hash)):
+                token_hash = None  # a spectator's ticket, or an account's that watches
+        resolve = partial(stream_viewer, svc.viewers, token_hash, account_id, shadow)
+        resolve(record)  # 400/403/409 before the stream starts
         config = current_app.config
         stream = GameStream(
             svc.reads,
             record,
-            token_hash,
+            resolve,
             after,
             keepalive=config["HANABI_KEEPALIVE"],
             max_seconds=config["HANABI_STREAM_MAX"],
             alive=None if credential is None else partial(svc.accounts.alive, credential),
-            hides=partial(svc.gate.hides_record, account_id=account_id),
         ).open(limits().hold_waiting(lapse=config["HANABI_KEEPALIVE"] + LAPSE))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return Response(stream, mimetype="text/event-stream", headers=headers)
+
+
+def stream_viewer(
+    viewers: Viewers,
+    token_hash: str | None,
+    account_id: str | None,
+    shadow: int | None,
+    record: Record,
+) -> Viewer:
+    """Who a stream's viewer is at ``record``: the seat its token (or ticket) holds (403
+    ``not_a_player`` once freed), else a spectator as :mod:`~..table.viewers` rules."""
+    if token_hash is not None:
+        return seated(seat_by_hash(record.players, token_hash))
+    return viewers.spectator(record, account_id, shadow)
 
 
 def holds_seat(record: Record, token_hash: str) -> bool:
@@ -141,27 +166,34 @@ class Tickets(Resource):
         id="createStreamTicket",
         summary="A one-time ticket that opens the bearer's event stream (for EventSource)",
         description=(
-            "A browser's EventSource cannot send an Authorization header, and a token never "
-            f"goes into a URL: this ticket stands for the bearer's seat for {TICKET_TTL} s "
-            "and one use, as GET /games/{game_id}/stream?ticket=. An account's credential "
-            "that holds no seat gets a ticket that watches as that account (a spectator, "
-            "who sees a game dealt a seed name's cards if the account finished the seed: "
-            "docs/seeds.md); any other token that holds no seat: 403 not_a_player."
+            "A browser's EventSource cannot send an Authorization header, and a credential "
+            f"never goes into a URL: this ticket stands for the bearer for {TICKET_TTL} s "
+            "and one use, as GET /games/{game_id}/stream?ticket=. A credential that holds a "
+            "seat here: that seat's stream (a `shadow` is ignored). An account's credential "
+            "that holds no seat: a ticket that watches as that account (a spectator, "
+            "docs/watching.md); without a credential, an anonymous spectator's. `shadow`: "
+            "the seat the spectator shadows, checked now as ?shadow= is (400 shadow_seat, "
+            "403 shadow_not_allowed, 409 same_deal_elsewhere). Any other token that holds "
+            "no seat: 403 not_a_player."
         ),
-        auth="required",
+        body=TicketRequestSchema,
+        body_required=False,
+        auth="optional",
         responses={201: (TicketSchema, "The ticket")},
-        errors=(401, 403, 404, 429),
+        errors=(400, 401, 403, 404, 409, 413, 429),
     )
     def post(self, game_id: str) -> Response:
         svc = services()
-        token = bearer_token()
+        body = load_optional_body(schema(TicketRequestSchema))
+        token, account_id = viewer()
         issued_to = current_credential()  # the ticket ends with it
         record = svc.reads.load(game_id)
-        if issued_to is None or seat_of(record.players, token, spectate=True) is not None:
-            require_seat(record, token)
-        # else an account's credential that holds no seat: its ticket watches as the
-        # account (a seed's finisher sees the cards: docs/seeds.md)
-        assert token is not None
+        who = svc.viewers.resolve(record, token, account_id, body.get("shadow"))
         hit_per_address("ticket")
-        ticket, expires = svc.tickets.issue(game_id, hash_token(token), issued_to)
+        if who.seat is not None:
+            assert token is not None
+            ticket, expires = svc.tickets.issue(game_id, hash_token(token), issued_to)
+        else:  # a spectator's: an account's (its principal, to end with it), or nobody's
+            hashed = "" if token is None or issued_to is None else hash_token(token)
+            ticket, expires = svc.tickets.issue(game_id, hashed, issued_to, who.shadow)
         return json_response({"ticket": ticket, "expires": expires}, 201)

@@ -12,7 +12,7 @@ from flask_restx import Resource
 
 from ..ops.serving import yield_to_others
 from ..storage.record import GameStatus, Record
-from ..table.seats import not_found, seat_of
+from ..table.seats import not_found
 from .context import hit_per_address, holding, services
 from .credentials import current_account, viewer
 from .http import if_none_match, json_response, load_body, load_query
@@ -117,16 +117,20 @@ class Games(Resource):
 class GameResource(Resource):
     @operation(
         id="getGame",
-        summary="The game as the bearer's seat sees it (a spectator without a token)",
+        summary="The game as the bearer's seat sees it (a spectator without a seat)",
         description=(
             "Sends an ETag that changes whenever anything this viewer can see changes. "
             "With If-None-Match naming the current ETag: 304, or with ?wait=N, the request "
-            "is held until the game changes (200) or N seconds pass (304). A finished game "
-            "dealt a seed name (and an all-bot table's, in play) shows its cards only to its "
-            "seats and to accounts that finished that seed with no game on it going on: "
-            "anyone else (an account not seated may send its credential to be known) gets "
-            "the game as a spectator saw it during play, with `cards_hidden` "
-            "(docs/seeds.md)."
+            "is held until the game changes (200) or N seconds pass (304). A credential that "
+            "holds a seat here (the seat's token, or the seated account's session or API "
+            "key) always gets that seat's own view. Anyone else is a spectator (anonymous, "
+            "or an account not seated, which may send its credential to be known): its "
+            "view's `spectating` says what it sees: `full` (every card: a finished game, "
+            "or a table of bots only), `hands` (every hand's cards while an unrated game "
+            "with options.spectators_see_hands is on), `public` (public information only: "
+            "a rated table, one that hides hands, or an account playing the same deal at "
+            "another table) or `shadow` (?shadow=). An account shown cards of a game dealt "
+            "a seed name spoils that seed for itself (docs/seeds.md, docs/watching.md)."
         ),
         query=WaitQuery,
         auth="optional",
@@ -136,13 +140,13 @@ class GameResource(Resource):
         },
         headers={200: {"ETag": "Version tag of this view"}, 304: {"ETag": "The current tag"}},
         request_headers={"If-None-Match": "The ETag of the view the client has"},
-        errors=(400, 401, 403, 404, 429),
+        errors=(400, 401, 403, 404, 409, 429),
     )
     def get(self, game_id: str) -> Response:
         svc = services()
         q = load_query(schema(WaitQuery))
         token, account_id = viewer()
-        watches = account_id is not None  # an account's credential may just watch
+        shadow = q.get("shadow")
         wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
         # A long-poll may start from the version this process already knows (its waiters'
         # subscription keeps it current): a client that polls again right after a change
@@ -153,10 +157,9 @@ class GameResource(Resource):
         if raw is None:
             raise not_found(game_id)
         version = raw[0]
-        seat = svc.reads.seat_in(raw, token, watches)
-        hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
-        own = svc.reads.own_private(game_id, seat)  # a seat's notes: in its ETag and view
-        etag = svc.reads.etag(version, seat, own, hidden)
+        who = svc.viewers.resolve_stored(game_id, raw, token, account_id, shadow)
+        own = svc.reads.own_private(game_id, who.seat)  # a seat's notes: in its ETag and view
+        etag = svc.reads.etag(version, who, own)
         if if_none_match(etag):
             if wait > 0:
                 with holding(wait):
@@ -166,13 +169,13 @@ class GameResource(Resource):
                     if raw is None:
                         raise not_found(game_id)
                     version = raw[0]
-                    seat = svc.reads.seat_in(raw, token, watches)
-                    hidden = svc.gate.hides_stored(game_id, raw, seat, account_id)
-                    own = svc.reads.own_private(game_id, seat)
-                    etag = svc.reads.etag(version, seat, own, hidden)
+                    who = svc.viewers.resolve_stored(game_id, raw, token, account_id, shadow)
+                    own = svc.reads.own_private(game_id, who.seat)
+                    etag = svc.reads.etag(version, who, own)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        body = svc.reads.view_of(game_id, raw, seat, own, hidden)
+        record = None if who.seat is not None else svc.viewers.record_of(game_id, raw)
+        body = svc.reads.view_of(game_id, raw, who, own, record)
         response = json_response(
             body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
         )
@@ -181,21 +184,20 @@ class GameResource(Resource):
         return response
 
 
-SEED_GATE = (
-    " A game dealt a seed name is shown only to its seats (seat token or seated account) "
-    "and to accounts that finished that seed with no game on it going on: 401 "
-    "account_required without a credential, 403 seed_not_played for others "
-    "(docs/seeds.md)."
+PUBLIC = (
+    " Finished games are public: anyone may read this, anonymous included, except an "
+    "account that holds a seat in a game still going on dealt the same deal (409 "
+    "same_deal_elsewhere). An account not seated here that reads a game dealt a seed name "
+    "spoils that seed for itself (docs/seeds.md)."
 )
 
 
 def viewed(game_id: str) -> Record:
-    """The finished game a route shows every card of, if the bearer may see them."""
+    """The game a route shows every card of (once finished), if the bearer may see them."""
     svc = services()
     token, account_id = viewer()
     record = svc.reads.load(game_id)
-    seat = seat_of(record.players, token, spectate=account_id is not None)
-    svc.gate.require(record, seat, account_id)
+    svc.viewers.cards(record, token, account_id)
     return record
 
 
@@ -203,7 +205,7 @@ class Export(Resource):
     @operation(
         id="exportGame",
         summary="A finished game as hanab.live JSON",
-        description="409 game_not_finished while the game is on." + SEED_GATE,
+        description="409 game_not_finished while the game is on." + PUBLIC,
         auth="optional",
         responses={200: (HanabLiveGameSchema, "The game")},
         errors=(401, 403, 404, 409),
@@ -224,7 +226,7 @@ class Replay(Resource):
         auth="optional",
         responses={200: (GameViewSchema, "The full view at that turn")},
         errors=(400, 401, 403, 404, 409),
-        description="404 no_such_turn past the last turn; 409 while the game is on." + SEED_GATE,
+        description="404 no_such_turn past the last turn; 409 while the game is on." + PUBLIC,
     )
     def get(self, game_id: str) -> Response:
         svc = services()

@@ -57,6 +57,8 @@ STATUS: dict[str, int] = {
     "seed_players": 400,
     "not_a_session": 400,
     "webhook_url_refused": 400,
+    "shadow_seat": 400,
+    "spectators_see_hands_rated": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
     "auth_required": 401,
     "invalid_auth": 401,
@@ -76,6 +78,7 @@ STATUS: dict[str, int] = {
     "not_leader": 403,
     "seed_in_play": 403,
     "seed_not_played": 403,
+    "shadow_not_allowed": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,
@@ -121,6 +124,7 @@ STATUS: dict[str, int] = {
     "seed_players_seated": 409,
     "card_not_drawn": 409,
     "too_many_notes": 409,
+    "same_deal_elsewhere": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

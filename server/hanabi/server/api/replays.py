@@ -37,10 +37,10 @@ from .schemas.replays import (
 )
 
 SEED_ROOM = (
-    " A room of a game dealt a seed name is only for its leader, the game's seats (seat "
-    "token or seated account) and accounts that finished that seed with no game on it "
-    "going on: 401 account_required without a credential, 403 seed_not_played for others "
-    "(docs/seeds.md)."
+    " A finished game is public: anyone with the room's id, anonymous included, except an "
+    "account that holds a seat in a game still going on dealt the same deal (409 "
+    "same_deal_elsewhere; a stream it opened ends with that reason once it sits down to "
+    "it). An account not seated at the game spoils its seed for itself (docs/seeds.md)."
 )
 
 LEADER_AUTH = (
@@ -81,8 +81,8 @@ class Rooms(Resource):
             "open rooms (409 too_many_rooms); a room lives HANABI_REPLAY_TTL seconds from "
             "its creation. The answer's `token` is the leader's, shown once; the room's "
             "link is its id. 429 rate_limited past HANABI_LIMIT_REPLAY per address. An "
-            "account that is no seat of a game dealt a seed name needs to have finished "
-            "that seed (403 seed_not_played, docs/seeds.md)."
+            "account playing the same deal at another table: 409 same_deal_elsewhere; one "
+            "not seated at the game spoils its seed for itself (docs/seeds.md)."
         ),
         responses={201: (RoomGrantSchema, "The room, the leader's member id and token")},
         headers={201: {"Location": "The room's URL"}},
@@ -114,7 +114,7 @@ class RoomResource(Resource):
             + SEED_ROOM
         ),
         responses={200: (RoomSchema, "The room")},
-        errors=(401, 403, 404),
+        errors=(401, 403, 404, 409),
     )
     def get(self, room_id: str) -> Response:
         svc = services()
@@ -261,8 +261,8 @@ class RoomStreamResource(Resource):
             "more after every change, a comment line every 15 s of quiet, and `event: end` "
             '(data `{"reason": "gone"}`) when the room expires. A stream opened as an '
             "account (not a member's token) ends with reason `revoked` once the account's "
-            "session or API key ends, and `seed_not_played` once the account may no longer "
-            "see the game's seed (a game on it going on). Anyone with the id may "
+            "session or API key ends, and `same_deal_elsewhere` once the account sits down "
+            "to the game's deal at another table. Anyone with the id may "
             "follow; with the leader's bearer token the states are the leader's. Auth: "
             "`Authorization: Bearer`, or `?ticket=` (one-time, from POST "
             "/replays/{room_id}/tickets) for a browser's EventSource. 503 "
@@ -271,7 +271,7 @@ class RoomStreamResource(Resource):
         query=RoomStreamQuery,
         responses={200: (RoomEventSchema, "The stream: one object per message")},
         media={200: "text/event-stream"},
-        errors=(401, 403, 404, 406, 429),
+        errors=(401, 403, 404, 406, 409, 429),
     )
     def get(self, room_id: str) -> Response:
         svc = services()
@@ -318,7 +318,7 @@ class RoomTickets(Resource):
             "rate_limited past HANABI_LIMIT_TICKET per address." + SEED_ROOM
         ),
         responses={201: (TicketSchema, "The ticket")},
-        errors=(401, 403, 404, 429),
+        errors=(401, 403, 404, 409, 429),
     )
     def post(self, room_id: str) -> Response:
         svc = services()

@@ -6,8 +6,8 @@ change the leader makes, ``: keep-alive`` comments while quiet, and ``event: end
 ``{"reason": "gone"}``) when the room expires. A stream opened as an account (its
 credential, or a ticket issued to it; not a member's token) is checked again at every wake
 and keep-alive: it ends with ``revoked`` once the credential ends, and with
-``seed_not_played`` once the account may no longer see the game's seed (it sat down at a
-game on it: the room would show that game's deal, its own cards). The room's state is small, so each message
+``same_deal_elsewhere`` once the account sits down to the game's deal at another table (the
+room would show it its own cards). The room's state is small, so each message
 carries all of it: a follower who missed one loses nothing.
 
 It is the games' stream machinery: the room is watched by the process's one change hub

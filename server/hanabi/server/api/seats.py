@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Response
 from flask_restx import Resource
 
+from ..table.viewers import seated
 from .context import hit_per_address, services
 from .credentials import bearer_token, current_account, viewer
 from .http import json_response, load_body, load_optional_body
@@ -146,5 +147,6 @@ class Start(Resource):
         token, account_id = viewer()
         outcome = svc.lobby.start(game_id, token, body["watch"])
         record, seat = outcome.record, outcome.seat
-        hidden = svc.gate.hides_record(record, seat, account_id)  # watching bots of a seed
-        return json_response(svc.reads.render(record, seat, outcome.game, hidden))
+        # a host who watches is a spectator (at a table of bots only: every card, live)
+        who = seated(seat) if seat is not None else svc.viewers.spectator(record, account_id)
+        return json_response(svc.reads.render(record, who, outcome.game))

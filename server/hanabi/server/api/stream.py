@@ -42,7 +42,7 @@ import orjson
 from ..storage.record import GameStatus, Record
 from ..table.reads import Reads
 from ..table.refusals import Refused
-from ..table.seats import seat_by_hash
+from ..table.viewers import Viewer
 from .ratelimits import LAPSE
 
 log = logging.getLogger("hanabi.server")
@@ -115,7 +115,9 @@ def draining() -> bytes:
 
 
 class GameStream:
-    """The stream of one game for one viewer (``token_hash``: None for a spectator).
+    """The stream of one game for one viewer. ``resolve``: who the viewer is at a version
+    of the game (:mod:`hanabi.server.table.viewers`), asked again at every change (a game
+    that ends shows a spectator every card; a freed seat's token is refused).
     ``alive``: whether the account credential it was opened with still stands (None: a
     seat token or a spectator, which nothing revokes)."""
 
@@ -123,32 +125,21 @@ class GameStream:
         self,
         reads: Reads,
         record: Record,
-        token_hash: str | None,
+        resolve: Callable[[Record], Viewer],
         after: int | None,
         *,
         keepalive: float,
         max_seconds: float,
         alive: Callable[[], bool] | None = None,
-        hides: Callable[[Record, int | None], bool] | None = None,
     ) -> None:
         self.reads = reads
         self.record = record
-        self.token_hash = token_hash
+        self.resolve = resolve
         self.after = after
         self.keepalive = keepalive
         self.max_seconds = max_seconds
         self.alive = alive
-        self.hides = hides
         self.held: Callable[[float], None] | None = None
-
-    def hidden(self, record: Record, seat: int | None) -> bool:
-        """Whether this viewer sees ``record`` hidden (a seed's deal it may not see)."""
-        return self.hides is not None and self.hides(record, seat)
-
-    def seat(self, record: Record) -> int | None:
-        if self.token_hash is None:
-            return None
-        return seat_by_hash(record.players, self.token_hash)
 
     def open(self, held: Callable[[float], None] | None = None) -> Iterator[bytes]:
         """The stream's messages (:func:`held_stream`). ``held``: the stream's entry among
@@ -161,22 +152,21 @@ class GameStream:
         reads, record = self.reads, self.record
         try:
             yield b"retry: %d\n\n" % RETRY_MS
-            seat = self.seat(record)
-            hidden = self.hidden(record, seat)
+            who = self.resolve(record)
             last = self.after if self.after is not None else record.event_count
             while True:
                 if 0 <= record.event_count - last <= SHARED:
                     # The usual step (a change's few events, or none): every viewer of this
                     # version who saw the same events gets the same bytes, built once.
-                    batch, last = self._shared(record, seat, last, hidden)
+                    batch, last = self._shared(record, who, last)
                     yield batch
                 else:  # a replay from further back: a page of events at a time
                     after = min(last, record.event_count)
-                    for event in self._events(record, seat, after, hidden):
+                    for event in self._events(record, who, after):
                         yield message(orjson.dumps(event), event["type"], event["seq"])
                         last = event["seq"]
                     last = max(last, record.event_count)
-                    view = reads.rendered(record, seat, hidden=hidden)
+                    view = reads.rendered(record, who)
                     yield message(view, "view", last)
                 if record.status is GameStatus.FINISHED:
                     yield end(StreamEnd.FINISHED)
@@ -202,9 +192,9 @@ class GameStream:
                     yield end(StreamEnd.REVOKED)
                     return
                 record = found
-                seat = self.seat(record)
-                hidden = self.hidden(record, seat)
-        except Refused as exc:  # the viewer's seat was freed (a lobby seat only)
+                who = self.resolve(record)
+        except Refused as exc:  # the viewer's seat was freed (a lobby seat only), or a
+            # shadow the game no longer allows (same_deal_elsewhere, a lobby's seat gone)
             yield end(exc.code)
         except Exception as exc:  # storage trouble: close; the client resumes
             log.warning("event stream closed: %s", type(exc).__name__)
@@ -212,39 +202,36 @@ class GameStream:
     def _revoked(self) -> bool:
         return self.alive is not None and not self.alive()
 
-    def _shared(
-        self, record: Record, seat: int | None, last: int, hidden: bool
-    ) -> tuple[bytes, int]:
-        """The events after ``last`` and the view, as ``seat`` sees ``record``: built once
+    def _shared(self, record: Record, who: Viewer, last: int) -> tuple[bytes, int]:
+        """The events after ``last`` and the view, as ``who`` sees ``record``: built once
         per (game, version, viewer, last) in this process and shared by every stream that
         needs the same bytes (1,000 spectators of a game read and render it once)."""
         reads = self.reads
-        key = ("stream", record.id, record.version, seat, hidden, last)
+        key = ("stream", record.id, record.version, who.key, last)
         # A seat's view carries its notes, which change without a commit: built afresh.
-        cached = reads.views.get(key) if seat is None else None
+        spectator = who.seat is None
+        cached = reads.views.get(key) if spectator else None
         if cached is not None:
             return cached
 
         def build() -> tuple[bytes, int]:
             parts, newest = [], last
-            for event in self._events(record, seat, min(last, record.event_count), hidden):
+            for event in self._events(record, who, min(last, record.event_count)):
                 parts.append(message(orjson.dumps(event), event["type"], event["seq"]))
                 newest = event["seq"]
             newest = max(newest, record.event_count)
-            parts.append(message(reads.rendered(record, seat, hidden=hidden), "view", newest))
+            parts.append(message(reads.rendered(record, who), "view", newest))
             built = (b"".join(parts), newest)
-            if seat is None:
+            if spectator:
                 reads.views.put(key, built)
             return built
 
         return reads.loads.do(key, build)
 
-    def _events(
-        self, record: Record, seat: int | None, after: int, hidden: bool = False
-    ) -> Iterator[dict[str, Any]]:
-        """Every event after ``after`` as ``seat`` sees it, read a page at a time."""
+    def _events(self, record: Record, who: Viewer, after: int) -> Iterator[dict[str, Any]]:
+        """Every event after ``after`` as ``who`` sees it, read a page at a time."""
         while True:
-            page = self.reads.events(record, seat, after, PAGE, hidden)
+            page = self.reads.events(record, who, after, PAGE)
             yield from page
             if len(page) < PAGE:
                 return

@@ -116,6 +116,9 @@ class Record:
     # the table's seed: "random"/"unplayed"/a name in the lobby, the name once dealt (its deck
     # is then ``deck``); None: a custom deal or a game from before names (table/seeds.py)
     seed_name: str | None = None
+    # spectators see the public board only while the game is on (options.spectators_see_hands
+    # false; table/viewers.py). Stored only when true: a game without it shows hands.
+    hide_hands: bool = False
 
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # as stored: its string
@@ -123,12 +126,14 @@ class Record:
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "event_count", "score", "result", "snapshot", "compact_log",
              "table_events", "chat_lines", "chat_bytes", "custom_deal", "rated", "votes",
-             "timing", "seed_name")  # fmt: skip
+             "timing", "seed_name", "hide_hands")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {STORED_AS.get(name, name): getattr(self, name) for name in self._BLOB}
         if self.seed_name is None:
             del data["seed_name"]  # a game without a seed name is stored as before names
+        if not self.hide_hands:
+            del data["hide_hands"]  # the default, stored as before the option
         if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
         data["chat"] = None  # table_events: only archives hold them (older states did too)

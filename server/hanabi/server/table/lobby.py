@@ -61,8 +61,11 @@ class Lobby:
     def create(self, body: dict[str, Any], account: Account | None = None) -> Outcome:
         """Open a table; with ``account`` its seat 0 is bound to it under its username."""
         is_rated = bool(body["options"].pop("rated", False))
+        see_hands = body["options"].pop("spectators_see_hands", None)
         if is_rated:
             self.rated.check_create(body, account)
+            if see_hands:
+                raise rated.hands_shown()
         name = check_name(player_name(account, body.get("name")))
         variant_id = body["variant"]  # the schema allows only known variants
         engine_options = dict(body["options"])
@@ -97,6 +100,7 @@ class Lobby:
                 rated=is_rated,
                 timing=timing,
                 seed_name=seed_name,
+                hide_hands=see_hands is False and not is_rated,
             )
 
         joined = {"type": "join", "seat": 0, "name": name, "bot": None}

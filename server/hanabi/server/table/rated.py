@@ -142,6 +142,15 @@ def check_variant(variant: Variant, asked: Any) -> None:
     )
 
 
+def hands_shown() -> Refused:
+    """A rated table's spectators see the public board only (docs/watching.md)."""
+    return Invalid(
+        "spectators_see_hands_rated",
+        "A rated game never shows its hands to spectators: they could pass the players "
+        "their own cards.",
+    )
+
+
 def check_bot(record: Record) -> None:
     if record.rated:
         raise Conflict("rated_no_bots", "A rated game has no bot seats.")

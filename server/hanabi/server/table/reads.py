@@ -18,7 +18,7 @@ from hanabi.game.views import redact_event
 
 from ..storage.archive import encode_action
 from ..storage.changes import Busy, ChangeHub
-from ..storage.record import GameStatus, Record, parse_players
+from ..storage.record import GameStatus, Record
 from ..storage.server_time import ServerTime
 from ..storage.store import Store
 from . import rendering, restore
@@ -28,7 +28,11 @@ from .last_action import last_action
 from .private import Own, PrivateKeys
 from .refusals import Conflict, NotFound, Refused, Unavailable
 from .restore import Finished
-from .seats import all_bots, not_found, seat_of
+from .seats import not_found
+from .viewers import Spectating, Viewer, as_viewer
+
+#: The replay's viewer: everything of a finished game.
+FULL = Viewer(spectating=Spectating.FULL)
 
 
 class Reads:
@@ -96,60 +100,56 @@ class Reads:
     # -- views -------------------------------------------------------------------------
 
     def render(
-        self, record: Record, seat: int | None, game: Game | None = None, hidden: bool = False
+        self, record: Record, who: int | Viewer | None, game: Game | None = None
     ) -> dict[str, Any]:
-        """The view of ``record`` for ``seat`` (None: a spectator); ``hidden``: a spectator
-        who may not see the game's seed (:mod:`.seedgate`)."""
+        """The view of ``record`` for ``who``: a :class:`~.viewers.Viewer`, a seat's
+        number, or None for an anonymous spectator."""
+        viewer = as_viewer(record, who)
         if game is None and record.status is not GameStatus.LOBBY:
             game = self.game_of(record)
-        out = rendering.render(record, seat, game, hidden)
+        out = rendering.render(record, viewer, game)
         out.update(clocks_view(record, self.server_time.now_ms()))
-        out.update(self._private(record.id, ClockState.of(record), seat, hidden=hidden))
+        out.update(self._private(record.id, ClockState.of(record), viewer))
         return out
 
     def rendered(
         self,
         record: Record,
-        seat: int | None,
+        who: int | Viewer | None,
         game: Game | None = None,
         own: Own | None = None,
-        hidden: bool = False,
     ) -> bytes:
-        """The view as JSON, cached per (game, version, seat, hidden) without its time
-        keys (they change without a commit: the clocks run), which are added to each copy
+        """The view as JSON, cached per (game, version, viewer) without its time keys
+        (they change without a commit: the clocks run), which are added to each copy
         served; ``game``: the engine state already at hand, if any."""
-        key = (record.id, record.version, seat, hidden)
+        viewer = as_viewer(record, who)
+        key = (record.id, record.version, viewer.key)
         cached = self.views.get(key)
         if cached is None:
             if game is None and record.status is not GameStatus.LOBBY:
                 game = self.game_of(record)
-            view = rendering.render(record, seat, game, hidden)
+            view = rendering.render(record, viewer, game)
             cached = (orjson.dumps(view), ClockState.of(record))
             self.views.put(key, cached)
-        return self._timed(*cached, record.id, seat, own, hidden)
-
-    def seat_in(
-        self, stored: tuple[int, bytes, bytes], token: str | None, spectate: bool = False
-    ) -> int | None:
-        """The seat ``token`` holds in a game as read (None without a token; 403 if it
-        holds none, or None with ``spectate``: an account's credential that watches),
-        from its players alone: a 304 never parses the state."""
-        return seat_of(parse_players(stored[1]), token, spectate)
+        return self._timed(*cached, record.id, viewer, own)
 
     def view_of(
         self,
         game_id: str,
         stored: tuple[int, bytes, bytes],
-        seat: int | None,
+        viewer: Viewer,
         own: Own | None = None,
-        hidden: bool = False,
+        record: Record | None = None,
     ) -> bytes:
-        """The view of a game as read, for ``seat``: rendered once per version and seat;
-        ``own``: the seat's private keys as read for its ETag (:meth:`own_private`)."""
-        body = self.cached_view(game_id, stored[0], seat, own, hidden)
+        """The view of a game as read, for ``viewer``: rendered once per version and
+        viewer; ``own``: the seat's private keys as read for its ETag (:meth:`own_private`);
+        ``record``: the game already parsed from ``stored``, if it was."""
+        body = self.cached_view(game_id, stored[0], viewer, own)
         if body is not None:
             return body
-        return self.rendered(Record.load(game_id, *stored), seat, own=own, hidden=hidden)
+        if record is None or record.version != stored[0]:
+            record = Record.load(game_id, *stored)
+        return self.rendered(record, viewer, own=own)
 
     def record_at(self, game_id: str, version: int) -> Record | None:
         """The game at ``version`` or later (a version a change announced): see
@@ -158,44 +158,28 @@ class Reads:
         return None if raw is None else Record.load(game_id, *raw)
 
     def cached_view(
-        self,
-        game_id: str,
-        version: int,
-        seat: int | None,
-        own: Own | None = None,
-        hidden: bool = False,
+        self, game_id: str, version: int, viewer: Viewer, own: Own | None = None
     ) -> bytes | None:
         """The view of that version for that viewer if this process has it rendered."""
-        cached = self.views.get((game_id, version, seat, hidden))
-        return None if cached is None else self._timed(*cached, game_id, seat, own, hidden)
+        cached = self.views.get((game_id, version, viewer.key))
+        return None if cached is None else self._timed(*cached, game_id, viewer, own)
 
     def _timed(
-        self,
-        body: bytes,
-        state: ClockState,
-        game_id: str,
-        seat: int | None,
-        own: Own | None,
-        hidden: bool = False,
+        self, body: bytes, state: ClockState, game_id: str, viewer: Viewer, own: Own | None
     ) -> bytes:
         keys = clocks_view(state, self.server_time.now_ms())
-        keys.update(self._private(game_id, state, seat, own, hidden))
+        keys.update(self._private(game_id, state, viewer, own))
         return body[:-1] + b"," + orjson.dumps(keys)[1:]
 
     def _private(
-        self,
-        game_id: str,
-        state: ClockState,
-        seat: int | None,
-        own: Own | None = None,
-        hidden: bool = False,
+        self, game_id: str, state: ClockState, viewer: Viewer, own: Own | None = None
     ) -> dict[str, Any]:
         if self.private is None:
             return {}
         status, seats = GameStatus(state.status), len(state.people)
-        if hidden and status is GameStatus.FINISHED:
+        if viewer.spectating is Spectating.PUBLIC and status is GameStatus.FINISHED:
             status = GameStatus.PLAYING  # the notes as a spectator saw them: none
-        return self.private.view_keys(game_id, status, seats, seat, own)
+        return self.private.view_keys(game_id, status, seats, viewer.seat, own)
 
     def own_private(self, game_id: str, seat: int | None) -> Own | None:
         """What ``seat`` alone sees of the game that no commit changes (its notes), read
@@ -204,13 +188,11 @@ class Reads:
             return None
         return self.private.own(game_id, seat)
 
-    def etag(
-        self, version: int, seat: int | None, own: Own | None = None, hidden: bool = False
-    ) -> str:
-        """The view's ETag: its version and viewer (a hidden view's is not a revealed
-        one's), and for a seat a tag of what it alone sees that no commit changes
-        (``own``, its notes)."""
-        tag = rendering.etag(version, seat, hidden)
+    def etag(self, version: int, viewer: Viewer, own: Own | None = None) -> str:
+        """The view's ETag: its version and viewer (each level and shadow its own), and
+        for a seat a tag of what it alone sees that no commit changes (``own``, its
+        notes)."""
+        tag = rendering.etag(version, viewer)
         extra = "" if own is None or self.private is None else self.private.tag(own)
         return tag if not extra else tag[:-1] + "." + extra + '"'
 
@@ -268,33 +250,45 @@ class Reads:
     # -- the event log -----------------------------------------------------------------
 
     def events(
-        self, record: Record, seat: int | None, after: int, limit: int, hidden: bool = False
+        self, record: Record, who: int | Viewer | None, after: int, limit: int
     ) -> list[dict[str, Any]]:
-        """At most ``limit`` events with a seq above ``after``, as ``seat`` may see them;
-        ``hidden``: as a spectator saw them during play, even once the game is over (a
-        seed's deal the viewer may not see, :mod:`.seedgate`)."""
-        hidden = hidden and seat is None
+        """At most ``limit`` events with a seq above ``after``, as ``who`` may see them
+        (a :class:`~.viewers.Viewer`, a seat, or None for an anonymous spectator)."""
+        viewer = as_viewer(record, who)
+        sight = viewer.spectating
         if record.status is GameStatus.FINISHED:
             events = self.finished_game(record).events[after : after + limit]
-            if hidden:
+            if sight is Spectating.PUBLIC:  # as a spectator saw them during play
                 return self.redact(events, None, False, after + 1, record.variant)
             return [{**e, "seq": after + i + 1} for i, e in enumerate(events)]
         if after >= record.event_count:
             return []
         raw = self.store.events(record.id, after, min(after + limit, record.event_count) - 1)
-        # nobody at an all-bot table to hide from, unless its deal is a seed's
-        reveal = seat is None and all_bots(record) and not hidden
-        return self.redact(raw, seat, reveal, after + 1, record.variant)
+        if sight is Spectating.HANDS:
+            return self.redact_hands(raw, after + 1, record.variant)
+        return self.redact(raw, viewer.eyes, sight is Spectating.FULL, after + 1, record.variant)
 
     def event_page(
-        self, record: Record, seat: int | None, after: int, limit: int, hidden: bool = False
+        self, record: Record, who: int | Viewer | None, after: int, limit: int
     ) -> dict[str, Any]:
         """A page of the event log: ``next`` is the ``after`` of the next page, None at
         the end (the log as it stood at ``record``'s version)."""
-        events = self.events(record, seat, after, limit, hidden)
+        events = self.events(record, who, after, limit)
         end = after + len(events)
         more = bool(events) and end < record.event_count
         return {"events": events, "last_seq": record.event_count, "next": end if more else None}
+
+    def redact_hands(
+        self, events: list[dict[str, Any]], first_seq: int, variant_id: str
+    ) -> list[dict[str, Any]]:
+        """Events as a spectator who sees the hands may see them: every draw, the rest as
+        the table heard it (a hidden clue, a card thrown in the hole)."""
+        variant = get_variant(variant_id)
+        return [
+            {**(e if e.get("type") == "draw" else redact_event(e, None, False, variant)),
+             "seq": first_seq + i}
+            for i, e in enumerate(events)
+        ]  # fmt: skip
 
     def redact(
         self,
@@ -335,5 +329,6 @@ class Reads:
         out = rendering.with_table(full_view(game), record, None)
         out["last_action"] = last_action(record, game, None, reveal=True)
         out.update(clocks_view(record, self.server_time.now_ms()))
-        out.update(self._private(record.id, ClockState.of(record), None))
+        out.update(self._private(record.id, ClockState.of(record), FULL))
+        out["spectating"] = Spectating.FULL
         return out

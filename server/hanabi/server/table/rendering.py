@@ -17,7 +17,7 @@ from ..ops.times import iso
 from ..storage.record import GameStatus, Record
 from .clocks import timing_options
 from .last_action import last_action
-from .seats import all_bots
+from .viewers import Spectating, Viewer
 from .vote_count import votes_view
 
 
@@ -43,36 +43,53 @@ def lobby_view(record: Record) -> dict[str, Any]:
     }
 
 
-#: The ``cards_hidden`` of a hidden view: the game's deal is a seed's the viewer has not
-#: finished (:mod:`.seedgate`).
-SEED_NOT_PLAYED = "seed_not_played"
-
-
-def render(
-    record: Record, seat: int | None, game: Game | None, hidden: bool = False
-) -> dict[str, Any]:
-    """The view of ``record`` for ``seat`` (None: a spectator); ``game`` once dealt.
-    ``hidden``: a spectator who may not see this seed's deal (:mod:`.seedgate`) sees the
-    game as a spectator saw it during play, even once it is over."""
+def render(record: Record, viewer: Viewer, game: Game | None) -> dict[str, Any]:
+    """The view of ``record`` for ``viewer`` (:mod:`.viewers`); ``game`` once dealt."""
     if record.status is GameStatus.LOBBY:
         out = lobby_view(record)
         out["last_action"] = None
     else:
         assert game is not None
-        hidden = hidden and seat is None
-        if seat is not None:
-            out = view(game, seat)
-        elif hidden:
-            out = public_view(game)
-        elif all_bots(record):
-            out = full_view(game)
-        else:
-            out = spectator_view(game)
-        reveal = seat is None and all_bots(record) and not hidden
-        out["last_action"] = last_action(record, game, seat, reveal=reveal, hidden=hidden)
-        if hidden:
-            out["cards_hidden"] = SEED_NOT_PLAYED
-    return with_table(out, record, seat)
+        out = _cards(game, viewer)
+        sight = viewer.spectating
+        public = sight is Spectating.PUBLIC
+        out["last_action"] = last_action(
+            record, game, viewer.eyes, reveal=sight is Spectating.FULL, hidden=public
+        )
+    out["spectating"] = viewer.spectating
+    if viewer.shadow is not None:
+        out["shadow_seat"] = viewer.shadow
+    return with_table(out, record, viewer.seat)
+
+
+def _cards(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The engine's view that ``viewer`` gets of a dealt game."""
+    if viewer.seat is not None:
+        return view(game, viewer.seat)
+    sight = viewer.spectating
+    if sight is Spectating.FULL:
+        return full_view(game)
+    if sight is Spectating.HANDS:
+        return hands_view(game)
+    if sight is Spectating.SHADOW:
+        assert viewer.shadow is not None
+        out = view(game, viewer.shadow)
+        out["legal_actions"] = []  # a shadow watches: it moves for nobody
+        return out
+    return public_view(game)  # as a spectator saw it in play, even once it is over
+
+
+def hands_view(game: Game) -> dict[str, Any]:
+    """A spectator's view with every hand's cards shown: the public view (clues as the
+    table heard them, the hole unseen, knowledge deduced from public facts only) with each
+    card in a hand named. The deck stays unseen."""
+    out = spectator_view(game)
+    variant, deck = game.variant, game.deck
+    for cards, orders in zip(out["hands"], game.hands, strict=True):
+        for card, order in zip(cards, orders, strict=True):
+            card["suit"] = variant.suits[variant.suit_of[deck[order]]].id
+            card["rank"] = variant.rank_of[deck[order]]
+    return out
 
 
 def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[str, Any]:
@@ -86,6 +103,7 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
             **record.options,
             **({"rated": True} if record.rated else {}),
             **timing_options(record),
+            "spectators_see_hands": spectators_see_hands(record),
         },
         max_players=record.max_players,
         players=players(record),
@@ -103,6 +121,11 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
     if changes is not None and out.get("result") is not None:
         out["result"] = {**out["result"], "rating_changes": changes}
     return out
+
+
+def spectators_see_hands(record: Record) -> bool:
+    """The table's ``options.spectators_see_hands``: never at a rated table."""
+    return not (record.rated or record.hide_hands)
 
 
 def players(record: Record) -> list[dict[str, Any]]:
@@ -123,9 +146,8 @@ def players(record: Record) -> list[dict[str, Any]]:
     ]
 
 
-def etag(version: int, seat: int | None, hidden: bool = False) -> str:
-    viewer = ("h" if hidden else "s") if seat is None else seat
-    return f'"{version}.{viewer}"'
+def etag(version: int, viewer: Viewer) -> str:
+    return f'"{version}.{viewer.tag}"'
 
 
 def score_hidden(record: Record) -> str | None:
@@ -152,6 +174,10 @@ def summary(record: Record) -> dict[str, Any]:
         "players": players(record),
         "host": record.host,
         "custom_deal": record.custom_deal,
+        "options": {
+            **({"rated": True} if record.rated else {}),
+            "spectators_see_hands": spectators_see_hands(record),
+        },
         "turn": record.turn,
         **public_score(record),
         "result": record.result,

@@ -35,8 +35,8 @@ from .hypotheticals import Audience, Branch, apply_move, check_turn, room_view
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound, Refused, Unauthorized, Unavailable
 from .seats import hash_token, new_token, seat_by_hash, seat_of
-from .seedgate import SeedGate
 from .tickets import StreamTickets
+from .viewers import Viewers
 
 #: Tries of a change that keeps losing compare-and-set races before 503 busy.
 TRIES = 8
@@ -54,13 +54,13 @@ class Replays:
         rooms: RoomStore,
         reads: Reads,
         config: dict[str, Any],
-        gate: SeedGate,
+        viewers: Viewers,
         tickets: StreamTickets,
     ) -> None:
         self.rooms = rooms
         self.reads = reads
         self.config = config
-        self.gate = gate
+        self.viewers = viewers
         self.tickets = tickets
 
     # -- making and joining -----------------------------------------------------------
@@ -79,9 +79,8 @@ class Replays:
         if record.status is not GameStatus.FINISHED:
             raise Conflict("game_not_finished", "Only a finished game can be shared as a replay.")
         if account is not None:
-            # seated, or a finisher of the game's seed (a game dealt a name: seedgate)
-            seated = seat_of(record.players, token, spectate=True)
-            self.gate.require(record, seated, account.id)
+            # anyone's finished game, unless the account plays its deal elsewhere (409)
+            self.viewers.cards(record, token, account.id)
             owner, name = account.principal, account.username
         else:
             seat = seat_of(record.players, token)  # 403 not_a_player
@@ -131,19 +130,14 @@ class Replays:
     # -- reading ----------------------------------------------------------------------
 
     def admit(self, room: StoredRoom, token: str | None, account_id: str | None) -> None:
-        """Whether the bearer may read, follow or join ``room``: anyone with its id, but
-        a room of a game dealt a seed name only its members (its leader, and followers
-        who joined: they were admitted then), the game's seats and the accounts that
-        finished that seed (401 account_required, 403 seed_not_played; :mod:`.seedgate`)."""
+        """Whether the bearer may read, follow or join ``room``: anyone with its id, the
+        anonymous included (a finished game is public), except an account that holds a
+        seat in a game still going on dealt the same deal (409 ``same_deal_elsewhere``,
+        :mod:`.viewers`); an account that reads it spoils the game's seed for itself."""
         record = self.reads.load(room.state["game"])  # gone with its game: 404
-        if token is not None and self._is_leader(room, token):
-            return
-        seat = seat_of(record.players, token, spectate=True)  # a member's token: no seat
-        try:
-            self.gate.require(record, seat, account_id)
-        except Refused:
-            if token is None or not self._is_member(room, token):
-                raise
+        if account_id is None:
+            return  # a member's token, a seat's or none: nothing to spoil or to check
+        self.viewers.cards(record, token, account_id)
 
     def ticket(
         self, room: StoredRoom, token: str | None, account: Credential | None
@@ -167,9 +161,9 @@ class Replays:
         self, room: StoredRoom, token_hash: str | None, credential: Credential | None
     ) -> str | None:
         """Why a stream of ``room`` opened as an account (not as one of the room's members)
-        must end now, None if it may go on: ``revoked`` once its credential ended, the
-        refusal's code once the account may no longer see the game's seed (it sat down
-        at a game on it again: the room would show its own cards). A member's token, a
+        must end now, None if it may go on: ``revoked`` once its credential ended,
+        ``same_deal_elsewhere`` once the account sat down to the game's deal at a table
+        still going on (the room would show it its own cards). A member's token, a
         seat's and none stand as they were admitted."""
         if credential is None or (token_hash is not None and self._has_member(room, token_hash)):
             return None
@@ -177,8 +171,10 @@ class Replays:
             return "revoked"
         record = self.reads.load(room.state["game"])
         seat = None if token_hash is None else seat_by_hash_or_none(record, token_hash)
+        if seat is not None:
+            return None
         try:
-            self.gate.require(record, seat, credential.account_id)
+            self.viewers.cards(record, None, credential.account_id)
         except Refused as exc:
             return exc.code
         return None
@@ -341,9 +337,6 @@ class Replays:
     def _leads(self, room: StoredRoom, token_hash: str) -> bool:
         member = self.rooms.member(room.id, room.state["leader"]["id"])
         return member is not None and hmac.compare_digest(member["token"], token_hash)
-
-    def _is_member(self, room: StoredRoom, token: str) -> bool:
-        return self._has_member(room, hash_token(token))
 
     def _has_member(self, room: StoredRoom, hashed: str) -> bool:
         found = False

@@ -22,13 +22,13 @@ from .notes import Notes
 from .play import Play
 from .reads import Reads
 from .replays import Replays
-from .seedgate import SeedGate
 from .seeds import SeedPages
 from .settle import Settler
 from .spoilers import Spoilers
 from .stats import Profiles
 from .tickets import StreamTickets
 from .turns import Turns
+from .viewers import Viewers
 from .votes import Votes
 from .webhooks import Webhooks
 from .writes import WriteLoop
@@ -59,5 +59,5 @@ class Services:
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
-    gate: SeedGate  # who may see the cards of a game dealt a seed name
     spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal
+    viewers: Viewers  # who looks at a game, and what they see of it

@@ -106,3 +106,14 @@ class ServerSentEventSchema(Schema):
         }
     )
     retry = fields.Integer(metadata={"description": "Milliseconds to wait before reconnecting"})
+
+
+class TicketRequestSchema(Schema):
+    """The optional body of POST /games/{game_id}/tickets."""
+
+    shadow = integer(
+        metadata={
+            "description": "A spectator's ticket: the seat to shadow on the stream it opens "
+            "(as ?shadow= on GET /games/{game_id}/stream; ignored for a seat's credential)."
+        }
+    )

@@ -12,6 +12,7 @@ from .basics import (
     STATUSES,
     TURN_MAX,
     QueryFloat,
+    QueryInteger,
     query_integer,
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
@@ -37,12 +38,29 @@ class ListGamesQuery(QueryString):
     )
 
 
+#: ``?shadow=``: what it asks, and when it is refused (docs/watching.md).
+SHADOW = (
+    "A spectator watches the table as this seat sees it (what the seat knows of its own "
+    "hand, not its cards; every other hand): `spectating` is then `shadow` and "
+    "`shadow_seat` this seat. Allowed where spectators see the hands (an unrated table "
+    "that shows them, a table of bots only, a finished game): 403 shadow_not_allowed "
+    "elsewhere, 400 shadow_seat for a seat the table does not have, 409 "
+    "same_deal_elsewhere for an account playing this deal at another table. Ignored for "
+    "a credential that holds a seat here: a seat always sees its own view."
+)
+
+
+def shadow_field() -> QueryInteger:
+    return QueryInteger(metadata={"description": SHADOW})
+
+
 class WaitQuery(QueryString):
     wait = QueryFloat(
         load_default=0,
         validate=validate.Range(0, MAX_WAIT),
         metadata={"description": "With If-None-Match: hold up to this many seconds for a change."},
     )
+    shadow = shadow_field()
 
 
 class EventsQuery(QueryString):
@@ -79,6 +97,10 @@ class StreamQuery(QueryString):
             "clients that cannot send an Authorization header (a browser's EventSource)."
         },
     )
+    shadow = QueryInteger(
+        metadata={"description": SHADOW + " With a ticket issued with a `shadow`, the "
+                  "ticket's seat is shadowed."}
+    )  # fmt: skip
 
 
 class RoomStreamQuery(QueryString):

@@ -47,6 +47,15 @@ class OptionsSchema(TableOptionsSchema):
             "(option_not_rated)."
         },
     )
+    spectators_see_hands = JsonBoolean(
+        metadata={
+            "description": "Whether spectators see every hand's cards while the game is "
+            "on (never the deck, nobody's notes): true by default at an unrated table; a "
+            "rated table's spectators see the public board only (true there: 400 "
+            "spectators_see_hands_rated). Finished games and tables of bots only show "
+            "every card to everyone. See docs/watching.md."
+        },
+    )
     idle_limit = bounded(5, SECONDS_MAX, metadata={"description": IDLE_LIMIT})
     timer = fields.Nested(TimerSchema, metadata={"description": TIMER})
     move_clock = bounded(1, SECONDS_MAX, metadata={"description": MOVE_CLOCK})

@@ -24,6 +24,9 @@ from .basics import (
 from .notes import LastActionSchema, view_notes_field
 from .plain import Schema  # marshmallow's, refusing in plain words
 
+#: A view's ``spectating`` values (hanabi.server.table.viewers.Spectating).
+SPECTATING = ["full", "hands", "public", "shadow"]
+
 HIDDEN_IN_HOLE = "null while a Throw It in a Hole game is on (the plays are unseen)."
 
 #: What a game's ``variant`` holds.
@@ -47,6 +50,23 @@ class TimerSchema(Schema):
     )
 
 
+def see_hands_field() -> JsonBoolean:
+    return JsonBoolean(
+        required=True,
+        metadata={
+            "description": "Whether spectators see every hand's cards while the game is on "
+            "(false at a rated table, or when its creator hid them). docs/watching.md."
+        },
+    )
+
+
+class SummaryOptionsSchema(Schema):
+    """The table options a listing shows: what a spectator would see."""
+
+    rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
+    spectators_see_hands = see_hands_field()
+
+
 class GameOptionsSchema(Schema):
     empty_clues = JsonBoolean(required=True)
     strikeout_keeps_score = JsonBoolean(required=True)
@@ -54,6 +74,7 @@ class GameOptionsSchema(Schema):
     timer = fields.Nested(TimerSchema, required=True, allow_none=True)
     move_clock = integer(metadata={"description": MOVE_CLOCK})
     rated = JsonBoolean(metadata={"description": "Present (true) for a rated game only."})
+    spectators_see_hands = see_hands_field()
     # hanab.live's table options (docs/variants.md): present (true) only when on
     one_extra_card = JsonBoolean()
     one_less_card = JsonBoolean()
@@ -213,14 +234,27 @@ class GameViewSchema(Schema):
             "docs/seeds.md."
         },
     )
+    spectating = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf([*SPECTATING, None]),
+        metadata={
+            "description": "What a spectator sees (null in a seat's own view): `full`, every "
+            "card (a finished game, a table of bots only; a replay); `hands`, every hand's "
+            "cards while an unrated game is on (options.spectators_see_hands); `public`, "
+            "public information only (a rated table, one that hides hands, an account "
+            "playing the same deal at another table); `shadow`, the table as the seat "
+            "`shadow_seat` sees it (?shadow=). See docs/watching.md."
+        },
+    )
+    shadow_seat = integer(
+        metadata={"description": "The seat a spectator shadows (`spectating` is `shadow`)."}
+    )
     cards_hidden = fields.String(
         validate=validate.OneOf(["seed_not_played"]),
         metadata={
-            "description": "Present when this view hides cards it would otherwise show: "
-            "`seed_not_played`, the game (finished, or an all-bot table in play) was dealt a "
-            "seed name and the viewer is neither one of its seats nor an account that "
-            "finished that seed with no game on it going on, so it sees what a spectator "
-            "saw during play (no hand, no drawn card, no notes). See docs/seeds.md."
+            "description": "No longer sent: finished games are public (see `spectating`). "
+            "Kept so that clients written for it still read the contract."
         },
     )
     turn = integer(required=True)
@@ -315,6 +349,7 @@ class GameSummarySchema(Schema):
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     host = integer(required=True)
     custom_deal = custom_deal_field()
+    options = fields.Nested(SummaryOptionsSchema, required=True)
     turn = integer(required=True)
     score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
     score_hidden = score_hidden_field()
