@@ -128,8 +128,10 @@ def test_a_finished_game_is_anyones_at_the_terminal(live_server, tmp_path):
         assert exported.returncode == 0, exported.stderr
         assert json.loads(exported.stdout)["deck"]
 
-    # a room: made with no account, followed and joined by another with none
-    made = run(["replay-room", "create", game, "--json"], anon)
+    # a room: made by a logged-in account that never played it, followed and joined by
+    # someone with no account; a visitor with neither seat nor account cannot lead one
+    one_line(run(["replay-room", "create", game], anon), "Log in (hanabi-client login)")
+    made = run(["replay-room", "create", game, "--json"], never)
     assert made.returncode == 0, made.stderr
     room = json.loads(made.stdout)["id"]
     friend = client_env(live_server.url, tmp_path / "friend")
@@ -144,4 +146,4 @@ def test_a_finished_game_is_anyones_at_the_terminal(live_server, tmp_path):
         run(["replay-room", "lead", room, "turn", "2"], client_env(live_server.url, tmp_path / "x"))
     )
     assert "token" not in said.lower()
-    assert run(["replay-room", "lead", room, "turn", "2"], anon).returncode == 0
+    assert run(["replay-room", "lead", room, "turn", "2"], never).returncode == 0

@@ -171,9 +171,14 @@ def session_token(client: Client) -> str | None:
 
 
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
-    # as the seat that played the game, else the account, else nobody: a finished game's
-    # replay is anyone's to share
-    made = Rooms(client).create(args.target, token=creator_token(client, args.target))
+    # anyone may follow a finished game's room, but its leader is someone the server
+    # knows: the seat that played the game, else the account
+    token = creator_token(client, args.target)
+    if token is None:
+        raise Fail(
+            _("Log in (hanabi-client login), or create from the seat you played the game in.")
+        )
+    made = Rooms(client).create(args.target, token=token)
     RoomTokens().save(client.server, made["id"], made["member"], made["token"])
     if args.json:
         print_json({"id": made["id"], "member": made["member"], "room": made["room"]})

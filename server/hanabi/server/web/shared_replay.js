@@ -30,13 +30,16 @@ function keepMembership(roomId, member, token) {
   localStorage.setItem(ROOM(roomId), JSON.stringify({ member, token, at: Date.now() }));
 }
 
-/** The "Share replay" button: a room on this finished game, led by this browser (as its
- * seat at the game, its account, or nobody in particular), then its page. */
+/** The "Share replay" button: a room on this finished game, led by this browser (its
+ * seat at the game, or its account), then its page. A visitor who is neither (anyone
+ * may watch the replay and follow a room, but a room's leader is someone the server
+ * knows) is told to log in instead. */
 export function shareButton(gameId, onError) {
+  const token = api.seatToken(gameId)?.token || api.session()?.token;
+  if (!token) return h("small", { class: "muted" }, _("Log in to share this replay with a group."));
   return h("button", {
     type: "button",
     onclick: async () => {
-      const token = api.seatToken(gameId)?.token || api.session()?.token;
       try {
         const made = await api.post("/replays", { game_id: gameId }, { token });
         keepMembership(made.id, made.member, made.token);
