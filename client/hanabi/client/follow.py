@@ -27,6 +27,10 @@ ENDED = {
     "gone": N_("This game is gone (its lobby emptied, or it expired)."),
     "not_a_player": N_("You no longer hold a seat at this table."),
     "revoked": N_("Your session ended (a logout or a password change elsewhere): log in again."),
+    "same_deal_elsewhere": N_(
+        "You are playing this deal at another table: its cards stay hidden until that game ends."
+    ),
+    "shadow_not_allowed": N_("The table no longer lets you watch as that player."),
 }
 
 

@@ -17,7 +17,7 @@ import { noticeTurn, prefsPanel, useVariant } from "./prefs.js";
 import { efficiencyCounters } from "./stats.js";
 import { _, ngettext } from "./i18n.js";
 import { Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
-import { lookAt, shadowBadge, shadowPicker, shadowRefused, wantedShadow, watchingLine } from "./watching.js";
+import { cardsWithheld, lookAt, shadowBadge, shadowPicker, shadowRefused, wantedShadow, watchingEnded, watchingLine } from "./watching.js";
 
 const STATUS = { lobby: _("Waiting for players"), playing: _("In play"), finished: _("Finished") };
 
@@ -129,6 +129,8 @@ class GamePage {
       onEnd: (reason, error) => {
         if (reason === "shadow") {
           shadowRefused(this, error); // watching.js: follow every hand again
+        } else if (this.spectator && watchingEnded(this, reason)) {
+          // watching.js: followed again as the table now allows
         } else if (reason === "not_a_player" && !this.spectator) {
           this.watching(); // our seat was freed (or given up at a start-and-watch)
         } else if (reason === "gone") {
@@ -342,10 +344,12 @@ class GamePage {
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
       v.seed ? seedPanel(v.seed, v.id) : null,
-      // a finished game is everyone's to replay and export (docs/seeds.md)
+      // a finished game is everyone's to replay and export (docs/seeds.md), but for an
+      // account that plays its deal at another table (watching.js)
+      cardsWithheld(v),
       h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
-        h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
+        cardsWithheld(v) ? null : h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
+        cardsWithheld(v) ? null : h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
         h("a", { href: "/" }, _("Back to the lobby"))));
   }
 
@@ -365,10 +369,16 @@ class GamePage {
   async replay() {
     this.replaying = true;
     this.clocks.update(this.view, new Map());
-    await showReplay(this.body, this.id, this.info, this.view, () => {
+    const close = () => {
       this.replaying = false;
       this.render();
-    }, this.viewer);
+    };
+    try {
+      await showReplay(this.body, this.id, this.info, this.view, close, this.viewer);
+    } catch (error) {
+      close(); // refused (a deal this account plays elsewhere): the table, and why
+      banner(error.message);
+    }
   }
 
   logPanel() {

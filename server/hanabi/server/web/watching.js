@@ -66,6 +66,29 @@ export function shadowRefused(page, error) {
   page.open();
 }
 
+/** The sentence for a deal the viewer's account plays at another table (the server's). */
+const SAME_DEAL = () => _("You are playing this deal at another table: its cards stay hidden until that game ends.");
+
+/**
+ * The server ended a spectator's stream for a reason of its watching (`reason`: a shadow
+ * no longer allowed, or the account sat down to this deal at another table): follow on
+ * as the table now allows, with the reason said. True when it was such a reason.
+ */
+export function watchingEnded(page, reason) {
+  if (reason !== "same_deal_elsewhere" && !String(reason).startsWith("shadow")) return false;
+  const said = reason === "same_deal_elsewhere" ? SAME_DEAL() : _("The table no longer lets you watch as that player.");
+  shadowRefused(page, { message: said });
+  return true;
+}
+
+/** Whether a finished game's cards are withheld from this viewer (its account plays the
+ * same deal at another table: the board only, no replay, no export), and the line that
+ * says so (null when they are not). */
+export function cardsWithheld(view) {
+  if (view.status !== "finished" || view.you !== null || view.spectating !== SPECTATING.public) return null;
+  return h("p", { class: "hidden-cards" }, SAME_DEAL());
+}
+
 /** Whether the viewer watches without a seat a dealt game. */
 function watchingPlay(view) {
   return view.you === null && view.status === "playing";
