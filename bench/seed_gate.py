@@ -1,10 +1,11 @@
-"""What the seed rule costs a finished game's view (docs/seeds.md, "Who sees a seed's
-deal"): GET /games/{id} of a finished game dealt a seed name, in-process (Flask's test
-client on a private redis-server), for a seat's token (the reference: the rule does no
-work for a seat), an anonymous reader (the hidden view: no read), an account that
-finished the seed (one pipelined read of its seeds, then the cards) and an account that
-never played it (the same read, then the hidden view), interleaved in one run so that
-the machine's load falls on all alike.
+"""What resolving the viewer costs a finished game's view (docs/watching.md; this file
+measured the seed gate that finished games no longer have): GET /games/{id} of a finished
+game dealt a seed name, in-process (Flask's test client on a private redis-server), for a
+seat's token (the reference: a seat is found from the players alone), an anonymous reader
+(the state parsed once per version, then the full view), an account that finished the
+seed and an account that never played it (both: the read of their live seats on the deal,
+and for the second the spoiler it leaves, once per process), interleaved in one run so
+that the machine's load falls on all alike.
 
 Prints p50/p99 in ms and each one's ratio to the seat's.
 
@@ -45,9 +46,9 @@ def main() -> None:
         _, never = session(client)
         readers: dict[str, dict[str, str]] = {
             "a seat's token (reference)": bearer(game.tokens[0]),
-            "anonymous (hidden)": {},
+            "anonymous": {},
             "a finisher's session": bearer(finisher),
-            "an outsider's session (hidden)": bearer(never),
+            "an outsider's session (spoils it)": bearer(never),
         }
         for head in readers.values():  # each reader's answer, checked once and warmed
             for _ in range(100):

@@ -120,8 +120,8 @@ def test_checker_fails_on_a_breaking_change(mutate: Callable[[Doc], None], said:
 def test_checker_allows_what_only_adds() -> None:
     grown = copy.deepcopy(SPEC)
     grown["paths"]["/api/v1/new-thing"] = copy.deepcopy(grown["paths"]["/api/v1/health"])
-    _schema(grown, "GameView")["properties"]["spectating"] = {"type": "boolean"}
-    _schema(grown, "GameView")["required"].append("spectating")
+    _schema(grown, "GameView")["properties"]["paused_by"] = {"type": "boolean"}
+    _schema(grown, "GameView")["required"].append("paused_by")
     _schema(grown, "Join")["properties"]["colour"] = {"type": "string"}
     _schema(grown, "GameView")["properties"]["status"]["enum"].append("paused")
     _schema(grown, "CreateGame")["properties"]["max_players"]["maximum"] = 8

@@ -151,7 +151,9 @@ def test_seat_view_and_spectator_view(api):
     assert [c["suit"] for c in mine["hands"][1]] == ["white", "blue", "green", "yellow", "red"]
     spectator = api.game(alice.game_id)
     assert spectator["you"] is None and not spectator["legal_actions"]
-    assert all(c["suit"] is None for hand in spectator["hands"] for c in hand)
+    # an unrated table shows its spectators every hand (docs/watching.md)
+    assert spectator["spectating"] == "hands" and mine["spectating"] is None
+    assert all(c["suit"] is not None for hand in spectator["hands"] for c in hand)
     again = api.table(alice.game_id, alice.token).game()
     assert {**again, "server_time": None} == {**mine, "server_time": None}  # each has its own
     assert code_of(api.game, "nope") == ("game_not_found", 404)
@@ -266,7 +268,7 @@ def test_events_chat_and_redaction(api):
     assert all(e["suit"] is None for e in deal if e["seat"] == 0)  # alice's own draws hidden
     assert all(e["suit"] is not None for e in deal if e["seat"] == 1)
     spectator = api.events(gid)
-    assert all(e["suit"] is None for e in spectator if e["type"] == "draw")  # no draw seen
+    assert all(e["suit"] is not None for e in spectator if e["type"] == "draw")  # hands shown
     said = api.chat(gid, "good luck", token=bob.token)
     assert said["event"]["type"] == "chat" and said["event"]["name"] == "bob"
     after = api.events(gid, last, token=alice.token)

@@ -283,11 +283,12 @@ def test_seats_bind_to_accounts(aclient: FlaskClient) -> None:
     act = aclient.post(f"{url}/actions", json={"turn": 0, **legal}, headers=bearer(ann_token))
     assert act.status_code == 201
     # A third account holds no seat here: its credential watches, as a spectator
-    # (docs/seeds.md: an account may say who it is to see a seed it finished).
+    # (docs/watching.md: an unrated table shows it every hand).
     _, eve = session(aclient)
     watched = aclient.get(url, headers=bearer(eve)).get_json()
     assert watched["you"] is None and watched["legal_actions"] == []
-    assert all(c["suit"] is None for hand in watched["hands"] for c in hand)
+    assert watched["spectating"] == "hands"
+    assert all(c["suit"] is not None for hand in watched["hands"] for c in hand)
 
 
 def test_account_seats_see_only_what_their_seat_may(aclient: FlaskClient) -> None:

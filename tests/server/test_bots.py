@@ -145,8 +145,9 @@ def test_one_human_and_three_bots_finish_a_game(client: FlaskClient) -> None:
     for _ in range(3):
         assert add_bot(table).status_code == 201
     view = table.start()
-    spectator = table.view(None)  # a person sits here: spectators see no hand
-    assert all(c["suit"] is None for hand in spectator["hands"] for c in hand)
+    spectator = table.view(None)  # a person sits here: an unrated table shows the hands
+    assert spectator["spectating"] == "hands"
+    assert all(c["suit"] is not None for hand in spectator["hands"] for c in hand)
     token = table.tokens[0]
     bot_waits = []
     deadline = time.monotonic() + 60

@@ -264,6 +264,7 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
     for name in acts:
         body = out.example("act", name)
         out.send("act", name, tokens[body["turn"] % 2], game_id=game_id)
+    out.send("createStreamTicket", "shadow", game_id=game_id)  # a spectator's
     out.send("chat", "line", tokens[1], game_id=game_id)
     out.send("writeNote", "note", tokens[0], game_id=game_id, card_order=1)
     out.send("vote", "end", tokens[0], game_id=game_id)

@@ -124,9 +124,15 @@ def test_unplayed_and_the_secrecy_of_results(aclient: FlaskClient) -> None:
     assert export["seed"] != name
     # a still has a game on s2, none on s1: s1's page is theirs now too.
     assert seed_page(aclient, name, a).status_code == 200
-    # Playing s1 again (by name) hides it again until that game ends.
-    again = seat_table(aclient, [b, c], seed=name)
-    assert_problem(seed_page(aclient, name, b), 403, "seed_in_play")
+    # Playing s1 again (by name) changes nothing for b, who finished it (the page has no
+    # "in play" answer); for d, playing it with c and never finished, it answers as for
+    # a seed never played. c may not sit at a second live game on s1.
+    again = seat_table(aclient, [b, a], start=False, seed=name)
+    joined = aclient.post(f"{API}/games/{again.id}/players", json={}, headers=bearer(c))
+    assert_problem(joined, 409, "same_deal_elsewhere")
+    again.start()
+    assert seed_page(aclient, name, b).status_code == 200
+    assert_problem(seed_page(aclient, name, d), 403, "seed_not_played")
     again.end()
     assert seed_page(aclient, name, b).get_json()["total"] == body["total"] + 1
 
@@ -150,18 +156,21 @@ def test_results_best_first_a_page_at_a_time(aclient: FlaskClient, accounts_app:
     assert_problem(seed_page(aclient, name, a, cursor="x"), 400, "invalid_query")
 
 
-def test_a_game_gone_unfinished_hides_its_seed_no_longer(
+def test_a_seed_in_play_answers_as_one_never_played(
     aclient: FlaskClient, accounts_app: Any
 ) -> None:
     (_, a), (_, b) = session(aclient), session(aclient)
-    seed = "p2v0s777002"
-    seat_table(aclient, [a, b], seed=seed).end()
+    seed, never = "p2v0s777002", "p2v0s777003"
     table = seat_table(aclient, [a, b], seed=seed)
-    assert_problem(seed_page(aclient, seed, a), 403, "seed_in_play")
+    playing = assert_problem(seed_page(aclient, seed, a), 403, "seed_not_played")
+    other = assert_problem(seed_page(aclient, never, a), 403, "seed_not_played")
+    assert playing["detail"].replace(seed, never) == other["detail"]
     services = accounts_app.extensions["hanabi"]
+    account = services.store.load(table.id).players[0].account
     services.store.redis.delete(*game_keys(table.id))  # as if it expired unfinished
     services.reads.records.pop(table.id)
-    assert seed_page(aclient, seed, a).status_code == 200  # it expired: not in play
+    assert_problem(seed_page(aclient, seed, a), 403, "seed_not_played")
+    assert services.seeds.store.standing(account, seed) == (False, [])  # its mark dropped
 
 
 def test_a_named_seed_game_shows_no_seat_its_own_cards(

@@ -38,6 +38,7 @@ from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
 from .table.deadlines import Deadlines
+from .table.dealing import SeedDeals, SeedHooks
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -47,7 +48,7 @@ from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
 from .table.replays import Replays
-from .table.seeds import SeedDeals, SeedHooks, SeedPages
+from .table.seeds import SeedPages
 from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.spoilers import Spoilers
@@ -55,7 +56,7 @@ from .table.stats import Profiles
 from .table.tickets import StreamTickets
 from .table.turns import Turns
 from .table.variants import CATALOGUE
-from .table.viewers import NoSpoilers, Viewers
+from .table.viewers import Viewers
 from .table.votes import Votes
 from .table.webhooks import Webhooks, WebhookWorker
 from .table.writes import WriteLoop
@@ -121,17 +122,19 @@ def build_services(settings: dict[str, Any]) -> Services:
         store,
         settings["HANABI_CACHE_SIZE"],
     )
-    results = Results(seed_store, settings["HANABI_PAGE_MAX"])
+    results = Results(seed_store, settings["HANABI_PAGE_MAX"], spoilers)
     # -- the table: reads, the write loop (settling games as they end), the operations
     settler = Settler(
         store, settling, account_store, settings["HANABI_RATING_K"], results=results.record
     )
     reads = Reads(store, changes, server_time, settings["HANABI_CACHE_SIZE"])
     seed_pages = SeedPages(seed_store, store, settings["HANABI_PAGE_MAX"])
-    viewers = Viewers(NoSpoilers(), settings["HANABI_CACHE_SIZE"])  # MERGE: w44seal's Spoilers
+    viewers = Viewers(spoilers, settings["HANABI_CACHE_SIZE"])
     notes = Notes(NoteStore(store.redis), reads)
     reads.private = notes  # a seat's notes in its views, outside the view cache
-    writes = WriteLoop(store, reads, SeedHooks(SettleHooks(settler), seed_store))
+    seed_hooks = SeedHooks(SettleHooks(settler), seed_store)
+    writes = WriteLoop(store, reads, seed_hooks)
+    writes.watchers.append(seed_hooks.committed)  # a rated deal's seal, kept once committed
     leaving = Leaving(store, settling, writes, reads)
     webhook_store = WebhookStore(
         store.redis, settings["HANABI_WEBHOOK_LOG"], settings["HANABI_WEBHOOK_SHARE"]
@@ -153,7 +156,12 @@ def build_services(settings: dict[str, Any]) -> Services:
         reads=reads,
         listing=Listing(store, changes, settings["HANABI_LOBBY_LISTED_S"]),
         writes=writes,
-        lobby=Lobby(writes, RatedTables(account_store, settings), settings, SeedDeals(seed_store)),
+        lobby=Lobby(
+            writes,
+            RatedTables(account_store, settings),
+            settings,
+            SeedDeals(seed_store, spoilers, store),
+        ),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),
@@ -164,8 +172,8 @@ def build_services(settings: dict[str, Any]) -> Services:
         tickets=tickets,
         replays=Replays(rooms, reads, settings, viewers, tickets),
         seeds=seed_pages,
-        spoilers=spoilers,
         viewers=viewers,
+        spoilers=spoilers,
         results=results,
         turns=turns,
         webhooks=webhooks,

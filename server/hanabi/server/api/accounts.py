@@ -123,7 +123,10 @@ class AllSessions(Resource):
     def delete(self) -> Response:
         account = require_account()
         if current_session() is None:
-            raise Invalid("not_a_session", "Log out everywhere with a session token.")
+            raise Invalid(
+                "not_a_session",
+                "Log out everywhere from a session you logged in with, not with an API key.",
+            )
         accounts().logout_everywhere(account)
         return Response(status=204)
 

@@ -61,9 +61,7 @@ def viewer() -> tuple[str | None, str | None]:
 def require_account() -> Account:
     account = current_account()
     if account is None:
-        raise Unauthorized(
-            "account_required", "Send an account's session token or API key as Bearer."
-        )
+        raise Unauthorized("account_required", "Log in first: this needs an account.")
     return account
 
 

@@ -93,7 +93,7 @@ class Stream(Resource):
         q = load_query(schema(StreamQuery))
         token, ticket = bearer_token(), q.get("ticket")
         if token is not None and ticket is not None:
-            raise Unauthorized("invalid_auth", "Send a bearer token or a ticket, not both.")
+            raise Unauthorized("invalid_auth", "Send a credential or a ticket, not both.")
         if request.accept_mimetypes and not request.accept_mimetypes["text/event-stream"]:
             raise Refused("not_acceptable", "This resource is text/event-stream.")
         after = last_event_id()

@@ -49,6 +49,10 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
             "A chosen deal: the same seed deals the same deck (custom_deal: true)",
             {"name": "alice", "variant": "rainbow", "seed": "friday-night"},
         ),
+        "hands_hidden": (
+            "A table whose spectators see the public board only, not the hands",
+            {"name": "alice", "max_players": 2, "options": {"spectators_see_hands": False}},
+        ),
     },
     "joinGame": {
         "person": ("A guest takes the next seat", {"name": "bob"}),
@@ -85,6 +89,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
         "rank_clue": (
             "Turn 3: tell seat 0 which of its cards are 1s",
             {"type": "clue", "turn": 3, "target": 0, "rank": 1},
+        ),
+    },
+    "createStreamTicket": {
+        "shadow": (
+            "A spectator's ticket that watches the table as seat 1 sees it",
+            {"shadow": 1},
         ),
     },
     "chat": {"line": ("A line of chat", {"text": "Good luck, have fun!"})},

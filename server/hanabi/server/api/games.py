@@ -94,6 +94,10 @@ class Games(Resource):
             "model) old enough, with enough finished unrated games (409 account_too_new, "
             "not_enough_games), and the standard rules (409 option_not_rated for "
             "empty_clues or strikeout_keeps_score)."
+            " A rated table is dealt a fresh seed sealed for it while it runs: a table asking "
+            "for that seed by name is 409 deal_unavailable; an account may not hold two live "
+            "seats on one deal (a seed, or a custom seed or deck): 409 same_deal_elsewhere. "
+            "Neither names the seed (docs/seeds.md)."
         ),
         responses={201: (SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},

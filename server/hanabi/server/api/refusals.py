@@ -76,7 +76,6 @@ STATUS: dict[str, int] = {
     "not_your_seat": 403,
     "bot_account": 403,
     "not_leader": 403,
-    "seed_in_play": 403,
     "seed_not_played": 403,
     "shadow_not_allowed": 403,
     # 404 Not Found
@@ -117,6 +116,8 @@ STATUS: dict[str, int] = {
     "account_deleted": 409,
     "account_too_new": 409,
     "not_enough_games": 409,
+    "deal_unavailable": 409,
+    "same_deal_elsewhere": 409,
     "too_many_rooms": 409,
     "room_full": 409,
     "no_hypothetical": 409,
@@ -124,7 +125,6 @@ STATUS: dict[str, int] = {
     "seed_players_seated": 409,
     "card_not_drawn": 409,
     "too_many_notes": 409,
-    "same_deal_elsewhere": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

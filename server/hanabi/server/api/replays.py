@@ -280,7 +280,7 @@ class RoomStreamResource(Resource):
             raise Refused("not_acceptable", "This resource is text/event-stream.")
         token, account_id = viewer()
         if token is not None and ticket is not None:
-            raise Unauthorized("invalid_auth", "Send a bearer token or a ticket, not both.")
+            raise Unauthorized("invalid_auth", "Send a credential or a ticket, not both.")
         room = svc.replays.load(room_id)
         token_hash: str | None
         if ticket is not None:

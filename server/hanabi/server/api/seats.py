@@ -40,6 +40,8 @@ class Players(Resource):
             "plays the seat with a bot strategy says which in "
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
             "rated table)."
+            " An account holding a live seat at another table dealt the same deal (a seed "
+            "name, or a custom seed or deck) is refused: 409 same_deal_elsewhere."
         ),
         responses={201: (SeatGrantSchema, "The seat and its token")},
         headers={201: {"Location": "The game's URL"}},
@@ -134,6 +136,9 @@ class Start(Resource):
             "at least 2 other seats must be taken. At a table of bots only, spectators see "
             "every card and every draw. A rated table checks its accounts again (409 "
             "account_deleted: the host frees that seat; account_too_new, not_enough_games)."
+            " 409 same_deal_elsewhere when a seated account holds a live seat at another "
+            "table dealt the same deal; 409 deal_unavailable for a seed sealed for a rated "
+            "game in play (a rated table's own deal is a fresh seed, sealed until it ends)."
         ),
         body=StartSchema,
         body_required=False,

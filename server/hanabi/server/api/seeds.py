@@ -26,12 +26,11 @@ class Seed(Resource):
         id="getSeed",
         summary="Every team's result on a seed, best first, a page at a time",
         description=(
-            "Shown only to an account that finished a game on this seed and has no game on "
-            "it still going: 401 account_required without an account's credential, 403 "
-            "seed_in_play while a game of yours on it goes on (seed_not_played if that game "
-            "was dealt `random` or `unplayed`: its seats are not told its name until it "
-            "ends), 403 seed_not_played if you never finished it. Best first: higher score, "
-            "then fewer turns, then earlier."
+            "Shown to an account that finished a game on this seed: 401 account_required "
+            "without an account's credential, 403 seed_not_played if it never finished one "
+            "(the same answer for a seed that was never played and for one in play "
+            "anywhere, its own game included). Best first: higher score, then fewer turns, "
+            "then earlier; spoiled results (`spoiled: true`, no rank) after all the others."
         ),
         query=PageQuery,
         auth="required",

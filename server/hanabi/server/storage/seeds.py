@@ -15,6 +15,9 @@ spans two Cluster slots:
 ``{acct:<id>}:so``  set of ``<seed>|<game id>``: games dealt and not yet settled
 ``{acct:<id>}:ps``  hash of counters per variant: ``<variant>:games``, ``:max``, ``:sum``
 ``{acct:<id>}:pl:<game id>``  a settled game's mark (expires): counted once
+``hanabi:seal:{<name>}``  the id of the rated game a seed is sealed for while it runs (SET
+    NX: no other table is dealt it). Made with a short expiry at the deal, kept from the
+    deal's commit on, dropped when that game ends (or found over)
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ def member_of(ended_ms: int, game_id: str) -> str:
 
 def seed_keys(name: str) -> tuple[str, str]:
     return "hanabi:seed:{" + name + "}:r", "hanabi:seed:{" + name + "}:g"
+
+
+def seal_key(name: str) -> str:
+    return "hanabi:seal:{" + name + "}"
 
 
 def board_keys(variant: str, players: int) -> tuple[str, str]:
@@ -73,6 +80,19 @@ if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[1], ARGV[1] .. ':max', 1) end
 return 1
 """
 
+# KEYS: a seal. ARGV: the game id that holds it. Drops the seal only if that game holds it.
+RELEASE_LUA = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# KEYS: a seal. ARGV: the game id that holds it. Keeps it (no expiry) if that game holds it.
+KEEP_LUA = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PERSIST', KEYS[1]) end
+return 0
+"""
+SEAL_PENDING_S = 120  # a seal made at a deal whose commit never came goes by itself
+
 MARK_TTL = 14 * 86400  # longer than a game can stay unsettled
 
 
@@ -85,6 +105,8 @@ class SeedStore:
         self.board_cap = board_cap
         self._add = client.register_script(ADD_LUA)
         self._count = client.register_script(COUNT_LUA)
+        self._release = client.register_script(RELEASE_LUA)
+        self._keep = client.register_script(KEEP_LUA)
         self._secret: str | None = None
 
     def secret(self) -> str:
@@ -142,6 +164,27 @@ class SeedStore:
             if stale:
                 pipe.srem(key, *stale)
             pipe.execute()
+
+    # -- sealed deals -----------------------------------------------------------------
+
+    def seal(self, name: str, game_id: str) -> bool:
+        """Seal seed ``name`` for ``game_id`` unless another game holds it (for a while:
+        :meth:`keep_seal` keeps it once the deal is committed)."""
+        return bool(self.redis.set(seal_key(name), game_id, nx=True, ex=SEAL_PENDING_S))
+
+    def keep_seal(self, name: str, game_id: str) -> None:
+        self._keep(keys=[seal_key(name)], args=[game_id])
+
+    def sealed_by(self, name: str) -> str | None:
+        held = self.redis.get(seal_key(name))
+        return None if held is None else held.decode()
+
+    def unseal(self, name: str, game_id: str) -> None:
+        self._release(keys=[seal_key(name)], args=[game_id])
+
+    def has_results(self, name: str) -> bool:
+        """Whether any game on seed ``name`` was recorded (a team finished it)."""
+        return bool(self.redis.exists(seed_keys(name)[0]))
 
     # -- results per seed and per board ----------------------------------------------
 

@@ -7,8 +7,10 @@ it pending and the sweeper records it again, which changes nothing (each write i
 the game).
 
 A game **counts** (boards and players' counters) when its deal was nobody's choice (no
-named or custom seed, no deck), no seat is a bot and no rule option is on: the boards
-compare teams on the same footing. Seed pages list every game dealt a named seed.
+named or custom seed, no deck), no seat is a bot, no rule option is on and it is not
+*spoiled* (a seated account had seen the seed's cards before it ended,
+:mod:`.spoilers`): the boards compare teams on the same footing. Seed pages list every
+game dealt a named seed, a spoiled one marked so and unranked, after the others.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .seeds import (
     seed_entry,
 )
 from .seeds import variant_of_board as variant_of_key
+from .spoilers import Spoilers
 from .stats import Profiles
 
 
@@ -65,17 +68,20 @@ def variant_key(text: str) -> str:
 class Results:
     """Records settled games; reads the boards and players' counts."""
 
-    def __init__(self, store: SeedStore, page_max: int) -> None:
+    def __init__(self, store: SeedStore, page_max: int, spoilers: Spoilers) -> None:
         self.store = store
         self.page_max = page_max
+        self.spoilers = spoilers
 
     def record(self, record: Record) -> None:
-        name = record_seed(self.store, record)
-        if not counts(record):
+        spoiled = self.spoilers.spoiled(record)
+        name = record_seed(self.store, record, spoiled)
+        if spoiled or not counts(record):
             return
         key = board_variant(record.variant)
         entry = seed_entry(record, name or "")
         entry.pop("seed")  # a board does not tie a replay to a seed's name (docs/seeds.md)
+        entry.pop("spoiled")  # a board has none
         rank = rank_score(record.score, record.turn)
         member = member_of(record.updated, record.id)
         self.store.add_to_board(key, len(record.players), member, rank, entry)

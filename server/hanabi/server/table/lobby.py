@@ -17,6 +17,7 @@ from ..storage.record import GameStatus, Player, Record, SeatKind
 from . import rated
 from .accounts import Account
 from .clocks import timing_of
+from .dealing import SeedDeals
 from .rated import RatedTables
 from .refusals import Conflict, Forbidden, Invalid, from_engine
 from .restore import setup_of
@@ -34,7 +35,6 @@ from .seats import (
     seatable,
     started,
 )
-from .seeds import SeedDeals
 from .writes import Outcome, WriteLoop
 
 
@@ -76,6 +76,7 @@ class Lobby:
         seed = seed or secrets.token_hex(8)
         deck = body.get("deck")
         deck_rows = None if deck is None else [[c["suit"], c["rank"]] for c in deck]
+        self.seeds.check_opening(variant_id, seed_name, seed, deck_rows, account and account.id)
         try:
             Game(Setup.create(variant_id, 2, options, seed, deck_rows))
         except SetupError as exc:
@@ -123,6 +124,7 @@ class Lobby:
             if record.status is not GameStatus.LOBBY:  # a seat taken back, or a late comer
                 raise started(record, name)
             self.rated.check_join(record, account)
+            self.seeds.check_joining(record, account and account.id)
             if plays is not None:
                 rated.check_bot(record)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])

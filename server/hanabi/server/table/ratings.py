@@ -52,7 +52,8 @@ NON_STANDARD_OPTIONS = {
 }
 #: The other options of a table, allowed at a rated one: they change neither the score nor
 #: what is legal. ``idle_limit`` and ``timer`` only end a game early, with score 0 (a loss).
-STANDARD_OPTIONS = ("rated", "idle_limit", "timer", "move_clock")
+#: ``spectators_see_hands`` is who watches what (false at a rated table: table/viewers.py).
+STANDARD_OPTIONS = ("rated", "idle_limit", "timer", "move_clock", "spectators_see_hands")
 
 
 def threshold(max_score: int) -> int:

@@ -73,7 +73,7 @@ class Replays:
         if token is None:
             raise Unauthorized(
                 "auth_required",
-                "Send an account's session token or API key, or a seat token of the game.",
+                "Log in, or be one of this game's players, to share its replay.",
             )
         record = self.reads.load(game_id)  # 404 game_not_found
         if record.status is not GameStatus.FINISHED:
@@ -146,7 +146,7 @@ class Replays:
         EventSource, which sends no header), and its expiry: the bearer is admitted now."""
         if token is None:
             raise Unauthorized(
-                "auth_required", "Send the room's member token or an account's credential."
+                "auth_required", "Join the room or log in first (or follow it without a ticket)."
             )
         self.admit(room, token, None if account is None else account.account_id)
         return self.tickets.issue(RoomStore.hub_id(room.id), hash_token(token), account)
@@ -316,7 +316,7 @@ class Replays:
     ) -> StoredRoom:
         """Read, check the leader, decide, compare-and-set; again on a lost race."""
         if token is None:
-            raise Unauthorized("auth_required", "Send the room's leader token as Bearer.")
+            raise Unauthorized("auth_required", "Only the room's leader may do that.")
         for _ in range(TRIES):
             room = self.load(room_id)
             if not self._is_leader(room, token):

@@ -89,13 +89,16 @@ def seat_by_hash(players: list[Player], hashed: str) -> int:
         ):
             found = seat
     if found is None:
-        raise Forbidden("not_a_player", "This token holds no seat in this game.")
+        raise Forbidden("not_a_player", "You hold no seat in this game.")
     return found
 
 
 def require_seat(record: Record, token: str | None) -> int:
     if token is None:
-        raise Unauthorized("auth_required", "Send 'Authorization: Bearer <token>'.")
+        raise Unauthorized(
+            "auth_required",
+            "Only this game's players may do that: join it, or log in as one of them.",
+        )
     seat = seat_of(record.players, token)
     assert seat is not None
     return seat

@@ -19,7 +19,6 @@ import hashlib
 import hmac
 import random
 import re
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,14 +30,14 @@ from ..ops.times import iso
 from ..storage.record import GameStatus, Record, SeatKind
 from ..storage.seeds import SeedStore, member_of, rank_score, seed_keys
 from ..storage.store import Store
-from .refusals import Conflict, Forbidden, Invalid, Unauthorized
-from .wording import Plural
-from .writes import Hooks
+from .refusals import Forbidden, Invalid, Unauthorized
 
 RANDOM = "random"
 UNPLAYED = "unplayed"
 NAME = re.compile(r"p([2-6])v([0-9]{1,6})s([0-9]{1,9})")
 RANDOM_SPAN = 1_000_000_000  # a random table's n: from 1 to this
+#: Added to a spoiled result's rank score: after every clean result (those are under 10⁵).
+SPOILED_BAND = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -114,93 +113,6 @@ def check_name(text: str) -> SeedName:
     return name
 
 
-class SeedDeals:
-    """Choosing a table's seed: its mode at creation, its name and deck at the deal."""
-
-    def __init__(self, store: SeedStore) -> None:
-        self.store = store
-
-    def mode(self, body: dict[str, Any]) -> tuple[str | None, bool]:
-        """What a new table stores as its ``seed_name`` (``random``, ``unplayed``, a name,
-        or None for a custom deal) and whether its creator chose the deal."""
-        asked = body.get("seed")
-        number = hanablive_id(body["variant"])
-        if body.get("deck") is not None:
-            if asked in (RANDOM, UNPLAYED) or (asked and parse(asked)):
-                raise Invalid("seed_with_deck", "Choose a seed or a deck, not both.")
-            return None, True
-        if asked is None or asked == RANDOM:
-            return (RANDOM if number is not None else None), False
-        if asked == UNPLAYED or parse(asked) is not None:
-            if number is None:
-                raise Invalid(
-                    "seed_variant",
-                    "{variant} is not a hanab.live variant: its deals have no names.",
-                    variant=body["variant"],
-                )
-            if asked == UNPLAYED:
-                return UNPLAYED, False
-            name = check_name(asked)
-            if name.variant_id != number:
-                raise Invalid(
-                    "seed_variant",
-                    "Seed {seed} is for variant {wanted}, this table's is {number}.",
-                    seed=asked,
-                    wanted=name.variant_id,
-                    number=number,
-                )
-            if name.players > body["max_players"]:
-                raise Invalid(
-                    "seed_players",
-                    "Seed {seed} is for {players}; this table seats at most {most}.",
-                    seed=asked,
-                    players=Plural(name.players, "{n} player", "{n} players"),
-                    most=body["max_players"],
-                )
-            return str(name), True
-        return None, True  # a custom seed, as before names
-
-    def deal(self, record: Record) -> None:
-        """At the deal: turn the table's seed mode into a name and its deck (the seats are
-        known now). Reads only: a deal decided again decides again."""
-        mode = record.seed_name
-        if mode is None or (parse(mode) is not None and record.deck is not None):
-            return
-        players = len(record.players)
-        number = hanablive_id(record.variant)
-        assert number is not None  # mode() gave names to hanab.live variants only
-        if mode in (RANDOM, UNPLAYED):
-            prefix = SeedName(players, number, 1).prefix
-            taken: set[str] = set()
-            for account_id in accounts_of(record):
-                taken |= self.store.played(account_id, prefix)
-            name = self._pick(players, number, taken, mode == UNPLAYED)
-        else:
-            name = check_name(mode)
-            if name.players != players:
-                raise Conflict(
-                    "seed_players_seated",
-                    "This table's seed {seed} is for {players}; {seated} are seated.",
-                    seed=str(name),
-                    players=Plural(name.players, "{n} player", "{n} players"),
-                    seated=players,
-                )
-        record.seed_name = str(name)
-        record.deck = named_deck(get_variant(record.variant), self.store.secret(), str(name))
-
-    @staticmethod
-    def _pick(players: int, number: int, taken: set[str], lowest: bool) -> SeedName:
-        if lowest:
-            n = 1
-            while str(SeedName(players, number, n)) in taken:
-                n += 1
-            return SeedName(players, number, n)
-        while True:
-            name = SeedName(players, number, 1 + secrets.randbelow(RANDOM_SPAN))
-            if str(name) not in taken:
-                return name
-
-
 def accounts_of(record: Record) -> list[str]:
     """The accounts seated (a bot's or a person's), once each."""
     return list(dict.fromkeys(p.account for p in record.players if p.account is not None))
@@ -220,36 +132,25 @@ CUSTOM = "~"
 
 def deal_key(record: Record) -> str | None:
     """What two tables dealt the same cards share: the seed's name, or for a custom seed or
-    deck a digest of it (``~`` then hex: never a name). None before the deal."""
-    if record.status is GameStatus.LOBBY:
+    deck a digest of it (``~`` then hex: never a name). None while ``random`` or
+    ``unplayed`` is still to be decided (in the lobby)."""
+    return key_of(record.variant, record.seed_name, record.seed, record.deck)
+
+
+def key_of(variant: str, seed_name: str | None, seed: str, deck: Any) -> str | None:
+    """:func:`deal_key` of a table's parts (for a table about to be opened)."""
+    if seed_name in (RANDOM, UNPLAYED):
         return None
-    name = dealt_name(record)
+    name = None if seed_name is None else parse(seed_name)
     if name is not None:
-        return name
-    basis = orjson.dumps([record.variant, record.seed, record.deck])
+        return str(name)
+    basis = orjson.dumps([variant, seed, deck])
     return CUSTOM + hashlib.sha256(basis).hexdigest()[:24]
 
 
-class SeedHooks(Hooks):
-    """Around ``inner`` (settling's hooks): a game is open for its accounts under its
-    :func:`deal_key` from just before the deal's commit (settling drops the mark)."""
-
-    def __init__(self, inner: Hooks, store: SeedStore) -> None:
-        self.inner = inner
-        self.store = store
-
-    def starting(self, record: Record) -> None:
-        self.inner.starting(record)
-        key = deal_key(record)
-        if key is not None:
-            self.store.mark_open(accounts_of(record), key, record.id)
-
-    def finished(self, record: Record) -> Record | None:
-        return self.inner.finished(record)
-
-
-def seed_entry(record: Record, name: str) -> dict[str, Any]:
-    """A finished game as a seed page and a leaderboard list it."""
+def seed_entry(record: Record, name: str, spoiled: bool = False) -> dict[str, Any]:
+    """A finished game as a seed page and a leaderboard list it (``spoiled``: a seated
+    account had seen the seed's cards before it ended)."""
     return {
         "game_id": record.id,
         "seed": name,
@@ -260,6 +161,7 @@ def seed_entry(record: Record, name: str) -> dict[str, Any]:
         "turns": record.turn,
         "date": iso(record.updated),
         "replay": f"/api/v1/games/{record.id}/replay",
+        "spoiled": spoiled,
     }
 
 
@@ -300,26 +202,18 @@ class SeedPages:
         if account_id is None:
             raise Unauthorized(
                 "account_required",
-                "A seed's results are shown to accounts that finished it: send an account's "
-                "session token or API key as Bearer.",
+                "Sign in to see a seed's results: they are shown to accounts that finished a "
+                "game on it.",
             )
+        # Finished it, or a game of the account on it has ended (settling may still be
+        # under way). A game of the account on it still going changes nothing: the page
+        # answers for a seed in play exactly as for one never played (or, finished
+        # before, as for a finished one), so it tells nobody which seed they are playing.
         finished, open_games = self.store.standing(account_id, str(name))
-        playing, ended, chosen = self.standing(account_id, str(name), open_games)
-        if playing and not chosen:
-            # Dealt by ``random`` or ``unplayed``: its seats are not told the name while the
-            # game is on, so neither is the page (seed_in_play would name their game's
-            # seed, and anyone may deal a copy of it by name). Neither deals a seed an
-            # account seated finished or holds open, so this is the answer it always had.
-            raise not_played_page(name)
-        if playing:
-            raise Forbidden(
-                "seed_in_play",
-                "You have a game on seed {seed} that has not ended: its results are hidden "
-                "until it does.",
-                seed=str(name),
-            )
-        if not (finished or ended):
-            raise not_played_page(name)
+        if not finished:
+            _, ended, _ = self.standing(account_id, str(name), open_games)
+            if not ended:
+                raise not_played_page(name)
         offset = cursor_offset(cursor)
         limit = min(limit, self.page_max)
         entries, total = self.store.page(seed_keys(str(name)), offset, limit)
@@ -330,7 +224,7 @@ class SeedPages:
             "variant_id": name.variant_id,
             "variant": variant.name,
             "total": total,
-            "results": ranked(entries, offset),
+            "results": ranked(entries, offset, marked=True),
             "next_cursor": str(offset + limit) if offset + limit < total else None,
         }
 
@@ -343,8 +237,19 @@ def not_played_page(name: SeedName) -> Forbidden:
     )
 
 
-def ranked(entries: list[dict[str, Any]], offset: int) -> list[dict[str, Any]]:
-    return [{"rank": offset + i + 1, **e} for i, e in enumerate(entries)]
+def ranked(
+    entries: list[dict[str, Any]], offset: int, marked: bool = False
+) -> list[dict[str, Any]]:
+    """Entries with their rank from ``offset``. ``marked`` (a seed's page): each says
+    whether it is spoiled, and a spoiled one has no rank (null): it comes after every
+    ranked one, so the ranks stay 1, 2, 3..."""
+    if not marked:
+        return [{"rank": offset + i + 1, **e} for i, e in enumerate(entries)]
+    out = []
+    for i, entry in enumerate(entries):
+        spoiled = bool(entry.get("spoiled"))  # results recorded before spoilers: clean
+        out.append({"rank": None if spoiled else offset + i + 1, **entry, "spoiled": spoiled})
+    return out
 
 
 def cursor_offset(cursor: str | None) -> int:
@@ -355,17 +260,17 @@ def cursor_offset(cursor: str | None) -> int:
     return int(cursor)
 
 
-def record_seed(store: SeedStore, record: Record) -> str | None:
-    """A settled game on its seed's page and its accounts' finished seeds (idempotent)."""
+def record_seed(store: SeedStore, record: Record, spoiled: bool = False) -> str | None:
+    """A settled game on its seed's page and its accounts' finished seeds (idempotent). A
+    ``spoiled`` result ranks after every other (:data:`SPOILED_BAND`), unranked."""
     name = dealt_name(record)
     if name is None:
         key = deal_key(record)
         for account_id in accounts_of(record) if key is not None else ():
             store.drop_open(account_id, key, record.id)
         return None
-    entry = seed_entry(record, name)
-    store.add_result(
-        name, member_of(record.updated, record.id), rank_score(record.score, record.turn), entry
-    )
+    entry = seed_entry(record, name, spoiled)
+    rank = rank_score(record.score, record.turn) + (SPOILED_BAND if spoiled else 0)
+    store.add_result(name, member_of(record.updated, record.id), rank, entry)
     store.mark_finished(accounts_of(record), name, record.id)
     return name

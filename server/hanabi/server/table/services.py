@@ -59,5 +59,5 @@ class Services:
     turns: Turns  # whose move it is, per account (turn-based play)
     webhooks: Webhooks  # accounts' signed webhooks
     notes: Notes  # card notes, private to their author until the end
-    spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal
     viewers: Viewers  # who looks at a game, and what they see of it
+    spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal

@@ -44,15 +44,9 @@ from typing import Protocol
 
 from ..storage.record import GameStatus, Record, parse_players
 from .cache import LRU
-from .refusals import Conflict, Forbidden, Invalid, Refused
+from .refusals import Forbidden, Invalid, Refused
 from .seats import all_bots, seat_of
-
-
-def same_deal_elsewhere() -> Refused:  # MERGE: w44seal's spoilers.same_deal_elsewhere
-    return Conflict(
-        "same_deal_elsewhere",
-        "You are playing this deal at another table: its cards stay hidden until that game ends.",
-    )
+from .spoilers import same_deal_elsewhere
 
 
 class Spectating(StrEnum):
@@ -146,14 +140,6 @@ class SpoilerCheck(Protocol):
     def saw(self, account_id: str | None, record: Record) -> None: ...
 
     def sharing_deal(self, account_id: str | None, record: Record) -> bool: ...
-
-
-class NoSpoilers:  # MERGE: replaced by w44seal's Spoilers
-    def saw(self, account_id: str | None, record: Record) -> None:
-        return None
-
-    def sharing_deal(self, account_id: str | None, record: Record) -> bool:
-        return False
 
 
 class Viewers:

@@ -79,9 +79,11 @@ class CreateGameSchema(Schema):
         validate=validate.Length(1, 64),
         metadata={
             "description": "random (the default): a deal none of the seated accounts "
-            "played, picked at random; unplayed: the lowest-numbered such deal, so teams "
-            "compare; a name (p<players>v<variant>s<n>): that deal (custom_deal: true). "
-            "Any other text: a private custom seed, not compared. See docs/seeds.md."
+            "played or spoiled, picked at random; unplayed: the lowest-numbered such deal, "
+            "so teams compare; a name (p<players>v<variant>s<n>): that deal (custom_deal: "
+            "true). Any other text: a private custom seed, not compared. A rated table is "
+            "dealt a fresh seed at random whichever it asks (random or unplayed), sealed "
+            "for it until it ends. See docs/seeds.md."
         },
     )
     deck = fields.List(
