@@ -61,8 +61,8 @@ class Follower:
         # spectators); a seat's own credential gets its own view whatever it asks.
         self.shadow = shadow
         # Its own clients: the follower retries on its own schedule (and says so). With no
-        # seat it looks as the client's own credential (an account watching a finished
-        # seed's game sees its cards if it finished the seed: docs/seeds.md).
+        # seat it looks as the client's own credential (an account: the server notes the
+        # seeds whose cards it saw before playing them, docs/watching.md).
         self.client = Client(client.server, client.token, timeout=client.timeout, retries=0)
         self.game_id = game_id
         self.inbox = inbox

@@ -214,7 +214,8 @@ class TableSession:
         try:
             frame = screen.pacer.due(now)
         except ApiError as exc:  # the replay of a frame: try again in a moment
-            if exc.status in (401, 403):  # refused for good (a seed's deal): the end next
+            # refused for good (the account plays this deal at another table): the end next
+            if exc.status in (401, 403, 409):
                 screen.pacer.without_replay()
                 screen.notice = Text(exc.detail, style="bold")
                 return None
