@@ -145,20 +145,20 @@ def test_the_create_form_offers_hidden_hands_except_at_rated_tables(
     expect(option).to_be_visible()
 
 
-def finished_seed_game(api: Client) -> tuple[str, str]:
-    """A finished two-seat game on a fresh seed name: (game id, ann's seat token)."""
+def finished_seed_game(api: Client) -> tuple[str, str, str]:
+    """A finished two-seat game on a fresh seed name: (game id, ann's seat token, seed)."""
     seed = f"p2v0s{800_000_000 + secrets.randbelow(99_999_999)}"
     table = api_table(api, seed=seed)
     table.moves(4)
     table.end_by_vote()
-    return table.game_id, table.tokens[0]
+    return table.game_id, table.tokens[0], seed
 
 
 def test_a_shared_replay_opens_and_joins_by_its_link_without_an_account(
     web: Browsing, web_server: WebServer
 ) -> None:
     api = web_server.api()
-    game, ann = finished_seed_game(api)
+    game, ann, _seed = finished_seed_game(api)
     made = api._request("POST", "/replays", json={"game_id": game}, token=ann).json()
     room, leader = made["id"], made["token"]
 
@@ -196,3 +196,54 @@ def test_a_shared_replay_opens_and_joins_by_its_link_without_an_account(
     expect(faces(other, "bob").first).to_have_attribute("aria-label", FACE)
     expect(other.get_by_text("Log in to share this replay with a group.")).to_be_visible()
     assert other.get_by_role("button", name="Share replay").count() == 0
+
+
+def log_in(web: Browsing, api: Client) -> tuple[Page, str]:
+    """A browser logged in as a new account: (its page, the session's token)."""
+    name = f"w{secrets.token_hex(4)}"
+    api.register(name, PASSWORD)
+    token = api.login(name, PASSWORD, use=False)["token"]
+    page = web.person()
+    page.goto("/")
+    page.evaluate(
+        "([username, token]) => localStorage.setItem('hanabi.session',"
+        " JSON.stringify({ username, token }))",
+        [name, token],
+    )
+    return page, token
+
+
+def test_a_logged_in_spectator_shadows_through_its_stream_ticket(
+    web: Browsing, web_server: WebServer
+) -> None:
+    api = web_server.api()
+    table = api_table(api, seed=f"watch-{secrets.token_hex(3)}")
+    page, _token = log_in(web, api)
+    page.goto(f"/games/{table.game_id}")
+    expect(page.locator(".status")).to_contain_text("every hand shows")
+    page.get_by_label("Shadow").select_option(label="ann")
+    expect(page.locator(".status")).to_contain_text("You are watching as ann sees the table")
+    expect(faces(page, "ann").first).to_have_attribute("aria-label", UNKNOWN)
+    expect(faces(page, "bob").first).to_have_attribute("aria-label", FACE)
+    table.moves(1)  # the shadow's stream (opened with a ticket that names it) goes on
+    expect(counter_value(page, "Turn")).to_have_text("2")
+    expect(faces(page, "ann").first).to_have_attribute("aria-label", UNKNOWN)
+
+
+def test_an_account_playing_the_deal_elsewhere_gets_the_board_only(
+    web: Browsing, web_server: WebServer
+) -> None:
+    api = web_server.api()
+    finished, _ann, seed = finished_seed_game(api)
+    page, token = log_in(web, api)
+    # the account sits down to the same deal at another table, still going on
+    live = api._request("POST", "/games", json={"seed": seed}, token=token).json()["id"]
+    api.join(live, "mate")
+    api.start(live, token=token)
+
+    page.goto(f"/games/{finished}")
+    expect(page.get_by_role("heading", name=re.compile("Game over"))).to_be_visible()
+    expect(page.get_by_text("You are playing this deal at another table")).to_be_visible()
+    assert page.get_by_role("button", name="Watch the replay").count() == 0
+    assert page.get_by_role("button", name="hanab.live export (JSON)").count() == 0
+    expect(faces(page, "bob").first).not_to_have_attribute("aria-label", FACE)
