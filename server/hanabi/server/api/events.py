@@ -86,7 +86,7 @@ class Stream(Resource):
         responses={200: (ServerSentEventSchema, "The stream: one object per message")},
         media={200: "text/event-stream"},
         request_headers={"Last-Event-ID": "The seq of the last event the client has"},
-        errors=(400, 401, 403, 404, 406, 429),
+        errors=(400, 401, 403, 404, 406, 409, 429),
     )
     def get(self, game_id: str) -> Response:
         svc = services()

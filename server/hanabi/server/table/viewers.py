@@ -81,7 +81,9 @@ class Viewer:
             return str(self.seat)
         if self.spectating is Spectating.SHADOW:
             return f"w{self.shadow}"
-        return {Spectating.FULL: "f", Spectating.HANDS: "h"}.get(self.spectating, "p")  # type: ignore[arg-type]
+        if self.spectating is Spectating.FULL:
+            return "f"
+        return "h" if self.spectating is Spectating.HANDS else "p"
 
     @property
     def eyes(self) -> int | None:

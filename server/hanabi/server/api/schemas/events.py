@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from .basics import EVENT_TYPES, FullMatch, JsonBoolean, integer, nullable_integer
+from .basics import (
+    EVENT_TYPES,
+    SEAT_MAX,
+    FullMatch,
+    JsonBoolean,
+    bounded,
+    integer,
+    nullable_integer,
+)
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .views import SOUND, GameViewSchema
 
@@ -111,9 +119,11 @@ class ServerSentEventSchema(Schema):
 class TicketRequestSchema(Schema):
     """The optional body of POST /games/{game_id}/tickets."""
 
-    shadow = integer(
+    shadow = bounded(
+        0,
+        SEAT_MAX,
         metadata={
             "description": "A spectator's ticket: the seat to shadow on the stream it opens "
             "(as ?shadow= on GET /games/{game_id}/stream; ignored for a seat's credential)."
-        }
+        },
     )

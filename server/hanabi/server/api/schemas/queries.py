@@ -8,11 +8,11 @@ from ..field_messages import FieldMessage
 from .basics import (
     EVENTS_LIMIT_MAX,
     MAX_WAIT,
+    SEAT_MAX,
     SEQ_MAX,
     STATUSES,
     TURN_MAX,
     QueryFloat,
-    QueryInteger,
     query_integer,
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
@@ -50,8 +50,9 @@ SHADOW = (
 )
 
 
-def shadow_field() -> QueryInteger:
-    return QueryInteger(metadata={"description": SHADOW})
+def shadow_field(extra: str = "") -> fields.Integer:
+    """``?shadow=``: a seat, 0 to 5; one the table does not have is 400 shadow_seat."""
+    return query_integer(0, SEAT_MAX, metadata={"description": SHADOW + extra})
 
 
 class WaitQuery(QueryString):
@@ -97,10 +98,7 @@ class StreamQuery(QueryString):
             "clients that cannot send an Authorization header (a browser's EventSource)."
         },
     )
-    shadow = QueryInteger(
-        metadata={"description": SHADOW + " With a ticket issued with a `shadow`, the "
-                  "ticket's seat is shadowed."}
-    )  # fmt: skip
+    shadow = shadow_field(" With a ticket issued with a `shadow`, the ticket's seat is shadowed.")
 
 
 class RoomStreamQuery(QueryString):
