@@ -119,11 +119,10 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(live_server, tmp_path):
         )
         assert alice.end() == 130
 
-        # A stranger cannot join a started game, and is told how to watch it.
+        # A stranger cannot join a started game: no seat has that name; told how to watch it.
         carol = Terminal(["join", game_id, "--name", "carol"], env)
-        carol.expect_exact(
-            f"The game has already started. Watch it with: hanabi-client watch {game_id}"
-        )
+        carol.expect_exact("has no seat named 'carol'")
+        carol.expect_exact(f"Watch it with: hanabi-client watch {game_id}")
         assert carol.end() == 1
     finally:
         alice.kill()

@@ -10,6 +10,7 @@ import subprocess
 from e2e_support import Terminal, client_command, client_env
 
 from hanabi.client.api import Client
+from hanabi.client.variants import VariantInfo
 from hanabi.game import Game, Setup, catalogue, export_game
 
 
@@ -38,7 +39,9 @@ def test_search_pages_and_one_in_full(live_server, tmp_path):
     lines = one.stdout.splitlines()
     number = catalogue.variant("Pink & Brown (6 Suits)").hanablive_id
     assert lines[0] == f"Pink & Brown (6 Suits)  (hanab.live variant {number})"
-    assert "  I  Pink (its own clue colour, pink, every rank clue touches it)" in lines
+    pink = VariantInfo.from_api(catalogue.variant("Pink & Brown (6 Suits)").describe())
+    letter = pink.letter("pink")  # the client's own letter: none reads as a digit
+    assert f"  {letter}  Pink (its own clue colour, pink, every rank clue touches it)" in lines
     assert "  N  Brown (its own clue colour, brown, no rank clue touches it)" in lines
     assert any(line.strip().startswith("colours: red (r)") for line in lines)
     old = run(["variants", "rainbow"], env).stdout  # this service's form of it
@@ -96,7 +99,8 @@ def test_the_table_shows_the_suits_and_lists_the_clues_of_its_variant(live_serve
         alice.expect_exact("2 bob")
         alice.send("start")
         table = alice.wait_turn(0, mine=True)
-        letters = " ".join(f"{s.abbreviation}0" for s in variant.suits)
+        info = VariantInfo.from_api(variant.describe())  # the client's letters: no digit-like
+        letters = " ".join(f"{info.letter(s.id)}0" for s in variant.suits)
         assert f"Fireworks  {letters}" in table
         names = ", ".join(f"{variant.color_name(c).lower()} (" for c in variant.clue_colors)
         said = table.split("Clues: colours: ")[1]

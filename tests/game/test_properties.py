@@ -144,7 +144,9 @@ def check_views(kit, game: Game) -> None:
                 else:
                     assert (card["suit"], card["rank"]) == (truth["suit"], truth["rank"])
         assert seen["legal_actions"] == (
-            [a.to_dict() for a in game.legal_actions()] if viewer == game.current else []
+            [{**a.to_dict(), "turn": game.turn} for a in game.legal_actions()]
+            if viewer == game.current
+            else []
         )
     for hand in spectator["hands"]:
         for card in hand:

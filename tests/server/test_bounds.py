@@ -248,7 +248,7 @@ def test_the_event_log_comes_a_page_at_a_time(redis_url: str) -> None:
     assert len(rest["events"]) == total - 200 and rest["next"] is None
     small = client.get(url, headers=auth, query_string={"after": 10, "limit": 5}).get_json()
     assert [e["seq"] for e in small["events"]] == [11, 12, 13, 14, 15] and small["next"] == 15
-    capped = client.get(url, headers=auth, query_string={"limit": 100_000}).get_json()
+    capped = client.get(url, headers=auth, query_string={"limit": 10_000}).get_json()
     assert len(capped["events"]) == min(300, total) and capped["next"] is None
     past = client.get(url, headers=auth, query_string={"after": 10_000}).get_json()
     assert past == {"events": [], "last_seq": total, "next": None}

@@ -130,7 +130,7 @@ def test_unplayed_skips_seeds_spoiled_or_held_live(aclient: FlaskClient) -> None
     assert record_of(aclient, second).seed_name == "p2v1s4"
 
 
-def test_a_spoiled_result_is_marked_unranked_and_off_the_boards(aclient: FlaskClient) -> None:
+def test_a_spoiled_result_is_marked_ranked_last_and_off_the_boards(aclient: FlaskClient) -> None:
     (_, a), (_, b), (_, c), (_, d) = (session(aclient) for _ in range(4))
     variant = "Black (6 Suits)"  # a board of its own here
     clean = seat_table(aclient, [c, d], seed="unplayed", variant=variant)
@@ -145,7 +145,7 @@ def test_a_spoiled_result_is_marked_unranked_and_off_the_boards(aclient: FlaskCl
     assert_valid(SeedPageSchema, page)
     results = {r["game_id"]: r for r in page["results"]}
     assert results[clean.id]["spoiled"] is False and results[clean.id]["rank"] == 1
-    assert results[spoiled.id]["spoiled"] is True and results[spoiled.id]["rank"] is None
+    assert results[spoiled.id]["spoiled"] is True and results[spoiled.id]["rank"] == 2
     assert [r["game_id"] for r in page["results"]] == [clean.id, spoiled.id]
     board = aclient.get(f"{API}/leaderboards", query_string={"variant": variant}).get_json()
     ids = {e["game_id"] for e in board["entries"]}

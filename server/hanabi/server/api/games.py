@@ -178,8 +178,7 @@ class GameResource(Resource):
                     etag = svc.reads.etag(version, who, own)
             if if_none_match(etag):
                 return Response(status=304, headers={"ETag": etag})
-        record = None if who.seat is not None else svc.viewers.record_of(game_id, raw)
-        body = svc.reads.view_of(game_id, raw, who, own, record)
+        body = svc.reads.view_of(game_id, raw, who, own)
         response = json_response(
             body, raw=True, headers={"ETag": etag, "Cache-Control": "no-cache"}
         )

@@ -30,7 +30,7 @@ class Seed(Resource):
             "without an account's credential, 403 seed_not_played if it never finished one "
             "(the same answer for a seed that was never played and for one in play "
             "anywhere, its own game included). Best first: higher score, then fewer turns, "
-            "then earlier; spoiled results (`spoiled: true`, no rank) after all the others."
+            "then earlier; spoiled results (`spoiled: true`) after all the others."
         ),
         query=PageQuery,
         auth="required",

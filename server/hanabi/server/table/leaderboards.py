@@ -10,7 +10,7 @@ A game **counts** (boards and players' counters) when its deal was nobody's choi
 named or custom seed, no deck), no seat is a bot, no rule option is on and it is not
 *spoiled* (a seated account had seen the seed's cards before it ended,
 :mod:`.spoilers`): the boards compare teams on the same footing. Seed pages list every
-game dealt a named seed, a spoiled one marked so and unranked, after the others.
+game dealt a named seed, a spoiled one marked so, ranked after the others.
 """
 
 from __future__ import annotations

@@ -139,17 +139,13 @@ class Reads:
         stored: tuple[int, bytes, bytes],
         viewer: Viewer,
         own: Own | None = None,
-        record: Record | None = None,
     ) -> bytes:
         """The view of a game as read, for ``viewer``: rendered once per version and
-        viewer; ``own``: the seat's private keys as read for its ETag (:meth:`own_private`);
-        ``record``: the game already parsed from ``stored``, if it was."""
+        viewer; ``own``: the seat's private keys as read for its ETag (:meth:`own_private`)."""
         body = self.cached_view(game_id, stored[0], viewer, own)
         if body is not None:
             return body
-        if record is None or record.version != stored[0]:
-            record = Record.load(game_id, *stored)
-        return self.rendered(record, viewer, own=own)
+        return self.rendered(Record.load(game_id, *stored), viewer, own=own)
 
     def record_at(self, game_id: str, version: int) -> Record | None:
         """The game at ``version`` or later (a version a change announced): see

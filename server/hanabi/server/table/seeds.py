@@ -36,7 +36,7 @@ RANDOM = "random"
 UNPLAYED = "unplayed"
 NAME = re.compile(r"p([2-6])v([0-9]{1,6})s([0-9]{1,9})")
 RANDOM_SPAN = 1_000_000_000  # a random table's n: from 1 to this
-#: Added to a spoiled result's rank score: after every clean result (those are under 10⁵).
+#: Added to a spoiled result's rank score: after every clean one (those are under 10⁴).
 SPOILED_BAND = 1_000_000_000
 
 
@@ -241,14 +241,12 @@ def ranked(
     entries: list[dict[str, Any]], offset: int, marked: bool = False
 ) -> list[dict[str, Any]]:
     """Entries with their rank from ``offset``. ``marked`` (a seed's page): each says
-    whether it is spoiled, and a spoiled one has no rank (null): it comes after every
-    ranked one, so the ranks stay 1, 2, 3..."""
-    if not marked:
-        return [{"rank": offset + i + 1, **e} for i, e in enumerate(entries)]
-    out = []
-    for i, entry in enumerate(entries):
-        spoiled = bool(entry.get("spoiled"))  # results recorded before spoilers: clean
-        out.append({"rank": None if spoiled else offset + i + 1, **entry, "spoiled": spoiled})
+    whether it is spoiled; the spoiled come after every other (their rank score is in
+    :data:`SPOILED_BAND`), so the ranks of the others are theirs alone: 1, 2, 3..."""
+    out = [{"rank": offset + i + 1, **e} for i, e in enumerate(entries)]
+    if marked:
+        for entry in out:  # results recorded before spoilers are clean
+            entry["spoiled"] = bool(entry.get("spoiled"))
     return out
 
 
@@ -262,7 +260,7 @@ def cursor_offset(cursor: str | None) -> int:
 
 def record_seed(store: SeedStore, record: Record, spoiled: bool = False) -> str | None:
     """A settled game on its seed's page and its accounts' finished seeds (idempotent). A
-    ``spoiled`` result ranks after every other (:data:`SPOILED_BAND`), unranked."""
+    ``spoiled`` result ranks after every other (:data:`SPOILED_BAND`)."""
     name = dealt_name(record)
     if name is None:
         key = deal_key(record)

@@ -38,7 +38,7 @@ spectator adds the spoilers' reads (once per seed per process for ``saw``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol
 
@@ -153,11 +153,14 @@ class Viewers:
         self.records = LRU(cache_size)  # (game id, version) -> Record
 
     def record_of(self, game_id: str, stored: tuple[int, bytes, bytes]) -> Record:
-        """The game as read (version, players, state), parsed once per version."""
+        """The game as read (version, players, state), parsed once per version and kept
+        without what resolving a viewer never reads (the engine's snapshot, the action
+        log, the table's events): the facts of a table, not a game to render."""
         key = (game_id, stored[0])
         record = self.records.get(key)
         if record is None:
-            record = Record.load(game_id, *stored)
+            full = Record.load(game_id, *stored)
+            record = replace(full, snapshot=None, compact_log=None, table_events=None)
             self.records.put(key, record)
         return record
 

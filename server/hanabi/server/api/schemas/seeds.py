@@ -54,16 +54,13 @@ class BoardEntrySchema(Schema):
 
 
 class SeedResultSchema(BoardEntrySchema):
-    rank = nullable_integer(
-        metadata={"description": "Among the results not spoiled (null: a spoiled one)."},
-    )
     seed = fields.String(required=True)
     spoiled = fields.Boolean(
         required=True,
         metadata={
             "description": "A seated account had seen this seed's cards (a replay, an "
-            "export, a shared room, spectating with hands) before the game ended: listed "
-            "after every other result, unranked, and on no leaderboard (docs/seeds.md)."
+            "export, a shared room, spectating with hands) before the game ended: ranked "
+            "after every result not spoiled, and on no leaderboard (docs/seeds.md)."
         },
     )
 
