@@ -11,6 +11,7 @@ import re
 import secrets
 
 from playwright.sync_api import Page, expect
+from test_web_accessibility import axe_violations
 from web_support import Browsing, WebServer, api_table, counter_value, create_game
 
 from hanabi.client.api import Client
@@ -76,6 +77,7 @@ def test_a_spectator_sees_every_hand_and_shadows_a_seat(
         expect(faces(page, "bob").nth(i)).to_have_attribute("aria-label", UNKNOWN)
         expect(faces(page, "ann").nth(i)).to_have_attribute("aria-label", FACE)
     expect(page).to_have_url(re.compile(r"\?shadow=1$"))
+    assert axe_violations(page) == [], "a spectator shadowing a seat"
     # a move comes live, still as bob sees it; a reload keeps the shadow (the address)
     table.moves(1)
     expect(counter_value(page, "Turn")).to_have_text("4")  # three moves made
