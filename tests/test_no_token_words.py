@@ -105,7 +105,7 @@ def test_no_help_of_the_terminal_client_mentions_a_token(tag: str) -> None:
 def test_the_servers_refusals_about_credentials_reach_people_in_their_words() -> None:
     # the terminal client and the web client say these codes in their own sentences,
     # whatever the server's (which speak to programs) say
-    codes = {"auth_required", "invalid_auth", "account_required", "not_a_player"}
+    codes = {"auth_required", "invalid_auth", "account_required", "not_a_player", "seat_held"}
     assert codes <= set(PLAIN)
     web = (WEB / "api.js").read_text(encoding="utf-8")
     plain = re.search(r"const PLAIN = \{(.*?)\n\};", web, re.S)

@@ -88,6 +88,10 @@ PLAIN = {
     "account_required": N_("This needs an account: log in first."),
     "not_a_player": N_("You hold no seat at this game."),
     "not_a_session": N_("Only a login can do that, not a bot's API key."),
+    "seat_held": N_(
+        "That name holds a seat at this game, which has started: come back to it from where "
+        "it joined, or log in as its account, not by joining again."
+    ),
 }
 
 

@@ -13,6 +13,7 @@ const PLAIN = {
   account_required: () => _("This needs an account: log in first (top of the page)."),
   not_a_player: () => _("You hold no seat at this game."),
   not_a_session: () => _("Only a login can do that, not a bot's API key."),
+  seat_held: () => _("That name holds a seat at this game, which has started: come back to it in the browser that joined, or log in as its account, not by joining again."),
 };
 
 /** A refusal: the server's problem+json (its `code` and a sentence for a person). */
