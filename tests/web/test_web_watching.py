@@ -97,7 +97,8 @@ def test_a_table_that_hides_the_hands_shows_the_board_only(
 ) -> None:
     ann = web.person()
     ann.goto("/")
-    ann.get_by_label("Name", exact=True).fill("ann")
+    host = f"ann-{secrets.token_hex(3)}"  # a name no other table has
+    ann.get_by_label("Name", exact=True).fill(host)
     ann.get_by_label("Spectators see hands").uncheck()
     ann.get_by_role("button", name="Create game").click()
     ann.wait_for_url(re.compile(r"/games/[^/]+$"))
@@ -109,9 +110,15 @@ def test_a_table_that_hides_the_hands_shows_the_board_only(
     expect(ann.get_by_role("heading", name="Your move")).to_be_visible()
 
     page = web.person()
+    # the lobby's games in play say so
+    page.goto("/")
+    row = page.get_by_role("list", name="Games in play").get_by_role(
+        "listitem", name=f"No Variant: {host}, bob"
+    )
+    expect(row).to_contain_text("hands hidden from spectators", timeout=20000)
     page.goto(f"/games/{game_id}")
     expect(page.locator(".status")).to_contain_text("this table hides the hands from spectators")
-    for name in ("ann", "bob"):
+    for name in (host, "bob"):
         expect(faces(page, name).first).to_be_visible()
         for i in range(faces(page, name).count()):
             expect(faces(page, name).nth(i)).not_to_have_attribute("aria-label", FACE)

@@ -9,6 +9,7 @@ import { DEFAULT_VARIANT, variantName } from "./catalogue.js";
 import { variantPicker } from "./picker.js";
 import { seedChoice } from "./leaderboards.js";
 import { moveClockField, turnsPanel } from "./turns.js";
+import { handsHidden } from "./watching.js";
 import { reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
@@ -103,6 +104,7 @@ export function showLobby(main, { variants, strategies }) {
       ? ngettext("{seated} of {n} seat", "{seated} of {n} seats", game.max_players, { seated: game.players.length })
       : game.status === "playing"
         ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score_hidden ? _("hidden until the end") : game.score })
+          + (seated || !handsHidden(game.options) ? "" : _(", hands hidden from spectators"))
         : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
     const li = h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
       h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`),

@@ -89,6 +89,12 @@ export function cardsWithheld(view) {
   return h("p", { class: "hidden-cards" }, SAME_DEAL());
 }
 
+/** Whether a table in play hides the hands from its spectators (a rated table, or one
+ * whose creator unticked "Spectators see hands"), from its `options`. */
+export function handsHidden(options) {
+  return Boolean(options?.rated) || options?.spectators_see_hands === false;
+}
+
 /** Whether the viewer watches without a seat a dealt game. */
 function watchingPlay(view) {
   return view.you === null && view.status === "playing";
