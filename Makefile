@@ -41,8 +41,8 @@ help:
 	@echo 'make i18n         extract the messages and update locale/*/LC_MESSAGES/hanabi.po (docs/i18n.md)'
 	@echo 'make i18n-compile compile the catalogues (also done by make venv, run and test)'
 	@echo 'make openapi      write openapi.yaml from the code (the tests fail when it is stale)'
-	@echo 'make bench        the engine benchmarks (the others: python bench/<name>.py)'
-	@echo 'make screenshots  retake docs/img/lobby.png and docs/img/table.png'
+	@echo 'make bench        the engine benchmarks, against HLE built once (the others: python bench/<name>.py)'
+	@echo 'make screenshots  retake docs/img/lobby.png, table.png and the table at each size (table-*.png)'
 	@echo 'make catalogue    regenerate the hanab.live variant catalogue; HANABLIVE=<checkout or git dir>'
 	@echo 'make clean        remove .venv and caches'
 
@@ -121,11 +121,17 @@ run: $(STAMP) $(I18N_STAMP)
 openapi: $(STAMP)
 	$(PY) -m hanabi.server.api.spec openapi.yaml
 
-# The README's pictures of the web client (docs/img/lobby.png, docs/img/table.png).
+# The README's and docs/web.md's pictures of the web client (docs/img/lobby.png, table.png, table-WxH.png).
 screenshots: $(STAMP) $(I18N_STAMP) browser
 	$(PY) tests/web/screenshots.py docs/img
 
-bench: $(STAMP)
+# The engine benchmarks; the reference engine (HLE, requirements-bench.txt) is built once.
+BENCH_STAMP := $(VENV)/.bench
+$(BENCH_STAMP): $(STAMP) requirements-bench.txt
+	CMAKE_POLICY_VERSION_MINIMUM=3.5 $(PY) -m pip install -r requirements-bench.txt
+	touch $@
+
+bench: $(BENCH_STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/variants.py
 

@@ -16,6 +16,8 @@ os.environ.setdefault("HANABI_LIMITS", "off")
 # ... and the per-seat and per-table chat rates too (tests post hundreds of lines a minute).
 os.environ.setdefault("HANABI_LIMIT_CHAT_SEAT", "100000/minute")
 os.environ.setdefault("HANABI_LIMIT_CHAT_GAME", "100000/minute")
+# ... and the lobby chat's, which every test of the session shares (test_chat.py sets its own).
+os.environ.setdefault("HANABI_LIMIT_CHAT_CHANNEL", "100000/minute")
 # ... and the rated-game eligibility (accounts are made fresh by each test):
 # tests/server/test_rated_fairness.py holds them to the defaults.
 os.environ.setdefault("HANABI_RATED_MIN_AGE_H", "0")

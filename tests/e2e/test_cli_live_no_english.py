@@ -155,6 +155,11 @@ def test_no_english_in_the_live_output(world: World, lang: str, tmp_path: Path) 
         "replay --turn 2": (["replay", world.finished, "--turn", "2"], bob),
         "replay (refused)": (["replay", world.turn_based], nobody),
         "export -o": (["export", world.finished, "-o", str(tmp_path / "game.json")], bob),
+        # chat and friends (docs/chat.md): never the lobby's lines, which are people's words
+        "friends (none)": (["friends"], ann),
+        "mutes (none)": (["mutes"], ann),
+        "follow (refused)": (["follow", next(n for n in world.names if n.startswith("ann"))], ann),
+        "chat (refused)": (["chat", "hi"], nobody),
     }
     with ThreadPoolExecutor(8) as pool:
         done = {

@@ -54,6 +54,8 @@ def test_the_curl_walkthrough_plays_a_whole_game(live_server, tmp_path):
     assert json.loads(lines[at + 6])["turn"] == 1
     exported = json.loads(lines[at + 7])
     assert exported["players"] == ["alice", "bob"] and exported["actions"] > 40
+    # and a seat looks back at the game as it saw it (the in-game replay's view)
+    assert json.loads(lines[at + 8]) == {"turn": 1, "clue_tokens": 7}
     # What the doc shows as output is what came out.
     text = DOC.read_text(encoding="utf-8")
     for shown in re.findall(r"```\n(\{.*?\})\n```", text):

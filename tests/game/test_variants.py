@@ -189,3 +189,45 @@ def test_clue_touches_every_matching_card(kit):
     game.apply(Action.clue(0, rank=1))
     events = game.apply(Action.clue(1, rank=1))
     assert events[0]["touched"] == [8, 7, 5]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "no_variant",
+        "Prism (6 Suits)",
+        "Muddy-Rainbow-Fives & Dark Orange (6 Suits)",
+        "Odds and Evens (5 Suits)",
+        "Pink-Ones & Brown (6 Suits)",
+        "Up or Down (6 Suits)",
+    ],
+)
+def test_the_described_clue_touches_are_what_a_clue_touches_in_play(name: str) -> None:
+    """``clue_touches`` (what a client draws before a clue is sent) is the engine's touch:
+    each clue on a dealt hand touches exactly the cards the table names."""
+    variant = get_variant(name)
+    touches = variant.describe()["clue_touches"]
+    for seed in ("t1", "t2", "t3"):
+        game = Game(Setup.create(name, ["a", "b"], None, seed))
+        hand = game.hands[1]
+        for clue in [{"color": c} for c in variant.clue_colors] + [
+            {"rank": r} for r in variant.clue_ranks
+        ]:
+            table = (
+                touches["colors"][clue["color"]]
+                if "color" in clue
+                else touches["ranks"][str(clue["rank"])]
+            )
+            expected = [
+                o for o in hand
+                if variant.card(game.deck[o])[1] in table.get(variant.card(game.deck[o])[0], [])
+            ]  # fmt: skip
+            legal = [a.to_dict() for a in game.legal_actions()]
+            action = {"type": "clue", "target": 1, **clue}
+            if action not in legal:
+                assert not expected or variant.rules.alternating_clues
+                continue
+            copy = Game(Setup.create(name, ["a", "b"], None, seed))
+            events = copy.apply(Action.from_dict(action), 0)
+            clued = next(e for e in events if e["type"] == "clue")
+            assert sorted(clued["touched"]) == sorted(expected), (name, clue)

@@ -9,6 +9,7 @@ out on sharded pub/sub to the node that owns the game only.
 from __future__ import annotations
 
 import http.client
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -154,3 +155,66 @@ def test_bots_play_on_the_cluster(nodes: tuple[int, int]) -> None:
             break
         time.sleep(0.2)
     assert view["status"] == "finished" and view["turn"] > 20
+
+
+def test_a_lobby_chat_read_on_node_1_wakes_on_a_line_said_through_node_2(
+    redis_cluster_url: str, nodes: tuple[int, int]
+) -> None:
+    """The lobby's chat lives in one slot ({game:chat-lobby}) and wakes its held reads by
+    sharded pub/sub like a game (docs/chat.md)."""
+    one, two = Http(nodes[0]), Http(nodes[1])
+    tokens = []
+    for name in (f"cl{time.monotonic_ns() % 10**9}", f"cm{time.monotonic_ns() % 10**9}"):
+        assert one("POST", "/accounts", {"username": name, "password": "cluster pass"})[0] == 201
+        tokens.append(
+            one("POST", "/sessions", {"username": name, "password": "cluster pass"})[2]["token"]
+        )
+    last = one("GET", "/chat/lobby", token=tokens[0])[2]["last"]
+    read: list[tuple[int, dict, float]] = []
+
+    def wait() -> None:
+        status, _, body = Http(nodes[0])(
+            "GET", f"/chat/lobby?after={last}&wait=10", token=tokens[0]
+        )
+        read.append((status, body, time.monotonic()))
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.5)
+    said = time.monotonic()
+    status, _, body = two("POST", "/chat/lobby", {"text": "over the cluster"}, token=tokens[1])
+    assert status == 201, body
+    waiter.join(10)
+    assert read and read[0][0] == 200 and read[0][2] - said < 1.0
+    assert [line["text"] for line in read[0][1]["lines"]] == ["over the cluster"]
+
+
+def test_history_tags_and_imports_on_the_cluster(nodes: tuple[int, int]) -> None:
+    """docs/history.md's keys are cluster-safe: a game ended through node 1 is tagged,
+    searched and imported through node 2."""
+    one, two = Http(nodes[0]), Http(nodes[1])
+    tokens, names = [], []
+    for _ in range(2):
+        name = f"h{secrets.token_hex(5)}"
+        assert one("POST", "/accounts", {"username": name, "password": "a long password"})[0] == 201
+        tokens.append(
+            one("POST", "/sessions", {"username": name, "password": "a long password"})[2]["token"]
+        )
+        names.append(name)
+    status, _, created = one("POST", "/games", {"seed": "cluster history"}, token=tokens[0])
+    assert status == 201, created
+    gid = created["id"]
+    assert one("POST", f"/games/{gid}/players", {}, token=tokens[1])[0] == 201
+    assert one("POST", f"/games/{gid}/start", token=tokens[0])[0] == 200
+    for token in tokens:
+        one("POST", f"/games/{gid}/votes", {"end": True}, token=token)
+    status, _, tagged = two("PUT", f"/games/{gid}/tags/cluster", token=tokens[1])
+    assert status == 200, tagged
+    status, _, found = two("GET", f"/history?player={names[0]}&tag=cluster")
+    assert [g["game_id"] for g in found["games"]] == [gid]
+    assert two("GET", "/history/variants/0")[0] == 200
+    export = one("GET", f"/games/{gid}/export", token=tokens[0])[2]
+    status, _, imported = two("POST", "/imports", export, token=tokens[0])
+    assert status == 201, imported
+    status, _, found = one("GET", f"/history?player={names[1]}&imported=true")
+    assert [g["game_id"] for g in found["games"]] == [imported["game_id"]]

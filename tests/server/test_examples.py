@@ -285,7 +285,12 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
     out.send("register", "person")
     session = out.send("login", "person")["token"]
     out.send("createApiKey", "bot", session)
+    out.send("sayInLobbyChat", "mention", session)
+    out.send("reportLobbyChatLine", "line", session)
+    out.send("sayInRoomChat", "line", session, room_id=room_id)
+    out.send("reportRoomChatLine", "line", session, room_id=room_id)
     out.send("setWebhook", "hook", session)
+    out.send("importGame", "hanablive", session)
     out.send("changePassword", "change", session)
     out.send("deleteMe", "delete", session)
     every = {(op, name) for op, (_, _, media) in out.bodies.items() for name in media["examples"]}

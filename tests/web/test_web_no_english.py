@@ -43,7 +43,8 @@ KEPT = {
     "live",
     "hanabot",  # the name of the rated games' virtual opponent (docs/ratings.md)
     # the keys the page's hints name, as printed on keyboards
-    "Enter", "Escape", "Esc", "Home", "End", "p", "d", "c",
+    "Enter", "Escape", "Esc", "Home", "End", "Ctrl", "p", "d", "c", "a",
+    "q", "w", "e", "r", "t", "y",  # hanab.live's colour clue keys
 }  # fmt: skip
 
 STATUSES = ("lobby", "playing", "finished")

@@ -110,9 +110,13 @@ def test_card_hints_show_whole_and_the_hands_follow_the_board(
     game_id, tokens = six_suit_game(web_server.api())
     page = web.person(width=1200)
     sit(page, game_id, 0, tokens[0])
-    board = page.locator(".panel.board").bounding_box()
-    hands = page.locator(".panel.hands").bounding_box()
-    assert board is not None and hands is not None
+    # both boxes measured at once: a view from the stream may draw the table again
+    # between two of the driver's questions
+    board, hands = page.evaluate(
+        """() => ['.panel.board', '.panel.hands'].map((s) => {
+             const r = document.querySelector(s).getBoundingClientRect();
+             return { y: r.y, height: r.height }; })"""
+    )
     # two panels' margins apart (0.75rem each), not the height of the log beside them
     assert hands["y"] - (board["y"] + board["height"]) <= 26
     hints = page.locator(".hand .card .hint")

@@ -32,7 +32,9 @@ from typing import Any
 from .accounts import AccountCalls
 from .errors import ApiError, StreamUnavailable, Unreachable
 from .games import GameCalls
+from .history import HistoryCalls
 from .results import ActResult, BotSeat, EventPage, GamePage, Poll, Seat
+from .social import SocialCalls
 from .sse import StreamEvent
 from .table import Table
 from .transport import DEFAULT_SERVER, Transport
@@ -67,6 +69,8 @@ class Client(Transport):
         super().__init__(server, token, **how)
         self.games = GameCalls(self)
         self.accounts = AccountCalls(self)
+        self.social = SocialCalls(self)
+        self.history_calls = HistoryCalls(self)
 
     def table(self, game_id: str, token: str | None = None) -> Table:
         """This client bound to one game and one seat's token."""
@@ -85,7 +89,12 @@ def _forward(part: str, method: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-for _part, _calls in (("games", GameCalls), ("accounts", AccountCalls)):
+for _part, _calls in (
+    ("games", GameCalls),
+    ("accounts", AccountCalls),
+    ("social", SocialCalls),
+    ("history_calls", HistoryCalls),
+):
     for _name, _method in vars(_calls).items():
         if not _name.startswith("_") and callable(_method):
             assert not hasattr(Client, _name), f"Client.{_name} is taken"

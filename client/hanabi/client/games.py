@@ -461,3 +461,11 @@ class GameCalls:
         """The full view of a finished game at ``turn`` (the end when None)."""
         params = {"turn": turn} if turn is not None else {}
         return self.transport._request("GET", f"/games/{game_id}/replay", params=params).json()
+
+    def past(self, game_id: str, turn: int | None = None, *, token: str | None = None) -> View:
+        """The game as the bearer's seat saw it after ``turn`` moves (now when None), its
+        own cards then hidden: an in-game replay, while the game is on or after."""
+        params = {"turn": turn} if turn is not None else {}
+        return self.transport._request(
+            "GET", f"/games/{game_id}/past", params=params, token=token
+        ).json()

@@ -22,6 +22,9 @@ from .ops.config import enabled, load_config
 from .storage import redis_memory
 from .storage.accounts import AccountStore
 from .storage.changes import ChangeHub
+from .storage.chat import ChatStore, is_chat_hub
+from .storage.history import HistoryStore
+from .storage.imports import ImportStore
 from .storage.login_counters import LoginCounters
 from .storage.notes import NoteStore
 from .storage.rate_counters import RateCounters
@@ -37,8 +40,12 @@ from .storage.turns import TurnIndex
 from .storage.webhooks import WebhookStore
 from .table.accounts import Accounts
 from .table.bots import BotWorker, start_worker
+from .table.chat import Chat
 from .table.deadlines import Deadlines
 from .table.dealing import SeedDeals, SeedHooks
+from .table.friends import Friends
+from .table.history import History
+from .table.imports import Imports
 from .table.leaderboards import Results
 from .table.leaving import Leaving
 from .table.listing import Listing
@@ -53,6 +60,7 @@ from .table.services import Services
 from .table.settle import SettleHooks, Settler, Sweeper
 from .table.spoilers import Spoilers
 from .table.stats import Profiles
+from .table.tags import Tags
 from .table.tickets import StreamTickets
 from .table.turns import Turns
 from .table.variants import CATALOGUE
@@ -102,10 +110,20 @@ def build_services(settings: dict[str, Any]) -> Services:
     store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
     redis_memory.warn_if_evicting(store.redis)  # games must never be evicted
     rooms = RoomStore(store.redis, store.sharded)
+    chat_store = ChatStore(store.redis, store.sharded)
+
+    def version_of(gid: str) -> int | None:
+        """What the change hub reads: a replay room is watched like a game under its
+        pseudo game id (room-<id>), and so is a chat channel (chat-lobby, chat-room-<id>)."""
+        if rooms.is_hub_id(gid):
+            return rooms.hub_version(gid)
+        if is_chat_hub(gid):
+            return chat_store.version(gid)
+        return store.version(gid)
+
     changes = ChangeHub(
         store.redis,
-        # a replay room is watched like a game, under its pseudo game id (room-<id>)
-        lambda gid: rooms.hub_version(gid) if rooms.is_hub_id(gid) else store.version(gid),
+        version_of,
         settings["HANABI_MAX_WAITERS"],
         sharded=store.sharded,
         cluster=store.cluster,
@@ -142,6 +160,9 @@ def build_services(settings: dict[str, Any]) -> Services:
     webhooks = Webhooks(webhook_store, settings)
     turns = Turns(TurnIndex(store.redis), store, webhooks)
     writes.watchers.append(turns.committed)
+    history_store = HistoryStore(store.redis, settings["HANABI_HISTORY_MAX"])
+    history = History(history_store, settings["HANABI_PAGE_MAX"])
+    writes.watchers.append(history.committed)  # finished games enter the history
     accounts = Accounts(
         account_store,
         LoginCounters(store.redis),
@@ -149,6 +170,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         leaving=leaving.end_rated_games,
     )
     tickets = StreamTickets(TicketStore(store.redis), accounts)
+    replays = Replays(rooms, reads, settings, viewers, tickets)
     return Services(
         config=settings,
         store=store,
@@ -170,7 +192,7 @@ def build_services(settings: dict[str, Any]) -> Services:
         profiles=Profiles(accounts, account_store),
         settler=settler,
         tickets=tickets,
-        replays=Replays(rooms, reads, settings, viewers, tickets),
+        replays=replays,
         seeds=seed_pages,
         viewers=viewers,
         spoilers=spoilers,
@@ -178,6 +200,11 @@ def build_services(settings: dict[str, Any]) -> Services:
         turns=turns,
         webhooks=webhooks,
         notes=notes,
+        chat=Chat(chat_store, accounts, replays, webhooks, changes, settings),
+        friends=Friends(chat_store, accounts, webhooks, settings),
+        history=history,
+        tags=Tags(history_store, history, store),
+        imports=Imports(writes, ImportStore(store.redis), history),
     )
 
 

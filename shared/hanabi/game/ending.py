@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .fireworks import max_score, max_score_with_wilds
+from .fireworks import max_score, max_score_with_wilds, next_ranks
 from .kinds import EndReason
 from .setup import MAX_STRIKES
 
@@ -47,8 +47,16 @@ def any_playable(game: Game) -> bool:
     variant = game.variant
     stride = variant.stride
     live = game.live
+    if game.plain:  # each firework takes the rank after its height, up to 5
+        fireworks = game.fireworks
+        for s in variant.firework_suits:
+            height = fireworks[s]
+            if height < 5 and live[s * stride + height]:
+                return True
+        return False
+    fireworks, tops, directions, starts = game.fireworks, game.tops, game.directions, game.starts
     for s in variant.firework_suits:
-        for rank in game.next_ranks(s):
+        for rank in next_ranks(variant, s, fireworks[s], tops[s], directions[s], starts):
             if live[s * stride + (5 if rank == 7 else rank - 1)]:
                 return True
     return False
@@ -64,19 +72,22 @@ def end_turn(
 ) -> None:
     """After a clue, play or discard: mark the end of the actor's last turn, decide whether
     the game is over, start the final round, and pass the turn."""
-    options = game.setup.options
-    variant = game.variant
     if final_round and not game.done[actor]:
         # hanab.live: once a player has taken their last turn, their cards cannot be played
         game.done[actor] = True
         for order in game.hands[actor]:
             game.live[game.deck[order]] -= 1
-    next_seat = (game.current + 1) % game.num_players
+    next_seat = game.current + 1
+    if next_seat == game.num_players:
+        next_seat = 0
+    all_or_nothing = game.all_or_nothing
+    max_score = game.plan.max_score
     if game.strikes >= MAX_STRIKES:
-        finish(game, events, turn, STRIKEOUT, game.score if options.strikeout_keeps_score else 0)
-    elif options.all_or_nothing and game.max_possible < variant.max_score:
+        keep = game.setup.options.strikeout_keeps_score
+        finish(game, events, turn, STRIKEOUT, game.score if keep else 0)
+    elif all_or_nothing and game.max_possible < max_score:
         finish(game, events, turn, ALL_OR_NOTHING_FAILED, 0)
-    elif game.score == variant.max_score:
+    elif game.score == max_score:
         finish(game, events, turn, PERFECT, game.score)
     else:
         if game.turns_left is not None:
@@ -85,23 +96,31 @@ def end_turn(
                 finish(game, events, turn, DECK_OUT, game.score)
         elif (
             game.next_draw == len(game.deck)
-            and not options.all_or_nothing
+            and not all_or_nothing
             and any(e["type"] == "draw" for e in events)
         ):
             game.turns_left = game.num_players
             events.append({"type": "final_round", "turn": turn, "turns_left": game.turns_left})
-        if game.result is None and (options.end_at_max_possible or options.all_or_nothing):
-            playable = _wild_playable(game) if variant.wild_mask else any_playable(game)
-            if game.score >= game.max_possible or not playable:
-                finish(game, events, turn, MAX_POSSIBLE, game.score)
-        if (
-            game.result is None
-            and options.all_or_nothing
-            and not game.hands[next_seat]
-            and game.clue_tokens < variant.clue_unit
-        ):
-            finish(game, events, turn, ALL_OR_NOTHING_STUCK, 0)
+        if game.early_ends:
+            _early_ends(game, events, turn, next_seat)
     game.current = next_seat
+
+
+def _early_ends(game: Game, events: list[dict[str, Any]], turn: int, next_seat: int) -> None:
+    """hanab.live's own ends (the table options end_at_max_possible, all_or_nothing)."""
+    options = game.setup.options
+    variant = game.variant
+    if game.result is None:
+        playable = _wild_playable(game) if variant.wild_mask else any_playable(game)
+        if game.score >= game.max_possible or not playable:
+            finish(game, events, turn, MAX_POSSIBLE, game.score)
+    if (
+        game.result is None
+        and options.all_or_nothing
+        and not game.hands[next_seat]
+        and game.clue_tokens < variant.clue_unit
+    ):
+        finish(game, events, turn, ALL_OR_NOTHING_STUCK, 0)
 
 
 def finish(game: Game, events: list[dict[str, Any]], turn: int, reason: str, score: int) -> None:

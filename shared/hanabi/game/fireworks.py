@@ -10,6 +10,7 @@ Sudoku a stack starts at any rank no other stack started at and wraps round to 1
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from enum import IntEnum
 
@@ -121,17 +122,22 @@ def _sudoku_max(
     ranks so that their total is largest (the best assignment, as hanab.live)."""
     size = variant.rules.stack_size
     stride = variant.stride
+    table = _runs_table(size)
+    full = (1 << size) - 1
     total = 0
-    open_suits: list[list[int]] = []
+    open_suits: list[tuple[int, ...]] = []
     for s, start in enumerate(starts):
-        alive = [bool(left[s * stride + r]) for r in range(size)]
-        runs = _cyclic_runs(alive, size)
-        if all(alive):
+        base = s * stride
+        alive = 0  # bit r: rank r + 1 still has a copy
+        for r in range(size):
+            if left[base + r]:
+                alive |= 1 << r
+        if alive == full:
             total += size
         elif start:
-            total += runs[start - 1]
+            total += table[alive][start - 1]
         else:
-            open_suits.append(runs)
+            open_suits.append(table[alive])
     if not open_suits:
         return total
     free = [r for r in range(1, size + 1) if r not in starts]
@@ -151,16 +157,22 @@ def _sudoku_max(
     return total + max(best.values(), default=0)
 
 
-def _cyclic_runs(alive: list[bool], size: int) -> list[int]:
+def _cyclic_runs(alive: int, size: int) -> tuple[int, ...]:
     """For each start rank, how many ranks in a row (wrapping, at most ``size``) still have
-    a copy left."""
+    a copy left; bit r of ``alive`` says rank r + 1 has one."""
     runs = []
     for start in range(size):
         n = 0
-        while n < size and alive[(start + n) % size]:
+        while n < size and alive >> (start + n) % size & 1:
             n += 1
         runs.append(n)
-    return runs
+    return tuple(runs)
+
+
+@functools.cache
+def _runs_table(size: int) -> tuple[tuple[int, ...], ...]:
+    """_cyclic_runs of every set of live ranks of a stack of ``size`` (built once)."""
+    return tuple(_cyclic_runs(alive, size) for alive in range(1 << size))
 
 
 def max_score_with_wilds(

@@ -6,17 +6,16 @@ never a look at hidden information beyond what the rules themselves decide on.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from .actions import CLUE, DISCARD, PLAY, Action
-from .variants import Variant
+from .actions import CLUE, PLAY, Action
+from .plan import COLOR, DISCARDS, PLAYS, RANK
 
 if TYPE_CHECKING:
     from .game import Game
 
-COLOR, RANK = 0, 1  # clue kinds, for Alternating Clues
+__all__ = ["COLOR", "RANK", "legal_actions", "legal_actions_unseen"]
 
 
 def legal_actions(game: Game) -> list[Action]:
@@ -25,56 +24,55 @@ def legal_actions(game: Game) -> list[Action]:
         return []
     seat = game.current
     hand = game.hands[seat]
-    variant = game.variant
-    if variant.wild_mask:
-        out: list[Action] = []
-        for order in hand:
-            choices = game.wild_choices(order)
-            if len(choices) > 1:
-                out += [Action(PLAY, card=order, firework=variant.suits[f].id) for f in choices]
-            else:
-                out.append(_PLAYS[order])
+    plan = game.plan
+    if plan.wild:
+        out = _wild_plays(game, hand)
     else:
-        out = [_PLAYS[order] for order in hand]
-    deck_card = game.next_draw if game.deck_play_allowed() else None
-    if deck_card is not None:
-        out.append(_PLAYS[deck_card])
-    if game.clue_tokens < game.max_clue_tokens or variant.inverted_mask:
-        out += [_DISCARDS[order] for order in hand]
-        if deck_card is not None and variant.inverted_mask:
-            out.append(_DISCARDS[deck_card])
-    if game.clue_tokens >= variant.clue_unit:
-        empty_ok = game.setup.options.empty_clues
-        rules = variant.rules
-        free = (rules.color_clues_touch_nothing, rules.rank_clues_touch_nothing)
-        last = game.last_clue_kind if rules.alternating_clues else None
+        out = [PLAYS[order] for order in hand]
+    tokens = game.clue_tokens
+    if game.deck_plays and game.deck_play_allowed():
+        deck_card = game.next_draw
+        out.append(PLAYS[deck_card])
+        if tokens < plan.max_tokens or plan.inverted:
+            out += [DISCARDS[order] for order in hand]
+            if plan.inverted:
+                out.append(DISCARDS[deck_card])
+    elif tokens < plan.max_tokens or plan.inverted:
+        out += [DISCARDS[order] for order in hand]
+    if tokens >= plan.clue_unit:
+        # The clues that touch a card of the target's hand (or may touch none), as one
+        # bitmask; the table gives their actions in the listing order.
+        always = game.always_clues
+        allowed = plan.allowed[game.last_clue_kind] if plan.alternating else -1
+        bits_of = plan.clue_bits
         deck = game.deck
-        clues = _clue_actions(variant, game.num_players)
-        for offset in range(1, game.num_players):
-            target = (seat + offset) % game.num_players
-            present = 0
-            for order in game.hands[target]:
-                present |= 1 << deck[order]
-            for mask, action, kind in clues[target]:
-                if kind != last and (empty_ok or free[kind] or present & mask):
-                    out.append(action)
+        hands = game.hands
+        tables = game.clue_tables
+        for target in game.targets[seat]:
+            bits = always
+            for order in hands[target]:
+                bits |= bits_of[deck[order]]
+            bits &= allowed
+            table = tables[target]
+            clues = table.get(bits)
+            if clues is None:
+                clues = table[bits] = plan.clue_list(target, bits)
+            out += clues
     return out
 
 
-_PLAYS = [Action(PLAY, card=order) for order in range(256)]
-_DISCARDS = [Action(DISCARD, card=order) for order in range(256)]
-
-
-@functools.cache
-def _clue_actions(variant: Variant, num_players: int) -> list[list[tuple[int, Action, int]]]:
-    """Per target seat, every clue (colours, then ranks) with the mask of cards it touches
-    and its kind. Shared by all games of a variant and table size: legal_actions() only
-    filters them."""
-    return [
-        [(m, Action(CLUE, target=t, color=c), COLOR) for c, m in variant.color_masks.items()]
-        + [(m, Action(CLUE, target=t, rank=r), RANK) for r, m in variant.rank_masks.items()]
-        for t in range(num_players)
-    ]
+def _wild_plays(game: Game, hand: list[int]) -> list[Action]:
+    """Plays in a variant with wild cards: a card that may be wild and fit more than one
+    firework (from what its holder was told) is offered once per firework."""
+    variant = game.variant
+    out: list[Action] = []
+    for order in hand:
+        choices = game.wild_choices(order)
+        if len(choices) > 1:
+            out += [Action(PLAY, card=order, firework=variant.suits[f].id) for f in choices]
+        else:
+            out.append(PLAYS[order])
+    return out
 
 
 def legal_actions_unseen(game: Game, hidden: Collection[int]) -> list[Action]:
@@ -96,7 +94,7 @@ def legal_actions_unseen(game: Game, hidden: Collection[int]) -> list[Action]:
     unseen = set(hidden)
     offered = {a for a in out if a.type == CLUE}
     last = game.last_clue_kind if game.variant.rules.alternating_clues else None
-    clues = _clue_actions(game.variant, game.num_players)
+    clues = game.plan.clue_actions(game.num_players)
     targets = [(game.current + k) % game.num_players for k in range(1, game.num_players)]
     for target in targets:
         if not unseen.isdisjoint(game.hands[target]):

@@ -87,7 +87,7 @@ class Setup:
         """Build a setup from loose input: a player count or names, an options dict, and a
         deck of (suit, rank) pairs or {"suit", "rank"} dicts."""
         if isinstance(players, int):
-            players = tuple(f"Player {i + 1}" for i in range(players))
+            players = _NAMES[players] if 0 <= players < len(_NAMES) else _names(players)
         if isinstance(options, dict):
             unknown = set(options) - set(Options.__dataclass_fields__)
             if unknown:
@@ -98,7 +98,7 @@ class Setup:
             options = Options(**{k: bool(v) for k, v in options.items()})
         if deck is not None:
             deck = tuple(_card_pair(c) for c in deck)
-        return cls(variant, tuple(players), options or Options(), str(seed), deck)
+        return cls(variant, tuple(players), options or DEFAULT_OPTIONS, str(seed), deck)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -114,6 +114,16 @@ class Setup:
         return cls.create(
             data["variant"], data["players"], data.get("options"), data["seed"], data.get("deck")
         )
+
+
+def _names(count: int) -> tuple[str, ...]:
+    """The default player names of a table of ``count``."""
+    return tuple(f"Player {i + 1}" for i in range(count))
+
+
+_NAMES = tuple(_names(n) for n in range(MAX_PLAYERS + 1))
+#: Options are immutable: every setup without options shares this one.
+DEFAULT_OPTIONS = Options()
 
 
 def _card_pair(card: Any) -> tuple[Any, Any]:

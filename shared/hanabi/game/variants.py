@@ -187,6 +187,7 @@ class Variant:
     stride: int = field(init=False)
     firework_suits: tuple[int, ...] = field(init=False)
     copies: tuple[int, ...] = field(init=False)
+    cards: tuple[int, ...] = field(init=False, repr=False, compare=False)
     color_masks: dict[str, int] = field(init=False, repr=False, compare=False)
     rank_masks: dict[int, int] = field(init=False, repr=False, compare=False)
     all_cards_mask: int = field(init=False, repr=False)
@@ -229,6 +230,7 @@ class Variant:
                 _copies(s, r, rules) if r in card_ranks else 0 for s in self.suits for r in slots
             ),
         )
+        put(self, "cards", tuple(c for c, n in enumerate(self.copies) for _ in range(n)))
         color_masks = {}
         for index, color in enumerate(self.clue_colors):
             mask = 0
@@ -281,7 +283,7 @@ class Variant:
 
     def deck(self) -> list[int]:
         """Every card of the variant in a canonical order (suit by suit, rank by rank)."""
-        return [c for c, n in enumerate(self.copies) for _ in range(n)]
+        return list(self.cards)
 
     def card(self, card: int) -> tuple[str, int]:
         """(suit id, rank) of a card id."""
@@ -346,7 +348,20 @@ class Variant:
             "card_ranks": list(self.card_ranks),
             "rules": self.rules.to_dict(),
             "deck_size": self.card_count,
+            "clue_touches": {
+                "colors": {c: self._identities(m) for c, m in self.color_masks.items()},
+                "ranks": {str(r): self._identities(m) for r, m in self.rank_masks.items()},
+            },
         }
+
+    def _identities(self, mask: int) -> dict[str, list[int]]:
+        """The cards of a clue mask, suit id -> ranks: what a client needs to show which
+        cards a clue would touch (the cards it sees) without the engine's touch rules."""
+        out: dict[str, list[int]] = {}
+        for c in range(len(self.copies)):
+            if mask >> c & 1:
+                out.setdefault(self.suits[self.suit_of[c]].id, []).append(self.rank_of[c])
+        return out
 
 
 def _copies(suit: Suit, rank: int, rules: Rules) -> int:

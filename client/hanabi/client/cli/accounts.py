@@ -25,9 +25,11 @@ from ..i18n import _, n_
 from ..words import end_reason
 from .common import Fail, average_text, print_json
 
-#: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
+#: Commands that act as the logged-in account (others, e.g. list, stay anonymous; watch
+#: looks as the account, whose spoiled seeds the server notes: docs/watching.md).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history", "turns",
-              "webhook", "seeds", "stats", "watch")  # fmt: skip
+              "webhook", "seeds", "stats", "chat", "mute", "unmute", "mutes", "follow",
+              "unfollow", "friends", "tag", "tags", "import", "watch")  # fmt: skip
 
 
 def use_account(args: argparse.Namespace, client: Client) -> str | None:

@@ -17,10 +17,12 @@ from . import (
     bot,
     create,
     finished,
+    history,
     join,
     listing,
     replays,
     seeds,
+    social,
     strategies,
     turns,
     variants,
@@ -70,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     accounts.add_parsers(sub, common)
     turns.add_parsers(sub, common)
     seeds.add_parsers(sub, common)
+    social.add_parsers(sub, common)
+    history.add_parsers(sub, common)
     return parser
 
 

@@ -92,7 +92,8 @@ def cmd_turns(args: argparse.Namespace, client: Client, console: Console) -> int
 
 
 #: The delivery log's events and outcomes in words (the web panel's words: webhook.js).
-EVENTS = {"your_turn": N_("your move"), "game_over": N_("game over")}
+EVENTS = {"your_turn": N_("your move"), "game_over": N_("game over"), "mention": N_("a mention"),
+          "friend_table": N_("a friend's new table")}  # fmt: skip
 OUTCOMES = {"delivered": N_("delivered"), "retrying": N_("will be retried"),
             "failed": N_("failed"), "refused": N_("refused")}  # fmt: skip
 

@@ -150,6 +150,35 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
     "passReplayLead": {
         "follower": ("Pass the lead to a follower who joined", {"follower": "m0123456789"}),
     },
+    "sayInLobbyChat": {
+        "mention": ("A line to the lobby, mentioning bob", {"text": "@bob a 3p game at 8?"}),
+    },
+    "reportLobbyChatLine": {"line": ("Report the lobby's line 1", {"seq": 1})},
+    "sayInRoomChat": {"line": ("A line to the room", {"text": "that discard on turn 3!"})},
+    "reportRoomChatLine": {"line": ("Report the room's line 1", {"seq": 1})},
+    # A hanab.live game (docs/history.md): No Variant, suits in hanab.live's order, ranks
+    # 1 1 1 2 2 3 3 4 4 5 each; alice clues bob's reds, bob clues alice's 1s, alice plays
+    # one, and bob ends the game (4: game over, value 4: terminated).
+    "importGame": {
+        "hanablive": (
+            "A hanab.live export: four actions, score 1",
+            {
+                "players": ["alice", "bob"],
+                "deck": [
+                    {"suitIndex": suit, "rank": rank}
+                    for suit in range(5)
+                    for rank in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)
+                ],
+                "actions": [
+                    {"type": 2, "target": 1, "value": 0},
+                    {"type": 3, "target": 0, "value": 1},
+                    {"type": 0, "target": 0},
+                    {"type": 4, "target": 1, "value": 4},
+                ],
+                "options": {"variant": "No Variant"},
+            },
+        ),
+    },
     "deleteMe": {
         "delete": (
             "Delete the account (after the change of password above)",

@@ -14,10 +14,10 @@ from ..ops.serving import yield_to_others
 from ..storage.record import GameStatus, Record
 from ..table.seats import not_found
 from .context import hit_per_address, holding, services
-from .credentials import current_account, viewer
+from .credentials import bearer_token, current_account, viewer
 from .http import if_none_match, json_response, load_body, load_query
 from .operations import game_url, operation, schema
-from .schemas.queries import ListGamesQuery, ReplayQuery, WaitQuery
+from .schemas.queries import ListGamesQuery, PastQuery, ReplayQuery, WaitQuery
 from .schemas.requests import CreateGameSchema, SeatGrantSchema
 from .schemas.views import GamePageSchema, GameViewSchema, HanabLiveGameSchema
 
@@ -35,7 +35,8 @@ class Games(Resource):
             "Lobbies are listed last changed first, and only while open: changed within the "
             "server's HANABI_LOBBY_LISTED_S (10 minutes) with a person seated. An abandoned "
             "lobby leaves the list (a held wait then answers when it ends) but its id works "
-            "until the lobby expires."
+            "until the lobby expires. An account's credential puts the games where accounts "
+            "it follows are seated first in each page, naming them (`friends`)."
         ),
         query=ListGamesQuery,
         responses={
@@ -44,16 +45,19 @@ class Games(Resource):
         },
         headers={200: {"ETag": "Tag of this page"}, 304: {"ETag": "The current tag"}},
         request_headers={"If-None-Match": "The ETag of the page the client has"},
-        errors=(400, 429),
+        auth="optional",
+        errors=(400, 401, 429),
     )
     def get(self) -> Response:
         svc = services()
         q = load_query(schema(ListGamesQuery))
         limit = min(q["limit"], current_app.config["HANABI_PAGE_MAX"])
         wait = min(q["wait"], current_app.config["HANABI_MAX_WAIT"])
+        follows = svc.friends.followed_ids(current_account())  # their tables first
 
         def page() -> tuple[bytes, str]:
-            body = orjson.dumps(svc.listing.list_games(q.get("status"), limit, q.get("cursor")))
+            found = svc.listing.list_games(q.get("status"), limit, q.get("cursor"), follows)
+            body = orjson.dumps(found)
             return body, '"' + hashlib.blake2b(body, digest_size=8).hexdigest() + '"'
 
         version = svc.listing.version()  # read before the page: no change slips by
@@ -97,7 +101,8 @@ class Games(Resource):
             " A rated table is dealt a fresh seed sealed for it while it runs: a table asking "
             "for that seed by name is 409 deal_unavailable; an account may not hold two live "
             "seats on one deal (a seed, or a custom seed or deck): 409 same_deal_elsewhere. "
-            "Neither names the seed (docs/seeds.md)."
+            "Neither names the seed (docs/seeds.md). An account's new table calls the "
+            "webhooks of the accounts that follow it (event friend_table, docs/chat.md)."
         ),
         responses={201: (SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
@@ -107,8 +112,10 @@ class Games(Resource):
         svc = services()
         body = load_body(schema(CreateGameSchema))
         hit_per_address("create")
-        outcome = svc.lobby.create(body, current_account())
+        host = current_account()
+        outcome = svc.lobby.create(body, host)
         record = outcome.record
+        svc.friends.table_opened(record, host)
         data = {
             "id": record.id,
             "seat": 0,
@@ -235,3 +242,28 @@ class Replay(Resource):
         svc = services()
         q = load_query(schema(ReplayQuery))
         return json_response(svc.reads.replay(viewed(game_id), q.get("turn")))
+
+
+class Past(Resource):
+    @operation(
+        id="seatPast",
+        summary="The game as the bearer's seat saw it at ?turn= (an in-game replay)",
+        description=(
+            "While the game is on (or once it is over), a seat steps back through its own "
+            "past: the view it had after ?turn= moves, with its own cards then hidden and "
+            "what it knew of them then, as its stream showed it at the time. Nothing in it "
+            "can be sent: `legal_actions` is empty, and the clocks, notes and votes are "
+            "the present's (GET /games/{game_id}). For a seat's token only (401 without "
+            "one, 403 for a spectator's: a spectator's past is the event log). 404 "
+            "no_such_turn past the current turn; 409 game_not_started before the deal."
+        ),
+        query=PastQuery,
+        auth="required",
+        responses={200: (GameViewSchema, "The seat's view at that turn")},
+        errors=(400, 401, 403, 404, 409),
+    )
+    def get(self, game_id: str) -> Response:
+        svc = services()
+        q = load_query(schema(PastQuery))
+        record = svc.reads.load(game_id)
+        return json_response(svc.reads.seat_past(record, bearer_token(), q.get("turn")))

@@ -8,8 +8,19 @@ from __future__ import annotations
 from flask_restx import Namespace, Resource
 
 from .accounts import AccountsResource, AllSessions, CurrentSession, KeyResource, Keys, Me, Sessions
+from .chat import (
+    Follow,
+    Follows,
+    LobbyChat,
+    LobbyChatReports,
+    Mute,
+    Mutes,
+    RoomChat,
+    RoomChatReports,
+)
 from .events import Events, Stream, Tickets
-from .games import Export, GameResource, Games, Replay
+from .games import Export, GameResource, Games, Past, Replay
+from .history import GameTag, GameTags, HistorySearch, Imports, VariantPage
 from .notes import Note, Notes
 from .play import Actions, Chat, Terminate, Votes
 from .players import History, Profile, RatingModel
@@ -38,6 +49,8 @@ players = Namespace("players", description="Public profiles and histories", path
 rating = Namespace("rating", description="The rating model", path="/rating-model")
 replays = Namespace("replays", description="Shared replay rooms and hypotheticals", path="/replays")
 seeds = Namespace("seeds", description="Seeds compared and leaderboards", path="/")
+chat = Namespace("chat", description="The lobby's chat (docs/chat.md)", path="/chat")
+history = Namespace("history", description="Finished games searched, tagged and imported", path="/")
 
 GAME = "/<string:game_id>"
 ROOM = "/<string:room_id>"
@@ -64,6 +77,7 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/terminate", Terminate),
     (games, GAME + "/export", Export),
     (games, GAME + "/replay", Replay),
+    (games, GAME + "/past", Past),  # a seat's own past, during play (in-game replay)
     (games, GAME + "/notes", Notes),  # card notes: the bearer's own
     (games, GAME + "/notes/<int:card_order>", Note),
     (accounts, "", AccountsResource),  # registering
@@ -91,9 +105,22 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (players, "/<string:username>/stats", PlayerStats),
     (seeds, "/seeds/<string:seed_name>", Seed),
     (seeds, "/leaderboards", Leaderboards),
+    (chat, "/lobby", LobbyChat),  # the lobby's chat, for accounts
+    (chat, "/lobby/reports", LobbyChatReports),
+    (replays, ROOM + "/chat", RoomChat),
+    (replays, ROOM + "/chat/reports", RoomChatReports),
+    (accounts, "/me/mutes", Mutes),
+    (accounts, "/me/mutes/<string:username>", Mute),
+    (accounts, "/me/follows", Follows),  # friends
+    (accounts, "/me/follows/<string:username>", Follow),
+    (history, "/history", HistorySearch),  # finished games searched (docs/history.md)
+    (history, "/history/variants/<string:variant>", VariantPage),
+    (history, "/games" + GAME + "/tags", GameTags),
+    (history, "/games" + GAME + "/tags/<string:tag>", GameTag),
+    (history, "/imports", Imports),  # a hanab.live game as a finished game here
 )
 
 for namespace, path, resource in ROUTES:
     namespace.add_resource(resource, path)
 
-NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds)
+NAMESPACES = (system, games, accounts, sessions, players, rating, replays, seeds, chat, history)

@@ -49,6 +49,10 @@ RATES: dict[str, tuple[str, str]] = {
     "replay_lead": ("HANABI_LIMIT_REPLAY_LEAD", "room"),
     "note_seat": ("HANABI_LIMIT_NOTE_SEAT", "seat"),
     "webhook": ("HANABI_LIMIT_WEBHOOK", "address"),
+    "chat_account": ("HANABI_LIMIT_CHAT_ACCOUNT", "account"),
+    "chat_channel": ("HANABI_LIMIT_CHAT_CHANNEL", "channel"),
+    "friends": ("HANABI_LIMIT_FRIENDS", "account"),
+    "import": ("HANABI_LIMIT_IMPORT", "address"),
 }
 
 #: Seconds past its expected end that a waiting request still counts against its address,
@@ -60,6 +64,8 @@ _WHOSE = {
     "seat": N_("from this seat"),
     "game": N_("at this table"),
     "room": N_("in this replay room"),
+    "account": N_("from this account"),
+    "channel": N_("in this chat"),
 }
 
 

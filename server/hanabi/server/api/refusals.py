@@ -59,6 +59,9 @@ STATUS: dict[str, int] = {
     "webhook_url_refused": 400,
     "shadow_seat": 400,
     "spectators_see_hands_rated": 400,
+    "own_account": 400,
+    "invalid_tag": 400,
+    "import_not_finished": 400,
     # 401 Unauthorized: no credential, a wrong one, or one that ended
     "auth_required": 401,
     "invalid_auth": 401,
@@ -78,6 +81,7 @@ STATUS: dict[str, int] = {
     "not_leader": 403,
     "seed_not_played": 403,
     "shadow_not_allowed": 403,
+    "seed_deal_import": 403,
     # 404 Not Found
     "game_not_found": 404,
     "no_such_seat": 404,
@@ -90,6 +94,9 @@ STATUS: dict[str, int] = {
     "unknown_variant": 404,
     "no_webhook": 404,
     "no_such_card": 404,
+    "line_not_found": 404,
+    "not_muted": 404,
+    "not_followed": 404,
     # 406 Not Acceptable: the stream is text/event-stream only
     "not_acceptable": 406,
     # 409 Conflict: the state of the game or the account refuses it
@@ -125,6 +132,9 @@ STATUS: dict[str, int] = {
     "seed_players_seated": 409,
     "card_not_drawn": 409,
     "too_many_notes": 409,
+    "too_many_mutes": 409,
+    "too_many_follows": 409,
+    "too_many_tags": 409,
     # 415 Unsupported Media Type: a body that is not declared JSON
     "unsupported_media_type": 415,
     # 429 Too Many Requests: a limit (with Retry-After)

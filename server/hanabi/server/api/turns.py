@@ -60,7 +60,9 @@ class Webhook(Resource):
         summary="Set the account's webhook: the secret is returned this once",
         description=(
             "The URL is POSTed a JSON body when it becomes the account's move (event "
-            "your_turn) and when a game it plays in ends (game_over), signed with "
+            "your_turn) and when a game it plays in ends (game_over); also when a chat line "
+            "mentions it (mention) and when an account it follows opens a table "
+            "(friend_table), docs/chat.md. Signed with "
             "X-Hanabi-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>, with "
             "X-Hanabi-Timestamp and X-Hanabi-Delivery. A call must be answered within "
             "HANABI_WEBHOOK_TIMEOUT (10 s, connecting, TLS and the answer's headers together). "

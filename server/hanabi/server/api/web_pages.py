@@ -57,11 +57,14 @@ def _secure(response: Response) -> Response:
 @blueprint.get("/replays/<room_id>")
 @blueprint.get("/leaderboards")
 @blueprint.get("/seeds/<seed_name>")
+@blueprint.get("/history")  # docs/history.md
+@blueprint.get("/history/variants/<variant>")
 def page(
     game_id: str | None = None,
     username: str | None = None,
     room_id: str | None = None,
     seed_name: str | None = None,
+    variant: str | None = None,
 ) -> Response:
     """The page; its script shows the lobby, a game or a profile by the path. Its few
     words before the script runs (and without it) speak the request's language."""

@@ -104,6 +104,18 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_WEBHOOK_SHARE": (1, int),  # one account's deliveries under way at once (service)
     "HANABI_WEBHOOK_LOG": (50, int),  # deliveries kept per account (GET .../deliveries)
     "HANABI_LIMIT_WEBHOOK": ("10/minute", str),  # webhooks set per address (each resolves)
+    # The lobby's and replay rooms' chat, mutes and friends (docs/chat.md)
+    "HANABI_CHAT_KEEP": (200, int),  # lines a chat channel keeps (older ones fall off)
+    "HANABI_CHAT_MENTIONS": (5, int),  # @names of one line that notify their accounts
+    "HANABI_CHAT_HIDE_REPORTS": (3, int),  # reports by different accounts that hide a line
+    "HANABI_LIMIT_CHAT_ACCOUNT": ("10/minute", str),  # lobby and room chat lines per account
+    "HANABI_LIMIT_CHAT_CHANNEL": ("120/minute", str),  # lines per chat channel, everyone's
+    "HANABI_LIMIT_FRIENDS": ("60/minute", str),  # follows, mutes and reports per account
+    "HANABI_MAX_MUTES": (500, int),  # accounts one account may mute; then 409 too_many_mutes
+    "HANABI_MAX_FOLLOWS": (200, int),  # accounts one may follow; then 409 too_many_follows
+    "HANABI_FOLLOWERS_NOTIFIED": (1000, int),  # followers' webhooks called per new table
+    "HANABI_LIMIT_IMPORT": ("10/minute", str),  # hanab.live games imported per address
+    "HANABI_HISTORY_MAX": (500_000, int),  # finished games the history search keeps
 }
 
 

@@ -34,10 +34,11 @@ import redis
 #: What the name key of a deleted account holds while the name is held (then the time).
 DELETED = "~deleted:"
 #: The parts of an account's slot (see the module's docstring).
-# tn, ti, wh, wl: turns.py, webhooks.py; sd, so, ps: seeds.py; sp, spx: spoilers.py
+# tn, ti, wh, wl: turns.py, webhooks.py; sd, so, ps: seeds.py; sp, spx: spoilers.py;
+# mu, fo, fr: chat.py
 PARTS = (
     *("a", "s", "k", "st", "h", "hg", "rg", "tn", "ti", "wh", "wl", "sd", "so", "ps"),
-    *("sp", "spx"),
+    *("sp", "spx", "mu", "fo", "fr"),
 )
 
 

@@ -23,6 +23,9 @@ The listings: ``hanabi:index:*`` (:mod:`.listings`) and the listing's change fee
 ``{game:listing}:version`` and ``{game:listing}:changes`` (``listing`` is a pseudo game
 id: no real id is that short), served by the same change hub as games.
 
+The lobby's chat and each replay room's are watched the same way, under the pseudo game
+ids ``chat-lobby`` and ``chat-room-<room id>`` (:mod:`.chat`).
+
 Accounts (``{acct:<id>}:*``, ``hanabi:user:*``, ``hanabi:session:*``...) are laid out in
 :mod:`.accounts`; the login and rate counters in :mod:`.login_counters` and
 :mod:`.rate_counters`.

@@ -119,6 +119,7 @@ class Record:
     # spectators see the public board only while the game is on (options.spectators_see_hands
     # false; table/viewers.py). Stored only when true: a game without it shows hands.
     hide_hands: bool = False
+    imported: bool = False  # read from a hanab.live export (table/imports.py): counts nowhere
 
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # as stored: its string
@@ -126,7 +127,7 @@ class Record:
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "event_count", "score", "result", "snapshot", "compact_log",
              "table_events", "chat_lines", "chat_bytes", "custom_deal", "rated", "votes",
-             "timing", "seed_name", "hide_hands")  # fmt: skip
+             "timing", "seed_name", "hide_hands", "imported")  # fmt: skip
 
     def blob(self) -> bytes:
         data = {STORED_AS.get(name, name): getattr(self, name) for name in self._BLOB}
@@ -134,6 +135,8 @@ class Record:
             del data["seed_name"]  # a game without a seed name is stored as before names
         if not self.hide_hands:
             del data["hide_hands"]  # the default, stored as before the option
+        if not self.imported:
+            del data["imported"]  # a game played here is stored as before imports
         if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
         data["chat"] = None  # table_events: only archives hold them (older states did too)

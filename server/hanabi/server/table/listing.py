@@ -35,10 +35,18 @@ class Listing:
         count known; ``version`` on a timeout)."""
         return self.changes.wait(LISTING, version, seconds)
 
-    def list_games(self, status: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+    def list_games(
+        self,
+        status: str | None,
+        limit: int,
+        cursor: str | None,
+        follows: set[str] | None = None,
+    ) -> dict[str, Any]:
         """A page of summaries, newest first; lobbies by last change, and only those
         changed within ``HANABI_LOBBY_LISTED_S`` with a person seated (the others are
-        abandoned: reachable by id until they expire, but not listed)."""
+        abandoned: reachable by id until they expire, but not listed). ``follows``: the
+        account ids the reader follows; a game where one is seated names them
+        (``friends``) and comes first in its page (:mod:`.friends`)."""
         since = now_ms() - self.lobby_listed_s * 1000
         key = status or "all"
 
@@ -61,12 +69,14 @@ class Listing:
                 if record is None or (status is not None and record.status != status):
                     stale.append(member)
                 elif record.status is not GameStatus.LOBBY or listed(record, since):
-                    games.append(rendering.summary(record))
+                    games.append(with_friends(rendering.summary(record), record, follows))
             self.store.unindex(key, stale)
             last = rows[-1][1]
             if len(games) >= limit:
                 break
         next_cursor = last if games and len(games) >= limit and not exhausted else None
+        if follows:  # friends' tables first, each part in its own order
+            games = [g for g in games if "friends" in g] + [g for g in games if "friends" not in g]
         return {"games": games, "next_cursor": next_cursor}
 
 
@@ -74,3 +84,14 @@ def listed(lobby: Record, since_ms: int) -> bool:
     """Whether a lobby is still open to join as the listing sees it: changed since
     ``since_ms``, with a person seated (a table of bots alone could never be started)."""
     return lobby.updated >= since_ms and any(p.kind is SeatKind.PERSON for p in lobby.players)
+
+
+def with_friends(
+    summary: dict[str, Any], record: Record, follows: set[str] | None
+) -> dict[str, Any]:
+    """``summary`` naming the followed accounts seated at ``record`` (by their seats'
+    accounts: a guest who took a friend's name is no friend)."""
+    if not follows:
+        return summary
+    friends = [p.name for p in record.players if p.account is not None and p.account in follows]
+    return {**summary, "friends": friends} if friends else summary

@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from hanabi.game import Action, Game, HanabiError, export_game, full_view, get_variant, replay
+from hanabi.game import Action, Game, HanabiError, export_game, full_view, get_variant, replay, view
 from hanabi.game.views import redact_event
 
-from ..storage.archive import encode_action
+from ..storage.archive import decode_action, encode_action
 from ..storage.changes import Busy, ChangeHub
 from ..storage.record import GameStatus, Record
 from ..storage.server_time import ServerTime
@@ -28,8 +28,8 @@ from .last_action import last_action
 from .private import Own, PrivateKeys
 from .refusals import Conflict, NotFound, Refused, Unavailable
 from .restore import Finished
-from .seats import not_found
-from .viewers import Spectating, Viewer, as_viewer
+from .seats import not_found, require_seat
+from .viewers import Spectating, Viewer, as_viewer, seated
 
 #: The replay's viewer: everything of a finished game.
 FULL = Viewer(spectating=Spectating.FULL)
@@ -50,6 +50,7 @@ class Reads:
         self.views = LRU(cache_size)
         self.finished = LRU(256)
         self.records = LRU(cache_size)  # id -> (version, players, blob)
+        self.past = LRU(256)  # (id, seat, turn) -> a seat's view then (it never changes)
         #: Keys each view served gets fresh, past the cache (card notes); the composition
         #: sets it.
         self.private: PrivateKeys | None = None
@@ -327,4 +328,47 @@ class Reads:
         out.update(clocks_view(record, self.server_time.now_ms()))
         out.update(self._private(record.id, ClockState.of(record), FULL))
         out["spectating"] = Spectating.FULL
+        return out
+
+    # -- a seat's own past ---------------------------------------------------------------
+
+    def seat_past(self, record: Record, token: str | None, turn: int | None) -> dict[str, Any]:
+        """The game as the bearer's seat saw it after ``turn`` moves (default: the current
+        turn): the engine's view for that seat of the game replayed to that turn, so its
+        own cards then stay hidden (as they were), with what it knew of them then. For a
+        seat only (401 without a credential, 403 for another's): a spectator's past is the
+        public log. Nothing in it can be acted on (no legal actions); its clocks and the
+        seat's notes are the present's."""
+        seat = require_seat(record, token)
+        if record.status is GameStatus.LOBBY:
+            raise Conflict("game_not_started", "The cards are not dealt yet.")
+        log = self.compact_log(record)
+        last = len(log)
+        if turn is None:
+            turn = last
+        if turn > last:
+            raise NotFound("no_such_turn", "The game has turns 0 to {last}.", last=last)
+        key = (record.id, seat, turn)
+        cached = self.past.get(key)
+        if cached is None:
+            cached = self._seat_past(record, seat, log, turn)
+            self.past.put(key, cached)
+        out = dict(cached)
+        out.update(clocks_view(record, self.server_time.now_ms()))
+        out.update(self._private(record.id, ClockState.of(record), seated(seat)))
+        return out
+
+    def _seat_past(self, record: Record, seat: int, log: list[str], turn: int) -> dict[str, Any]:
+        """The seat's view of the game replayed to ``turn``, without its time keys."""
+        actions = [decode_action(entry)[1] for entry in log[:turn]]
+        try:
+            game = replay(restore.setup_of(record), actions)
+        except HanabiError as exc:  # pragma: no cover - the log was played once already
+            raise Refused("replay_failed", exc.template, **exc.params) from None
+        out = rendering.with_table(view(game, seat), record, seat)
+        # a past turn is not the present: nothing to send from it, and the table as it
+        # stands now (its status, votes) is the live view's to say
+        out["legal_actions"] = []
+        out["spectating"] = None  # a seat's own view (table/viewers.py)
+        out["last_action"] = last_action(record, game, seat)
         return out

@@ -13,7 +13,11 @@ from typing import Any
 from ..storage.changes import ChangeHub
 from ..storage.store import Store
 from .accounts import Accounts
+from .chat import Chat
 from .deadlines import Deadlines
+from .friends import Friends
+from .history import History
+from .imports import Imports
 from .leaderboards import Results
 from .leaving import Leaving
 from .listing import Listing
@@ -26,6 +30,7 @@ from .seeds import SeedPages
 from .settle import Settler
 from .spoilers import Spoilers
 from .stats import Profiles
+from .tags import Tags
 from .tickets import StreamTickets
 from .turns import Turns
 from .viewers import Viewers
@@ -61,3 +66,8 @@ class Services:
     notes: Notes  # card notes, private to their author until the end
     viewers: Viewers  # who looks at a game, and what they see of it
     spoilers: Spoilers  # who saw which seed's cards; who holds a live seat on which deal
+    chat: Chat  # the lobby's and replay rooms' chat, and mutes (docs/chat.md)
+    friends: Friends  # follows, friends' tables first, their new tables' notifications
+    history: History  # finished games searched, and each variant's page
+    tags: Tags  # tags on finished games
+    imports: Imports  # hanab.live games read in as finished games

@@ -65,6 +65,8 @@ POLL = 1.0
 class WebhookEvent(StrEnum):
     YOUR_TURN = "your_turn"  # it became the account's move
     GAME_OVER = "game_over"  # a game the account plays in ended
+    MENTION = "mention"  # a chat line @named the account (table/chat.py)
+    FRIEND_TABLE = "friend_table"  # an account it follows opened a table (table/friends.py)
 
 
 class DeliveryOutcome(StrEnum):

@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { ensureVariant, variantName } from "./catalogue.js";
 import { alertBox, field, fill, h } from "./dom.js";
 import { webhookPanel } from "./webhook.js";
+import { followButton } from "./chat.js";
 import { reasonText } from "./words.js";
 
 /** The header's account area: who you are, or a form to log in or register. */
@@ -113,9 +114,11 @@ export async function showProfile(main, username, { variants }) {
   const me = api.session();
   const own = me && me.username === profile.username ? me : null; // one's own page: the webhook
   await Promise.all(stats.map(([id]) => ensureVariant(variants, id).catch(() => null)));
+  const follow = me && !own ? await followButton(me, profile.username) : null; // friends (chat.js)
   fill(
     main,
     h("h1", {}, profile.username, profile.bot ? ` ${_("(bot account)")}` : ""),
+    follow,
     h("dl", { class: "counters" },
       h("div", { class: "counter" }, h("dt", {}, _("Rating")), h("dd", {}, profile.rating.toFixed(0))),
       h("div", { class: "counter" }, h("dt", {}, _("Played")), h("dd", {}, ngettext("{n} rated game", "{n} rated games", profile.rated_games)))),

@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { accountNav, showProfile } from "./account.js";
 import { DEFAULT_VARIANT, ensureVariant } from "./catalogue.js";
 import { banner, fill, h } from "./dom.js";
+import { showHistory, showVariantPage } from "./history.js";
 import { showLeaderboards, showSeed } from "./leaderboards.js";
 import { languageFooter } from "./language.js";
 import { showLobby } from "./lobby.js";
@@ -68,11 +69,14 @@ async function main() {
   const player = path.match(/^\/players\/([^/]+)\/?$/);
   const room = path.match(/^\/replays\/([^/]+)\/?$/);
   const seed = path.match(/^\/seeds\/([^/]+)\/?$/);
+  const variantPage = path.match(/^\/history\/variants\/([^/]+)\/?$/);
   if (game) await showGame(root, decodeURIComponent(game[1]), ctx);
   else if (player) await showProfile(root, decodeURIComponent(player[1]), ctx);
   else if (room) await showSharedReplay(root, decodeURIComponent(room[1]), ctx);
   else if (path.startsWith("/leaderboards")) await showLeaderboards(root, ctx);
   else if (seed) await showSeed(root, decodeURIComponent(seed[1]));
+  else if (variantPage) await showVariantPage(root, decodeURIComponent(variantPage[1]));
+  else if (path.startsWith("/history")) await showHistory(root);
   else showLobby(root, ctx);
 }
 

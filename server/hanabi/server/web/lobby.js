@@ -9,6 +9,7 @@ import { DEFAULT_VARIANT, variantName } from "./catalogue.js";
 import { variantPicker } from "./picker.js";
 import { seedChoice } from "./leaderboards.js";
 import { moveClockField, turnsPanel } from "./turns.js";
+import { chatPanel, friendTables } from "./chat.js";
 import { handsHidden } from "./watching.js";
 import { reasonText, seatKind } from "./words.js";
 
@@ -64,15 +65,21 @@ export function showLobby(main, { variants, strategies }) {
   const minePanel = h("section", { class: "panel", "aria-labelledby": "mine-h", hidden: true },
     h("h2", { id: "mine-h" }, _("Your games")), mine);
   const turns = account ? turnsPanel(account, variants) : null; // turn-based play (turns.js)
+  const chat = account
+    ? chatPanel({ path: "/chat/lobby", account, title: _("Lobby chat"), where: _("Nobody has said anything yet: say hello."), asks: false })
+    : null; // chat.js: accounts only
+  const chatInvite = account ? null : h("section", { class: "panel chat", "aria-label": _("Lobby chat") },
+    h("h2", {}, _("Lobby chat")), h("p", { class: "muted" }, _("Log in to chat with everyone in the lobby.")));
   fill(
     main,
     h("h1", {}, _("Hanabi")),
     h("p", { class: "lead" }, _("The cooperative card game: you see everyone's cards but your own. Open a table, seat friends or bots, and build the fireworks together.")),
-    h("nav", { "aria-label": _("Pages") }, h("a", { href: "/leaderboards" }, _("Leaderboards"))),
+    h("nav", { "aria-label": _("Pages") }, h("a", { href: "/leaderboards" }, _("Leaderboards")), " · ", h("a", { href: "/history" }, _("History"))),
     alert.el,
     turns?.el,
     minePanel,
     who,
+    chat ? chat.el : chatInvite,
     createForm(variants, strategies, identity, alert, account),
     h("section", { class: "panel", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, _("Open tables")), lists.lobby),
     h("section", { class: "panel", "aria-labelledby": "playing-h" }, h("h2", { id: "playing-h" }, _("Games in play")), lists.playing),
@@ -106,8 +113,11 @@ export function showLobby(main, { variants, strategies }) {
         ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score_hidden ? _("hidden until the end") : game.score })
           + (seated || !handsHidden(game.options) ? "" : _(", hands hidden from spectators"))
         : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
-    const li = h("li", { class: "game-row", "aria-label": `${variant}: ${people}` },
-      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`),
+    const friends = game.friends?.length
+      ? h("span", { class: "friends" }, _("Friends: {names}", { names: game.friends.join(_(", ")) }))
+      : null; // followed accounts seated here (the server lists these tables first)
+    const li = h("li", { class: game.friends?.length ? "game-row friend" : "game-row", "aria-label": `${variant}: ${people}` },
+      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`, friends ? " " : "", friends),
       h("span", { class: "who" }, people),
       h("span", { class: "row" }, action));
     return li;
@@ -119,7 +129,8 @@ export function showLobby(main, { variants, strategies }) {
 
   yourGames(mine, minePanel, row);
   const stop = new AbortController();
-  liveLobby((games) => show("lobby", games), stop.signal);
+  const friendsOpened = friendTables();
+  liveLobby((games) => (show("lobby", games), friendsOpened(games)), stop.signal, account);
   const others = async () => {
     for (const status of ["playing", "finished"]) {
       try {
@@ -131,7 +142,7 @@ export function showLobby(main, { variants, strategies }) {
   };
   others();
   const timer = setInterval(others, 15000);
-  return { close: () => (stop.abort(), clearInterval(timer), turns?.close()) };
+  return { close: () => (stop.abort(), clearInterval(timer), turns?.close(), chat?.close()) };
 }
 
 /**
@@ -154,14 +165,15 @@ async function yourGames(list, panel, row) {
   }
 }
 
-/** Follow the open tables: the listing is asked again with its ETag and held until it changes. */
-async function liveLobby(render, signal) {
+/** Follow the open tables: the listing is asked again with its ETag and held until it
+ * changes; as the account (if any), so that its friends' tables come first. */
+async function liveLobby(render, signal, account) {
   let etag = null;
   let failures = 0;
   while (!signal.aborted) {
     try {
       const path = `/games?status=lobby&limit=50${etag ? "&wait=25" : ""}`;
-      const r = await api.call("GET", path, { etag, signal });
+      const r = await api.call("GET", path, { etag, signal, token: account?.token });
       if (failures) banner(null);
       failures = 0;
       if (r.status === 200) {

@@ -80,7 +80,7 @@ export function movePanel(page) {
         ),
       );
     }
-    parts.push(h("p", { class: "muted keys" }, _("Keys: 1-6 select a card, p play, d discard, c give clue.")));
+    parts.push(h("p", { class: "muted keys" }, _("Keys: 1-6 select a card, a or p play, d discard; ; a partner, then 1-5 or q w e r t y a clue, Ctrl+Enter gives it; ← earlier turns.")));
   }
   const votes = v.votes;
   parts.push(

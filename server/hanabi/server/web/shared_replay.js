@@ -7,6 +7,7 @@
 // Turns are shown as the table numbers them: turn N is the board after N - 1 moves; a
 // move's button and the last move name players and slots as the table does (from 1).
 
+import { chatPanel } from "./chat.js";
 import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { bareVariant, ensureVariant } from "./catalogue.js";
@@ -214,9 +215,13 @@ export async function showSharedReplay(root, roomId, ctx) {
         _("{leader} leads · {where} · {n} joined", { leader: room.leader.name, where, n: room.followers })),
       alert,
       leading() ? leaderControls() : followerControls(),
-      ...board());
+      ...board(),
+      chat.el);
   }
 
+  // the room's chat (chat.js): read by whoever reads the room, said by accounts
+  const chat = chatPanel({ path: `${path}/chat`, account: api.session(), title: _("Room chat"),
+    where: _("Nobody has said anything here yet."), reader: () => api.session()?.token || credential() });
   render();
   followRoom(path, credential, async (next) => {
     if (next.version < room.version) return;

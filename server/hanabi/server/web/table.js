@@ -7,6 +7,9 @@ import { bareVariant, ensureVariant } from "./catalogue.js";
 import { Clocks } from "./clock.js";
 import { alertBox, banner, field, fill, h, keepInput } from "./dom.js";
 import { cardButton, counters, discardPile, fireworks } from "./hands.js";
+import { cardMenu, dressTable, tableKey } from "./cardplay.js";
+import { historyButton, historyKey, historyPanel } from "./earlier.js";
+import { tagsPanel } from "./history.js";
 import { seedPanel } from "./leaderboards.js";
 import { movePanel } from "./moves.js";
 import { dressCard, lastMove, notesToggle } from "./notes.js";
@@ -36,7 +39,7 @@ class GamePage {
     this.strategies = strategies;
     this.view = null;
     this.events = [];
-    this.sel = { card: null, target: null, clue: null };
+    this.sel = { card: null, target: null, clue: null, menu: null };
     this.clocks = new Clocks();
     this.stream = null;
     this.shadow = wantedShadow(); // a seat a spectator watches as (watching.js), or null
@@ -202,6 +205,9 @@ class GamePage {
   render() {
     const v = this.view;
     if (!v || this.replaying) return;
+    // in-game replay (earlier.js): the table as this seat saw it at an earlier turn
+    if (this.past && v.status !== "playing") this.past = null; // over: the replay is the end screen's
+    const shown = this.past?.view || v;
     const restoreInput = keepInput(this.body);
     // a table not dealt yet is as big as its seats; a dealt one, as its players
     const size = v.status === "lobby" ? v.max_players : v.players.length;
@@ -220,21 +226,37 @@ class GamePage {
     this.chatPanel.querySelector("form").hidden = !canChat;
     this.chatClosed.hidden = v.status !== "finished";
     if (v.status === "lobby") {
+      this.body.className = "game";
       fill(this.body, seatsPanel(this, this.strategies), this.logPanel());
     } else {
       const cells = new Map();
-      fill(
-        this.body,
-        v.status === "finished" ? this.endPanel() : null,
-        lastMove(this.info, v),
-        h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, v), counters(v),
-          efficiencyCounters(this.info, v, this.events)),
-        this.handsPanel(cells),
-        v.status === "playing" ? this.controls() : null,
-        // beside the table on a wide screen, under it on a narrow one (style.css)
-        h("div", { class: "side" }, discardPile(this.info, v), this.logPanel(), v.status === "playing" ? prefsPanel(this) : null),
-      );
+      // looking back: what had happened by then (the log and the efficiency stop there)
+      const events = shown === v ? this.events : this.events.filter((e) => e.turn == null || e.turn < shown.turn);
+      // two columns on a wide screen, fitting it (table_layout.css): the table (the last
+      // move, the board, the hands, the log and the settings), and beside it the moves,
+      // the discards and the chat; one under the other on a narrow one
+      this.body.className = `game dealt${this.past ? " past" : ""}`;
+      // the columns are kept from one drawing to the next (only what is in them is drawn
+      // again), so that the chat beside the table keeps its focus and what is typed
+      this.cols ||= { main: h("div", { class: "table-main" }), moves: h("div", { class: "side-moves" }) };
+      this.cols.side ||= h("div", { class: "side" }, this.cols.moves, this.chatPanel);
+      fill(this.cols.main,
+        lastMove(this.info, shown),
+        h("section", { class: "panel board", "aria-label": _("Board") }, fireworks(this.info, shown), counters(shown),
+          efficiencyCounters(this.info, shown, events)),
+        this.handsPanel(cells, shown),
+        this.logPanel(events),
+        v.status === "playing" ? prefsPanel(this) : null);
+      fill(this.cols.moves,
+        this.past ? historyPanel(this) : v.status === "playing" ? this.controls() : null,
+        discardPile(this.info, shown));
+      const end = v.status === "finished" ? this.endPanel() : null;
+      const first = this.body.firstElementChild;
+      if (!this.body.contains(this.cols.main)) fill(this.body, end, this.cols.main, this.cols.side);
+      else if (first?.classList.contains("end")) end ? first.replaceWith(end) : first.remove();
+      else if (end) this.body.prepend(end);
       this.clocks.update(v, cells);
+      dressTable(this, shown); // clue highlights and the card menus' places (cardplay.js)
     }
     restoreInput();
   }
@@ -246,14 +268,14 @@ class GamePage {
     return watchingLine(v); // what a spectator sees here (watching.js)
   }
 
-  handsPanel(cells) {
-    const v = this.view;
-    const myTurn = v.status === "playing" && v.you !== null && v.current_seat === v.you;
+  handsPanel(cells, v = this.view) {
+    const past = v !== this.view; // an earlier turn: nothing on it is chosen or sent
+    const myTurn = !past && v.status === "playing" && v.you !== null && v.current_seat === v.you;
     return h(
       "section",
       { class: "panel hands", "aria-label": _("Hands") },
       notesToggle(this, v),
-      shadowPicker(this), // a spectator's Shadow selector (watching.js)
+      past ? null : shadowPicker(this), // a spectator's Shadow selector (watching.js)
       v.players.map((p) => {
         const own = p.seat === v.you;
         const clock = v.clocks ? h("span", { class: "clock", "aria-label": _("{name}'s clock", { name: p.name }) }) : null;
@@ -262,7 +284,7 @@ class GamePage {
         const targeted = this.sel.target === p.seat;
         return h(
           "div",
-          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}`, role: "group", "aria-label": own ? _("Your hand ({name})", { name: p.name }) : _("{name}'s hand", { name: p.name }) },
+          { class: `player${toMove ? " to-move" : ""}${targeted ? " targeted" : ""}${own ? " own" : ""}`, "data-seat": String(p.seat), role: "group", "aria-label": own ? _("Your hand ({name})", { name: p.name }) : _("{name}'s hand", { name: p.name }) },
           h("h2", { class: "player-name" },
             own ? _("{name} (you)", { name: p.name }) : p.name,
             seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
@@ -270,17 +292,19 @@ class GamePage {
             toMove ? h("span", { class: "badge turn" }, _("to move")) : null,
             clock),
           h("div", { class: "hand" },
-            (v.hands[p.seat] || []).map((card, i) => dressCard(this, v,
+            (v.hands[p.seat] || []).map((card, i) => cardMenu(this, v, p.seat, i + 1, card, dressCard(this, v,
               card, cardButton(this.info, card, i + 1, {
                 own,
                 key: `card-${card.order}`,
                 selected: own ? this.sel.card === card.order : false,
-                onSelect: v.you === null || v.status !== "playing" ? null
-                  : own ? () => this.pick({ card: this.sel.card === card.order ? null : card.order })
-                  : () => this.pick({ target: p.seat }),
+                // a click opens the card's menu: Play / Discard on yours, the clues that
+                // touch it on a partner's (cardplay.js)
+                onSelect: past || v.you === null || v.status !== "playing" ? null
+                  : own ? () => this.pick({ card: this.sel.card === card.order ? null : card.order, menu: this.sel.card === card.order ? null : card.order })
+                  : () => this.pick({ target: p.seat, menu: this.sel.menu === card.order ? null : card.order }),
               })),
-            )),
-          !own && myTurn && v.you !== null
+            ))),
+          !own && myTurn && v.you !== null && !past
             ? h("button", {
                 type: "button", class: "small", "aria-pressed": String(targeted), "data-key": `target-${p.seat}`,
                 onclick: () => this.pick({ target: targeted ? null : p.seat }),
@@ -293,6 +317,8 @@ class GamePage {
 
   pick(change) {
     if ("target" in change && change.target !== this.sel.target) this.sel.clue = null;
+    if (!("menu" in change)) this.sel.menu = null; // a choice made elsewhere closes a card's menu
+    if ("card" in change) this.keyMode = null; // a card chosen: the clue keys are off (cardplay.js)
     Object.assign(this.sel, change);
     this.render();
   }
@@ -307,15 +333,24 @@ class GamePage {
 
   async send(action) {
     const result = await this.act(() => api.post(`${this.path}/actions`, { ...action, turn: this.view.turn }, { token: this.token }));
-    if (result) this.sel = { card: null, target: this.sel.target, clue: null };
+    if (result) {
+      this.sel = { card: null, target: this.sel.target, clue: null, menu: null };
+      this.keyMode = null;
+    }
     this.render();
   }
 
   key(event) {
     const v = this.view;
     if (!v || v.status !== "playing" || v.you === null || this.replaying) return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.metaKey || event.altKey) return;
     if (event.target.closest("input:not([type=checkbox]), textarea, select")) return;
+    // earlier turns (earlier.js), then hanab.live's keys on the cards (cardplay.js)
+    if (historyKey(this, event) || tableKey(this, event)) {
+      event.preventDefault();
+      return;
+    }
+    if (event.ctrlKey || this.past) return;
     const hand = v.hands[v.you] || [];
     if (/^[1-9]$/.test(event.key) && Number(event.key) <= hand.length) {
       const order = hand[Number(event.key) - 1].order;
@@ -344,6 +379,7 @@ class GamePage {
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
       v.seed ? seedPanel(v.seed, v.id) : null,
+      tagsPanel(v), // docs/history.md
       // a finished game is everyone's to replay and export (docs/seeds.md), but for an
       // account that plays its deal at another table (watching.js)
       cardsWithheld(v),
@@ -368,6 +404,7 @@ class GamePage {
 
   async replay() {
     this.replaying = true;
+    this.body.className = "game dealt replaying"; // the table's columns and cards (table_layout.css)
     this.clocks.update(this.view, new Map());
     const close = () => {
       this.replaying = false;
@@ -381,20 +418,25 @@ class GamePage {
     }
   }
 
-  logPanel() {
+  logPanel(events = this.events) {
     const v = this.view;
     const started = v.status !== "lobby";
     const narrator = new Narrator(started ? v.players.map((p) => p.name) : [], this.info, started);
     const lines = [];
-    for (const event of this.events) {
+    for (const event of events) {
       const line = narrator.line(event);
       if (!line || line.kind === "chat" || line.kind === "aside") continue;
       if (line.joins && lines.length) lines[lines.length - 1] += line.text;
       else lines.push(line.text);
     }
     const list = h("ol", { class: "log-lines", "aria-label": _("Game log") }, lines.map((t) => h("li", {}, t)));
-    const panel = h("section", { class: "panel log", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, _("Log")), list);
+    const panel = h("section", { class: "panel log", "aria-labelledby": "log-h" },
+      h("div", { class: "log-head" }, h("h2", { id: "log-h" }, _("Log")), historyButton(this)), list);
     setTimeout(() => (list.scrollTop = list.scrollHeight), 0);
+    // the newest line stays in sight when the window (and the log's room) changes size
+    this.logSizes ||= new ResizeObserver((seen) => seen.forEach((e) => (e.target.scrollTop = e.target.scrollHeight)));
+    this.logSizes.disconnect();
+    this.logSizes.observe(list);
     return panel;
   }
 

@@ -17,6 +17,8 @@ const OUTCOMES = {
 const EVENTS = {
   your_turn: () => _("your move"),
   game_over: () => _("game over"),
+  mention: () => _("a mention"), // chat.md
+  friend_table: () => _("a friend's new table"),
 };
 
 function when(text) {

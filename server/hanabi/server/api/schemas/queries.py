@@ -82,6 +82,12 @@ class ReplayQuery(QueryString):
     turn = query_integer(0, TURN_MAX, metadata={"description": "Default: the final turn."})
 
 
+class PastQuery(QueryString):
+    turn = query_integer(
+        0, TURN_MAX, metadata={"description": "Moves made by then. Default: the current turn."}
+    )
+
+
 class StreamQuery(QueryString):
     after = query_integer(
         0,

@@ -87,7 +87,10 @@ class NewWebhookSchema(WebhookSchema):
 
 class DeliverySchema(Schema):
     id = fields.String(required=True, metadata={"description": "The X-Hanabi-Delivery header."})
-    event = fields.String(required=True, validate=validate.OneOf(("your_turn", "game_over")))
+    event = fields.String(
+        required=True,
+        validate=validate.OneOf(("your_turn", "game_over", "mention", "friend_table")),
+    )
     game_id = nullable_string()
     attempt = integer(required=True)
     status = nullable_integer(metadata={"description": "The receiver's HTTP status."})

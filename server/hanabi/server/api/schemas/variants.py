@@ -135,6 +135,20 @@ class VariantDescriptionSchema(VariantSchema):
         metadata={"description": "The special rules that are on (empty: the standard game)."},
     )
     deck_size = integer(required=True)
+    clue_touches = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(
+            keys=fields.String(),
+            values=fields.Dict(keys=fields.String(), values=fields.List(integer())),
+        ),
+        required=True,
+        metadata={
+            "description": "The cards each clue touches, by the variant's touch rules: "
+            "`colors` (a clue colour) and `ranks` (a clue rank, as a string), each mapping "
+            "a suit id to the ranks of that suit it touches (a clue that touches nothing "
+            "by a rule, as colour-blind, maps nothing)."
+        },
+    )
     aliases = fields.List(
         fields.String(),
         required=True,

@@ -356,6 +356,13 @@ class GameSummarySchema(Schema):
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     created = fields.DateTime(required=True)
     updated = fields.DateTime(required=True)
+    friends = fields.List(
+        fields.String(),
+        metadata={
+            "description": "Only for an account that follows someone seated here: their "
+            "names. Such games come first in their page (docs/chat.md)."
+        },
+    )
 
 
 class GamePageSchema(Schema):
