@@ -54,7 +54,8 @@ def test_create_detached_list_and_json(live_server, tmp_path):
     created = json.loads(run(["create", "--name", "yan", "--json", "--empty-clues"], env).stdout)
     assert created["seat"] == 0
     assert created["game"]["options"] == {
-        "empty_clues": True, "strikeout_keeps_score": False, "idle_limit": 1800, "timer": None
+        "empty_clues": True, "strikeout_keeps_score": False, "idle_limit": 1800, "timer": None,
+        "spectators_see_hands": True,  # an unrated table's default (docs/watching.md)
     }  # fmt: skip
     timed = run(["create", "--name", "tim", "--json", "--timer", "120+20", "--idle", "600"], env)
     options = json.loads(timed.stdout)["game"]["options"]

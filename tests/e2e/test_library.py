@@ -68,7 +68,8 @@ def test_create_with_every_option(api):
     assert game["id"] == seat.game_id and game["status"] == "lobby" and game["host"] == 0
     assert game["variant"] == "rainbow" and game["max_players"] == 3
     assert game["options"] == {
-        "empty_clues": True, "strikeout_keeps_score": True, "idle_limit": 1800, "timer": None
+        "empty_clues": True, "strikeout_keeps_score": True, "idle_limit": 1800, "timer": None,
+        "spectators_see_hands": True,  # an unrated table's default (docs/watching.md)
     }  # fmt: skip
     assert game["players"] == [
         {"seat": 0, "name": "alice", "bot": None, "plays": None, "playing": None}

@@ -13,7 +13,7 @@ from typing import Any
 import requests
 from urllib3.exceptions import NewConnectionError
 
-from .i18n import _
+from .i18n import N_, _
 
 
 class ApiError(Exception):
@@ -80,6 +80,21 @@ def _is_problem(response: requests.Response) -> bool:
         return False
 
 
+#: The refusals about credentials, said as a person understands them: the server's own
+#: sentences speak to programs (headers, tokens), and a person never handles a token.
+PLAIN = {
+    "auth_required": N_("This needs you to be known here: log in, or use the seat you joined."),
+    "invalid_auth": N_("Your saved login or seat is no longer valid: log in or join again."),
+    "account_required": N_("This needs an account: log in first."),
+    "not_a_player": N_("You hold no seat at this game."),
+    "not_a_session": N_("Only a login can do that, not a bot's API key."),
+    "seat_held": N_(
+        "That name holds a seat at this game, which has started: come back to it from where "
+        "it joined, or log in as its account, not by joining again."
+    ),
+}
+
+
 def _problem(response: requests.Response) -> ApiError:
     """The ApiError for a 4xx/5xx answer, from its problem+json body when there is one."""
     try:
@@ -90,6 +105,8 @@ def _problem(response: requests.Response) -> ApiError:
         title = body.get("title")
         detail = body.get("detail") or title or response.reason or f"HTTP {response.status_code}"
         code = body.get("code") or f"http_{response.status_code}"
+        if code in PLAIN:
+            detail = _(PLAIN[code])
         status = body.get("status") if isinstance(body.get("status"), int) else None
         return ApiError(
             str(code), status or response.status_code, str(detail), title=title, problem=body

@@ -27,6 +27,10 @@ ENDED = {
     "gone": N_("This game is gone (its lobby emptied, or it expired)."),
     "not_a_player": N_("You no longer hold a seat at this table."),
     "revoked": N_("Your session ended (a logout or a password change elsewhere): log in again."),
+    "same_deal_elsewhere": N_(
+        "You are playing this deal at another table: its cards stay hidden until that game ends."
+    ),
+    "shadow_not_allowed": N_("The table no longer lets you watch as that player."),
 }
 
 
@@ -51,10 +55,14 @@ class Follower:
         after: Callable[[], int],
         poll_wait: float = POLL_WAIT,
         stream: bool = True,
+        shadow: int | None = None,
     ) -> None:
+        # ``shadow``: the seat a spectator watches the table as (None: as the table shows
+        # spectators); a seat's own credential gets its own view whatever it asks.
+        self.shadow = shadow
         # Its own clients: the follower retries on its own schedule (and says so). With no
-        # seat it looks as the client's own credential (an account watching a finished
-        # seed's game sees its cards if it finished the seed: docs/seeds.md).
+        # seat it looks as the client's own credential (an account: the server notes the
+        # seeds whose cards it saw before playing them, docs/watching.md).
         self.client = Client(client.server, client.token, timeout=client.timeout, retries=0)
         # a password table's spectator pass (Client.use_pass, docs/lobby.md) comes along
         passes = {k: v for k, v in client.session.headers.items() if k.lower() == "x-table-pass"}
@@ -84,7 +92,12 @@ class Follower:
             events: list[dict] = []
             try:
                 items = self.client.stream(
-                    self.game_id, after=self.after(), token=token, resume=False, quiet=STREAM_QUIET
+                    self.game_id,
+                    after=self.after(),
+                    token=token,
+                    resume=False,
+                    quiet=STREAM_QUIET,
+                    shadow=self.shadow,
                 )
                 for item in items:
                     outage.ok()
@@ -126,7 +139,9 @@ class Follower:
             try:
                 # After a failure, ask without waiting: the answer says "back" at once.
                 wait = self.poll_wait if etag and not outage.failures else None
-                polled = self.client.poll(self.game_id, etag, wait=wait, token=token)
+                polled = self.client.poll(
+                    self.game_id, etag, wait=wait, token=token, shadow=self.shadow
+                )
             except ApiError as exc:
                 if token != self.seat_token():
                     etag = None  # asked with the seat just given up: ask again as we are

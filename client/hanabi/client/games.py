@@ -231,9 +231,10 @@ class GameCalls:
 
     # -- the game -------------------------------------------------------------------
 
-    def game(self, game_id: str, *, token: str | None = None) -> View:
-        """The view for the token's seat (the spectator view without one)."""
-        return self.poll(game_id, token=token).game  # type: ignore[return-value]
+    def game(self, game_id: str, *, token: str | None = None, shadow: int | None = None) -> View:
+        """The view for the token's seat (the spectator view without one; with ``shadow``,
+        a seat numbered from 0, a spectator's view of the table as that seat sees it)."""
+        return self.poll(game_id, token=token, shadow=shadow).game  # type: ignore[return-value]
 
     def poll(
         self,
@@ -242,14 +243,16 @@ class GameCalls:
         *,
         wait: float | None = None,
         token: str | None = None,
+        shadow: int | None = None,
     ) -> Poll:
         """The view if it changed since ``etag``; with ``wait``, hold until it does.
 
         ``wait`` (seconds, at most 30; needs ``etag``) makes the server answer as soon as the game
-        changes, or with 304 once the time is up.
+        changes, or with 304 once the time is up. ``shadow``: a seat (from 0) a spectator
+        watches the table as (a seat's own credential gets its own view whatever it asks).
         """
         headers = {"If-None-Match": etag} if etag else {}
-        params: dict[str, Any] = {}
+        params: dict[str, Any] = {} if shadow is None else {"shadow": shadow}
         timeout = self.transport._long_poll(params, wait, etag)
         response = self.transport._request(
             "GET",
@@ -285,6 +288,7 @@ class GameCalls:
         resume: bool = True,
         quiet: float = STREAM_QUIET,
         first: float = STREAM_FIRST,
+        shadow: int | None = None,
     ) -> Iterator[StreamEvent]:
         """The game's server-sent event stream, as :class:`StreamEvent` objects: every event
         the viewer may see (after ``after``, when given), and a ``view`` after each change,
@@ -296,7 +300,7 @@ class GameCalls:
         silent for ``first`` seconds after it opens, or ``quiet`` seconds later on, is dead.
         Raises :class:`StreamUnavailable` when the server has no stream or something in
         between buffers it (nothing arrives on a new connection), so the caller can
-        long-poll instead; :class:`ApiError` for a refusal.
+        long-poll instead; :class:`ApiError` for a refusal. ``shadow``: as :meth:`poll`'s.
         """
         return read_stream(
             self.transport,
@@ -306,13 +310,19 @@ class GameCalls:
             resume=resume,
             quiet=quiet,
             first=first,
+            shadow=shadow,
         )
 
-    def stream_ticket(self, game_id: str, *, token: str | None = None) -> dict[str, Any]:
+    def stream_ticket(
+        self, game_id: str, *, token: str | None = None, shadow: int | None = None
+    ) -> dict[str, Any]:
         """A one-time ticket (``{"ticket", "expires"}``) that opens the token's event stream
         as ``GET /games/{id}/stream?ticket=``: for clients that cannot send headers (a
-        browser's EventSource)."""
-        return self.transport._request("POST", f"/games/{game_id}/tickets", token=token).json()
+        browser's EventSource); ``shadow``: the seat its spectator's stream shadows."""
+        body = None if shadow is None else {"shadow": shadow}
+        return self.transport._request(
+            "POST", f"/games/{game_id}/tickets", token=token, json=body
+        ).json()
 
     def act(
         self, game_id: str, turn: int, action: Mapping[str, Any], *, token: str | None = None

@@ -56,7 +56,7 @@ class Pacer:
         self.step_once = False
         self.gap_since: float | None = None  # when the next received view skipped moves
         self.not_before = 0.0  # after a failed replay fetch: when to try again
-        self.no_replay = False  # the replay is refused (a seed's deal: docs/seeds.md)
+        self.no_replay = False  # the replay is refused (a deal the account plays elsewhere)
 
     # -- input ----------------------------------------------------------------------
 

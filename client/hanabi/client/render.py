@@ -17,6 +17,7 @@ from .codes import GameStatus, SeatKind, game_status
 from .i18n import N_, _, n_
 from .narrate import player_names
 from .notes import last_move, note_lines
+from .spectating import shadow_seat, watching_line
 from .variants import VariantInfo, clue_options
 from .words import end_reason, seat_name
 
@@ -185,6 +186,8 @@ class TableRenderer:
         tags = []
         if view.get("you") == seat:
             tags.append(_("you"))
+        if shadow_seat(view) == seat:
+            tags.append(_("shadowed"))
         if view.get("host") == seat:
             tags.append(_("host"))
         players = view.get("players") or []
@@ -305,9 +308,11 @@ class TableRenderer:
         else:
             names = player_names(view)
             you = view.get("you")
-            # Your own hand first, then the others in seat order after you.
+            # Your own hand first (or the one a spectator shadows), then the others in
+            # seat order after it.
             n = len(names)
-            start = you if isinstance(you, int) else 0
+            shadowed = shadow_seat(view)
+            start = you if isinstance(you, int) else shadowed if shadowed is not None else 0
             for k in range(n):
                 seat = (start + k) % n
                 lines.append(Text(""))
@@ -323,6 +328,9 @@ class TableRenderer:
             lines.append(Text(_("Chat:"), style="bold"))
             lines += [Text(f"  {line}") for line in chat]
         lines.append(Text(""))
+        watching = watching_line(view)  # a spectator: what the table shows them
+        if watching is not None:
+            lines.append(Text(watching, style=DIM))
         lines.append(self.lobby_line(view) if lobby else self.turn_line(view))
         out = Text("\n").join(lines)
         return out

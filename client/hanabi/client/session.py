@@ -58,6 +58,7 @@ class TableSession:
         stream: bool = True,
         resume_command: Callable[[], str] | None = None,
         pace: float = DEFAULT_PACE,
+        shadow: int | None = None,
     ) -> None:
         self.client = client
         self.game_id = game_id
@@ -85,6 +86,7 @@ class TableSession:
             after=lambda: self.screen.last_seq,
             poll_wait=poll_wait,
             stream=stream,
+            shadow=shadow,
         )
         fd = sys.stdin.fileno() if input_fd is None else input_fd
         self.keyboard = Keyboard(fd, self.inbox, self.stop)
@@ -212,7 +214,8 @@ class TableSession:
         try:
             frame = screen.pacer.due(now)
         except ApiError as exc:  # the replay of a frame: try again in a moment
-            if exc.status in (401, 403):  # refused for good (a seed's deal): the end next
+            # refused for good (the account plays this deal at another table): the end next
+            if exc.status in (401, 403, 409):
                 screen.pacer.without_replay()
                 screen.notice = Text(exc.detail, style="bold")
                 return None

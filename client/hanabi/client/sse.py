@@ -85,6 +85,7 @@ def read_stream(
     resume: bool,
     quiet: float = STREAM_QUIET,
     first: float = STREAM_FIRST,
+    shadow: int | None = None,
 ) -> Iterator[StreamEvent]:
     """A game's event stream, resumed where it stopped (``Last-Event-ID``) when a
     connection drops and ``resume``, until the server ends it (see
@@ -94,7 +95,7 @@ def read_stream(
     while True:
         received = False
         try:
-            for item in _connect(transport, game_id, last, token, first, quiet):
+            for item in _connect(transport, game_id, last, token, first, quiet, shadow):
                 received = True
                 failures = 0
                 if item.seq is not None:
@@ -133,6 +134,7 @@ def _connect(
     token: str | None,
     first: float,
     quiet: float,
+    shadow: int | None = None,
 ) -> Iterator[StreamEvent]:
     """One connection of :func:`read_stream`; ends when the server closes it."""
     headers = {"Accept": "text/event-stream", **transport._auth_header(token)}
@@ -141,6 +143,7 @@ def _connect(
     response = transport.session.get(
         transport.url(f"/games/{game_id}/stream"),
         headers=headers,
+        params=None if shadow is None else {"shadow": shadow},
         stream=True,
         timeout=(min(5.0, transport.timeout), first),
     )

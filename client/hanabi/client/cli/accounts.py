@@ -25,10 +25,11 @@ from ..i18n import _, n_
 from ..words import end_reason
 from .common import Fail, average_text, print_json
 
-#: Commands that act as the logged-in account (others, e.g. watch, stay anonymous).
+#: Commands that act as the logged-in account (others, e.g. list, stay anonymous; watch
+#: looks as the account, whose spoiled seeds the server notes: docs/watching.md).
 AS_ACCOUNT = ("create", "join", "logout", "password", "whoami", "profile", "history", "turns",
               "webhook", "seeds", "stats", "chat", "mute", "unmute", "mutes", "follow",
-              "unfollow", "friends", "tag", "tags", "import")  # fmt: skip
+              "unfollow", "friends", "tag", "tags", "import", "watch")  # fmt: skip
 
 
 def use_account(args: argparse.Namespace, client: Client) -> str | None:
@@ -224,7 +225,9 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--bot", action="store_true", help=_("an account a program plays (never rated)"))
     p.set_defaults(run=cmd_register)
 
-    p = sub.add_parser("login", parents=[common], help=_("log in (saves the session token)"))
+    p = sub.add_parser(
+        "login", parents=[common], help=_("log in (this computer remembers it until you log out)")
+    )
     p.add_argument("username", help=_("your account's username"))
     p.set_defaults(run=cmd_login)
 

@@ -64,9 +64,10 @@ def print_json(data: Any) -> None:
 
 
 def viewer_token(client: Client, game_id: str) -> str | None:
-    """Who looks at a game: a seat token saved for it, else the saved account session (a
-    finished game dealt a seed name shows its cards to its players and to the accounts
-    that finished the seed: docs/seeds.md), else nobody."""
+    """Who looks at a game: a seat saved for it, else the saved account (the server notes
+    the seeds whose cards an account saw before playing them, and refuses the cards of a
+    deal it plays at another table: docs/watching.md), else nobody (a finished game is
+    anyone's)."""
     seats = TokenStore().seats(client.server, game_id)
     if seats:
         return seats[0].token

@@ -47,7 +47,9 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
     if args.rated:
         if not args.me:
             raise Fail(_("A rated game needs an account: hanabi-client login USERNAME"))
-        options["rated"] = True
+        options["rated"] = True  # its spectators never see the hands: nothing to hide
+    elif args.hide_hands:
+        options = {**(options or {}), "spectators_see_hands": False}
     if args.timer is not None:
         options = {**(options or {}), "timer": args.timer}
     if args.idle is not None:
@@ -303,6 +305,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--rated", action="store_true", help=_("a rated game (log in first)"))
     add_password_flag(p, create=True)
+    p.add_argument(
+        "--hide-hands",
+        action="store_true",
+        help=_(
+            "spectators see only the board, not the hands, until the game is over "
+            "(always so at a rated table)"
+        ),
+    )
     p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from typing import Any
 
 from rich.console import Console
@@ -62,7 +63,12 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
                 if mine
                 else _("No seat of this game is saved here: resume it where it was joined.")
             )
-            raise Fail(f"{exc.detail} {hint}") from None
+            said = _(
+                "{name} holds a seat at this game, which has started: come back to it from "
+                "where it joined, or log in as its account, not by joining again.",
+                name=repr(held_name(client, game_id, name)),
+            )
+            raise Fail(f"{said} {hint}") from None
         if exc.status == 409 and "start" in exc.code:
             command = f"hanabi-client watch {game_id}{server_flag(client)}"
             raise Fail(f"{exc.detail} " + _("Watch it with: {command}", command=command)) from None
@@ -99,3 +105,15 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )
     p.set_defaults(run=cmd_join)
+
+
+def held_name(client: Client, game_id: str, name: str) -> str:
+    """The seat's own name that ``name`` matched, as the table matches names (NFKC, any
+    case: "ALICE" and "Ａｌｉｃｅ" find "alice"); ``name`` itself if it cannot be told."""
+    key = unicodedata.normalize("NFKC", name).casefold()
+    try:
+        players = client.game(game_id).get("players") or []
+    except ApiError:
+        return name
+    found = (p.get("name") for p in players if isinstance(p, dict))
+    return next((n for n in found if unicodedata.normalize("NFKC", n).casefold() == key), name)

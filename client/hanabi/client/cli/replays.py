@@ -157,7 +157,8 @@ def creator_token(client: Client, game_id: str) -> str | None:
 
 def reader_token(client: Client, room_id: str) -> str | None:
     """Who reads a room: its saved member token (its leader, or a follower who joined),
-    else the saved account session (a seed's room is for those who may see the seed)."""
+    else the saved account session (the server notes the seeds an account saw), else
+    nobody: a finished game's room is open to anyone with its id."""
     saved = RoomTokens().load(client.server, room_id)
     if saved is not None:
         return saved["token"]
@@ -170,6 +171,8 @@ def session_token(client: Client) -> str | None:
 
 
 def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> int:
+    # anyone may follow a finished game's room, but its leader is someone the server
+    # knows: the seat that played the game, else the account
     token = creator_token(client, args.target)
     if token is None:
         raise Fail(
@@ -219,7 +222,13 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
 def cmd_lead(args: argparse.Namespace, client: Client, console: Console) -> int:
     saved = RoomTokens().load(client.server, args.target)
     if saved is None:
-        raise Fail(_("No token saved for room {room}: only its leader may lead.", room=args.target))
+        raise Fail(
+            _(
+                "You have not joined room {room} from here: only its leader may lead "
+                "(hanabi-client replay-room join {room}, then the leader passes you the lead).",
+                room=args.target,
+            )
+        )
     rooms, room_id, token, values = Rooms(client), args.target, saved["token"], args.values
     what = args.what
 

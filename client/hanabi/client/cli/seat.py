@@ -80,5 +80,6 @@ def sit(
         join_hint=join_hint(client, game_id),
         resume_command=resume_command,
         pace=getattr(args, "pace", DEFAULT_PACE),
+        shadow=getattr(args, "shadow_seat", None),
     )
     return session.run()

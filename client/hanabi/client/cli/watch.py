@@ -11,17 +11,39 @@ from rich.text import Text
 from ..api import Client
 from ..i18n import _
 from ..pacing import DEFAULT_PACE
-from .common import viewer_token
+from ..spectating import seat_asked
+from .common import Fail, server_flag, viewer_token
 from .seat import sit
 from .tables import add_password_flag, watch_locked
 
 
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
+    # As the saved account, if any (what it watches is its own business: the server notes
+    # the seeds whose cards it saw before playing them, docs/seeds.md); a finished game
+    # with a seat saved for it is looked at as that seat.
     view = watch_locked(client, args, args.id)  # fail early and plainly on an unknown game
+    if view.get("you") is not None and view["status"] == "playing":
+        # the account sits here: the server shows it nothing but its own seat's view
+        command = f"hanabi-client join {args.id}{server_flag(client)}"
+        raise Fail(_("You sit at this game: {command} takes you to your seat.", command=command))
     if view["status"] == "finished":
-        # a finished game dealt a seed name shows its cards to its players and to the
-        # accounts that finished that seed: look with a saved seat, else the account
         client.token = viewer_token(client, args.id)
+    args.shadow_seat = None
+    if args.shadow is not None:
+        names = [p.get("name", "") for p in view.get("players") or []]
+        seat = seat_asked(args.shadow, names)
+        if seat is None:
+            raise Fail(
+                _(
+                    "Game {game} has no player {player}: name one, or give their number "
+                    "from 1 as the table counts them ({players}).",
+                    game=args.id,
+                    player=args.shadow,
+                    players=_(", ").join(f"{i + 1} {n}" for i, n in enumerate(names)),
+                )
+            )
+        client.game(args.id, shadow=seat)  # a table that hides the hands refuses, plainly
+        args.shadow_seat = seat
     if not args.json:
         if args.pace > 0:
             said = _(
@@ -61,6 +83,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     add_password_flag(p)
+    p.add_argument(
+        "--shadow",
+        metavar="PLAYER",
+        help=_(
+            "watch the table as PLAYER sees it (a name, or a number from 1): what they "
+            "know of their own cards, and the other hands"
+        ),
+    )
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )

@@ -5,10 +5,21 @@ import { _, lang } from "./i18n.js";
 
 export const BASE = "/api/v1";
 
+/** The refusals about credentials, said as a person understands them: the server's own
+ * sentences speak to programs (headers, tokens), and nobody here handles a token. */
+const PLAIN = {
+  auth_required: () => _("This needs you to be known here: log in, or open the page in the browser you joined with."),
+  invalid_auth: () => _("Your login or seat in this browser is no longer valid: log in or join again."),
+  account_required: () => _("This needs an account: log in first (top of the page)."),
+  not_a_player: () => _("You hold no seat at this game."),
+  not_a_session: () => _("Only a login can do that, not a bot's API key."),
+  seat_held: () => _("That name holds a seat at this game, which has started: come back to it in the browser that joined, or log in as its account, not by joining again."),
+};
+
 /** A refusal: the server's problem+json (its `code` and a sentence for a person). */
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(problem.detail || problem.title || `HTTP ${status}`);
+    super(PLAIN[problem.code]?.() || problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
     this.code = problem.code || `http_${status}`;
     this.problem = problem;
@@ -166,9 +177,10 @@ const EVENT_TYPES = [
  * `token()`: the credential now, or null; `listen(source, {ok, stop})` adds the listeners:
  * `ok()` when a message shows the connection works, `stop()` when the server ends it for
  * good; `onRefused(error)`: a ticket refused for good (a 4xx but 429); `onLost()`: lost,
- * trying again. Returns {close()}.
+ * trying again; `ticketBody()`: the ticket request's body (undefined: none). Returns
+ * {close()}.
  */
-export function reopening({ path, params, token, listen, onRefused, onLost = () => {} }) {
+export function reopening({ path, params, token, listen, onRefused, onLost = () => {}, ticketBody = () => undefined }) {
   let source = null;
   let closed = false;
   let delay = 500;
@@ -180,7 +192,7 @@ export function reopening({ path, params, token, listen, onRefused, onLost = () 
     const credential = token();
     if (credential) {
       try {
-        const t = await post(`${path}/tickets`, undefined, { token: credential });
+        const t = await post(`${path}/tickets`, ticketBody(), { token: credential });
         query.set("ticket", t.ticket);
       } catch (error) {
         if (closed) return; // closed while the ticket was on its way
@@ -229,22 +241,27 @@ export function reopening({ path, params, token, listen, onRefused, onLost = () 
 
 /**
  * Follow a game: onEvent(event) for each event of the log after `after`, onView(view)
- * after each change, onEnd(reason) when the server closes it for good, onState(text|null)
- * when the connection is lost or back. A lost connection is reopened from the last event
- * seen (see reopening). Returns {close()}.
+ * after each change, onEnd(reason, error) when the server closes it for good,
+ * onState(text|null) when the connection is lost or back. `shadow`: a seat a spectator
+ * watches the table as (its number, or null: every hand the table shows spectators),
+ * asked in the ticket's body when there is a credential, else in the stream's query. A
+ * lost connection is reopened from the last event seen (see reopening). Returns {close()}.
  */
-export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onState }) {
+export function follow(gameId, { token, after = 0, shadow = null, onEvent, onView, onEnd, onState }) {
   let last = after;
   let lost = false;
+  const shadowed = shadow !== null && shadow !== undefined;
   return reopening({
     path: `/games/${encodeURIComponent(gameId)}`,
     params: () => {
       const query = new URLSearchParams({ after: String(last) });
       const pass = passOf(gameId); // EventSource sends no header: a spectator's pass goes here
       if (pass) query.set("pass", pass);
+      if (shadowed && !token) query.set("shadow", String(shadow));
       return query;
     },
     token: () => token,
+    ticketBody: () => (shadowed ? { shadow } : undefined),
     listen(source, { ok, stop }) {
       for (const type of EVENT_TYPES) {
         source.addEventListener(type, (message) => {
@@ -267,7 +284,7 @@ export function follow(gameId, { token, after = 0, onEvent, onView, onEnd, onSta
         onEnd(JSON.parse(message.data).reason);
       });
     },
-    onRefused: (error) => onEnd(error.code === "not_found" ? "gone" : "not_a_player", error),
+    onRefused: (error) => onEnd(error.code === "not_found" ? "gone" : error.code?.startsWith("shadow") ? "shadow" : "not_a_player", error),
     onLost() {
       if (!lost) {
         lost = true;

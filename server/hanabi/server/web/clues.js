@@ -31,7 +31,7 @@ export function clueNotes(info, view) {
     if (last) notes.push(last.color != null ? _("Alternating clues: the last clue was a colour clue, so this one is a rank clue.") : _("Alternating clues: the last clue was a rank clue, so this one is a colour clue."));
     else notes.push(_("Alternating clues: colour and rank clues take turns."));
   }
-  if (rules.clue_starved) notes.push(_("Clue starved: a clue costs a whole token and a discard gives back half of one."));
+  if (rules.clue_starved) notes.push(_("Clue starved: a clue costs a whole clue token and a discard gives back half of one."));
   if (rules.cow_and_pig || rules.duck) notes.push(_("The others see which cards a clue touches, not what it says."));
   if (rules.odds_and_evens) notes.push(_("Odds and evens: a 1 clue touches 1, 3 and 5; a 2 clue touches 2 and 4."));
   return notes;

@@ -11,6 +11,7 @@ import { seedChoice } from "./leaderboards.js";
 import { moveClockField, turnsPanel } from "./turns.js";
 import { chatPanel, friendTables } from "./chat.js";
 import { lockBadge, passwordFields } from "./tables.js";
+import { handsHidden } from "./watching.js";
 import { reasonText, seatKind } from "./words.js";
 
 export function showLobby(main, { variants, strategies }) {
@@ -113,6 +114,7 @@ export function showLobby(main, { variants, strategies }) {
       ? ngettext("{seated} of {n} seat", "{seated} of {n} seats", game.max_players, { seated: game.players.length })
       : game.status === "playing"
         ? _("turn {turn}, score {score}", { turn: game.turn + 1, score: game.score_hidden ? _("hidden until the end") : game.score })
+          + (seated || !handsHidden(game.options) ? "" : _(", hands hidden from spectators"))
         : _("score {score}", { score: game.result?.score ?? game.score }) + (game.result ? _(", {reason}", { reason: reasonText(game.result.reason) }) : "");
     const friends = game.friends?.length
       ? h("span", { class: "friends" }, _("Friends: {names}", { names: game.friends.join(_(", ")) }))
@@ -209,6 +211,11 @@ function createForm(variants, strategies, identity, alert, account) {
   const emptyClues = h("input", { type: "checkbox", name: "empty_clues" });
   const keepScore = h("input", { type: "checkbox", name: "strikeout_keeps_score" });
   const rated = h("input", { type: "checkbox", name: "rated", disabled: !account });
+  // spectators see every hand (never the deck) unless the host says no; a rated table
+  // never shows them, so the choice goes while Rated is ticked
+  const showHands = h("input", { type: "checkbox", name: "spectators_see_hands", checked: true });
+  const showHandsField = field(_("Spectators see hands"), showHands, _("Watchers see every hand (never the deck), and may watch as one player sees the table."));
+  rated.addEventListener("change", () => (showHandsField.hidden = rated.checked));
   const timed = h("input", { type: "checkbox", name: "timed" });
   const minutes = h("input", { type: "number", name: "minutes", min: "1", max: "60", value: "5", inputmode: "numeric" });
   const bonus = h("input", { type: "number", name: "per_turn", min: "0", max: "300", value: "10", inputmode: "numeric" });
@@ -230,6 +237,7 @@ function createForm(variants, strategies, identity, alert, account) {
       const seatBots = Math.max(0, Math.min(Number(bots.value) || 0, Number(players.value) - 1));
       const options = { empty_clues: emptyClues.checked, strikeout_keeps_score: keepScore.checked };
       if (rated.checked) options.rated = true;
+      else if (!showHands.checked) options.spectators_see_hands = false;
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       Object.assign(options, turnBased.options());
       try {
@@ -255,6 +263,7 @@ function createForm(variants, strategies, identity, alert, account) {
     field(_("Clues may touch no card"), emptyClues),
     field(_("A strikeout keeps the score"), keepScore),
     field(_("Rated"), rated, account ? _("Accounts only; no bots at a rated table.") : _("Log in to play rated games.")),
+    showHandsField,
     field(_("Timed"), timed),
     timer,
     turnBased.el,

@@ -85,8 +85,16 @@ export function seatsPanel(game, strategies) {
           disabled: v.players.length < 3,
           title: _("Give up your seat at the deal and watch the others play"),
           onclick: () => game.act(async () => {
-            await api.post(`/games/${id}/start`, { watch: true }, { token: game.token });
-            game.watching();
+            // Stop following as the seat first: its stream, reopened after the seat is
+            // given up, would be refused (403) before the page follows as a spectator.
+            game.stream?.close();
+            try {
+              await api.post(`/games/${id}/start`, { watch: true }, { token: game.token });
+            } catch (error) {
+              game.open(); // still seated: follow the table again
+              throw error;
+            }
+            game.watching(); // every bot's card, live (watching.js)
           }),
         }, _("Start and watch"))),
     );

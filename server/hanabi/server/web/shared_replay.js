@@ -32,12 +32,15 @@ function keepMembership(roomId, member, token) {
 }
 
 /** The "Share replay" button: a room on this finished game, led by this browser (its
- * seat at the game, or its account), then its page. */
+ * seat at the game, or its account), then its page. A visitor who is neither (anyone
+ * may watch the replay and follow a room, but a room's leader is someone the server
+ * knows) is told to log in instead. */
 export function shareButton(gameId, onError) {
+  const token = api.seatToken(gameId)?.token || api.session()?.token;
+  if (!token) return h("small", { class: "muted" }, _("Log in to share this replay with a group."));
   return h("button", {
     type: "button",
     onclick: async () => {
-      const token = api.seatToken(gameId)?.token || api.session()?.token;
       try {
         const made = await api.post("/replays", { game_id: gameId }, { token });
         keepMembership(made.id, made.member, made.token);
@@ -67,13 +70,12 @@ function actionText(a, v) {
   return _("Discard slot {slot}", { slot });
 }
 
-/** The room's page when the server refuses it (a seed's room: 401/403; a room gone: 404),
- * in the server's words. */
+/** The room's page when the server refuses it (a room gone: 404; a deal you are playing
+ * at another table: 409), in the server's words. */
 function refusedPage(root, error) {
   fill(root,
     h("h1", {}, _("Shared replay")),
     h("p", { role: "alert", class: "error" }, error.message),
-    error.code === "account_required" ? h("p", {}, _("Log in (top of the page) with an account that may see this game.")) : null,
     h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
 }
 
@@ -104,7 +106,8 @@ export async function showSharedReplay(root, roomId, ctx) {
   const path = `/replays/${encodeURIComponent(roomId)}`;
   const mine = () => membership(roomId);
   // who reads the room: its member token (the leader's, or a follower's who joined), else
-  // the account's session (a seed's room is for those who may see the seed: docs/seeds.md)
+  // the account's session, else nobody: a finished game's room is open to anyone with its
+  // link (the server notes the seeds an account saw: docs/seeds.md)
   const credential = () => mine()?.token || api.session()?.token || null;
   const alert = h("p", { role: "alert", class: "error" });
   let room;

@@ -21,6 +21,7 @@ import { noticeTurn, prefsPanel, useVariant } from "./prefs.js";
 import { efficiencyCounters } from "./stats.js";
 import { _, ngettext } from "./i18n.js";
 import { Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
+import { cardsWithheld, lookAt, shadowBadge, shadowPicker, shadowRefused, wantedShadow, watchingEnded, watchingLine } from "./watching.js";
 
 /** A refusal that asks for a password table's pass. */
 const locked = (error) => error instanceof api.ApiError && (error.code === "password_required" || error.code === "wrong_pass");
@@ -45,6 +46,7 @@ class GamePage {
     this.sel = { card: null, target: null, clue: null, menu: null };
     this.clocks = new Clocks();
     this.stream = null;
+    this.shadow = wantedShadow(); // a seat a spectator watches as (watching.js), or null
     this.pending = false;
     this.busy = false;
     this.replaying = false;
@@ -67,8 +69,8 @@ class GamePage {
   /**
    * The token to look at the game with (its view, stream, replay and export): this
    * browser's seat token, else the account's session, also for an account that holds no
-   * seat here (it watches as a spectator; a finished game dealt a seed name shows its
-   * cards to the accounts that finished that seed: docs/seeds.md).
+   * seat here (it watches as a spectator, and the server keeps track of the seeds whose
+   * cards it saw before playing them: docs/seeds.md).
    */
   get viewer() {
     return api.seatToken(this.id)?.token || api.session()?.token || null;
@@ -78,7 +80,7 @@ class GamePage {
     let view;
     const token = this.viewer;
     try {
-      view = await api.get(this.path, { token });
+      view = await lookAt(this, token); // with the shadow the address asks for (watching.js)
       if (view.you === null && !api.seatToken(this.id)) this.spectator = true;
     } catch (error) {
       if (locked(error)) return this.askPass();
@@ -86,7 +88,7 @@ class GamePage {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
         this.spectator = true;
         try {
-          view = await api.get(this.path);
+          view = await lookAt(this, null);
         } catch (again) {
           if (locked(again)) return this.askPass();
           throw again;
@@ -152,14 +154,19 @@ class GamePage {
     this.stream = api.follow(this.id, {
       token: this.viewer,
       after: 0,
+      shadow: this.spectator ? this.shadow : null,
       onEvent: (event) => {
         this.events.push(event);
         if (event.type === "chat") this.addChat(event);
       },
       onView: (view) => this.setView(view),
       onState: (text) => banner(text),
-      onEnd: (reason) => {
-        if (reason === "not_a_player" && !this.spectator) {
+      onEnd: (reason, error) => {
+        if (reason === "shadow") {
+          shadowRefused(this, error); // watching.js: follow every hand again
+        } else if (this.spectator && watchingEnded(this, reason)) {
+          // watching.js: followed again as the table now allows
+        } else if (reason === "not_a_player" && !this.spectator) {
           this.watching(); // our seat was freed (or given up at a start-and-watch)
         } else if (reason === "gone") {
           banner(_("This game is gone (every person left the table)."), "info");
@@ -295,8 +302,7 @@ class GamePage {
   whoYouAre() {
     const v = this.view;
     if (v.you !== null) return _("You sit at seat {seat} as {name}.", { seat: v.you + 1, name: v.players[v.you]?.name });
-    if (v.status === "playing") return _("You are watching (no seat): the cards show once the game is over.");
-    return _("You are watching.");
+    return watchingLine(v); // what a spectator sees here (watching.js)
   }
 
   handsPanel(cells, v = this.view) {
@@ -306,6 +312,7 @@ class GamePage {
       "section",
       { class: "panel hands", "aria-label": _("Hands") },
       notesToggle(this, v),
+      past ? null : shadowPicker(this), // a spectator's Shadow selector (watching.js)
       v.players.map((p) => {
         const own = p.seat === v.you;
         const clock = v.clocks ? h("span", { class: "clock", "aria-label": _("{name}'s clock", { name: p.name }) }) : null;
@@ -318,6 +325,7 @@ class GamePage {
           h("h2", { class: "player-name" },
             own ? _("{name} (you)", { name: p.name }) : p.name,
             seatKind(p) ? h("span", { class: "badge" }, seatKind(p)) : null,
+            shadowBadge(v, p.seat),
             toMove ? h("span", { class: "badge turn" }, _("to move")) : null,
             clock),
           h("div", { class: "hand" },
@@ -410,17 +418,17 @@ class GamePage {
       againPanel(this),
       v.seed ? seedPanel(v.seed, v.id) : null,
       tagsPanel(v), // docs/history.md
-      // a seed's deal is shown to its players and to those who finished it (docs/seeds.md)
-      v.cards_hidden
-        ? h("p", { class: "hidden-cards" }, _("This game's cards stay hidden until you finish a game on its seed."))
-        : null,
+      // a finished game is everyone's to replay and export (docs/seeds.md), but for an
+      // account that plays its deal at another table (watching.js)
+      cardsWithheld(v),
       h("div", { class: "row" },
-        v.cards_hidden ? null : h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
-        v.cards_hidden ? null : h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
+        cardsWithheld(v) ? null : h("button", { type: "button", class: "primary", onclick: () => this.replay() }, _("Watch the replay")),
+        cardsWithheld(v) ? null : h("button", { type: "button", onclick: () => this.exportGame() }, _("hanab.live export (JSON)")),
         h("a", { href: "/" }, _("Back to the lobby"))));
   }
 
-  /** The hanab.live export, fetched with this viewer's token (a seed's game needs it). */
+  /** The hanab.live export, fetched as this viewer (an account that saw a seed's cards
+   * before playing it has that seed spoiled: docs/seeds.md). */
   async exportGame() {
     try {
       const data = await api.get(`${this.path}/export`, { token: this.viewer });
@@ -436,10 +444,16 @@ class GamePage {
     this.replaying = true;
     this.body.className = "game dealt replaying"; // the table's columns and cards (table_layout.css)
     this.clocks.update(this.view, new Map());
-    await showReplay(this.body, this.id, this.info, this.view, () => {
+    const close = () => {
       this.replaying = false;
       this.render();
-    }, this.viewer);
+    };
+    try {
+      await showReplay(this.body, this.id, this.info, this.view, close, this.viewer);
+    } catch (error) {
+      close(); // refused (a deal this account plays elsewhere): the table, and why
+      banner(error.message);
+    }
   }
 
   logPanel(events = this.events) {
