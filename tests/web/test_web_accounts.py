@@ -14,7 +14,7 @@ from web_support import Browsing, create_game
 def account_form(page: Page, username: str, password: str, button: str) -> None:
     """Fill the header's account form and press ``button`` ("Log in", "Register")."""
     page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
+    page.get_by_label("Password", exact=True).fill(password)
     page.get_by_role("button", name=button, exact=True).click()
 
 
@@ -105,7 +105,8 @@ def test_a_rated_game_shows_the_rating_changes(web: Browsing) -> None:
     for page in (ann, bob):
         end = page.get_by_role("region", name=re.compile(r"^Game over"))
         expect(end).to_contain_text("ended by vote")
-        expect(end.get_by_role("listitem")).to_have_count(2, timeout=20000)
+        ratings = end.get_by_role("listitem").filter(has_text=re.compile(r": rating \d"))
+        expect(ratings).to_have_count(2, timeout=20000)
         expect(end).to_contain_text(re.compile(rf"{names[0]}: rating 1500 → 1\d\d\d"))
     bob.goto(f"/players/{names[1]}")
     expect(bob.get_by_role("list", name="Games")).to_contain_text(

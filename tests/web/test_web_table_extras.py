@@ -7,6 +7,7 @@ table); ann is the page."""
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import Page, expect
 from web_support import Browsing, WebServer, api_table, counter_value
@@ -87,7 +88,11 @@ def test_premoves_are_sent_on_your_turn_and_dropped_when_a_clue_touches_them(
     expect(queued).to_contain_text(f"clue bob: {rank}")
     api.act(table.game_id, 5, {"type": "discard", "card": bob_now[-1]["order"]}, token=bob_t)
     expect(ann.locator("#banner")).to_contain_text(f"Your queued move was sent: clue bob: {rank}.")
-    last = api.game(table.game_id)["last_action"]
+    # the banner is up as the page sends it: the server may answer a moment later
+    deadline = time.monotonic() + 10
+    while (last := api.game(table.game_id)["last_action"])["type"] != "clue":
+        assert time.monotonic() < deadline, last
+        time.sleep(0.05)
     assert (last["type"], last["target"], last["rank"]) == ("clue", 1, rank)
 
 

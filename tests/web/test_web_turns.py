@@ -32,7 +32,7 @@ def register(page: Page, username: str) -> None:
     page.goto("/")
     page.get_by_role("button", name="Log in or register").click()
     page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Register", exact=True).click()
     account = page.get_by_role("navigation", name="Account")
     expect(account.get_by_role("link", name=username)).to_be_visible()

@@ -132,7 +132,8 @@ export function discardPile(info, view) {
       ),
     );
   }
-  return h("section", { class: "panel discards", "aria-labelledby": "discards-h" },
+  // tabindex: the pile scrolls in its own panel on a full screen; the keyboard reaches it
+  return h("section", { class: "panel discards", "aria-labelledby": "discards-h", tabindex: "0" },
     h("h2", { id: "discards-h" }, _("Discard pile ({n})", { n: view.discards.length })),
     rows.length ? h("ul", { class: "pile" }, rows) : h("p", { class: "muted" }, _("Nothing discarded yet.")));
 }
