@@ -12,12 +12,12 @@ here has one address) on a free port, then measures in one run:
   first), and the wake-up delay of every waiter of a game after an action on it, measured
   from the action's response to each waiter's 200;
 - one game with 1,000 spectators waiting, first on long-polls, then on the event stream:
-  the delay from an action's response until each spectator has the new view (three
-  rounds each).
+  the delay from an action's sending until each spectator has the new view, and the
+  action's own answer (three rounds each).
 
 Targets (issue: one node holds thousands of waiters): /health p99 <= 50 ms; wake-ups
 p50 <= 50 ms, p99 <= 250 ms; actions >= 80 % of the run without waiters; spectators
-p50 <= 50 ms, p99 <= 300 ms. Loopback only; every loop is bounded in time and count.
+p50 <= 50 ms, p99 <= 150 ms (issue #49). Loopback only; every loop is bounded in time and count.
 
     .venv/bin/python bench/scale.py [--games 500] [--per-game 10] [--spectators 1000]
 """
@@ -326,6 +326,7 @@ def main() -> int:
               f"max {ms(health[-1])}", flush=True)  # fmt: skip
 
         waiters.woken()  # forget wake-ups the actions phase caused (none expected)
+        conn = Conn(port)  # the first sat idle through the actions phases: the server closed it
         acted: dict[str, float] = {}
         for gid, tokens, game, _ in games[: args.wakes]:
             acted[gid] = send_move(conn, gid, tokens, game, rng)
@@ -340,6 +341,7 @@ def main() -> int:
         every: dict[str, list[float]] = {}
         for how in ("hold", "stream"):
             waiters.ask("drop")
+            conn = Conn(port)
             gid, tokens, game = new_game(conn, rng)
             _, _, headers = conn.request("GET", f"{API}/games/{gid}")
             share = args.spectators // args.procs
@@ -349,13 +351,17 @@ def main() -> int:
             for _ in range(3):
                 time.sleep(1.5)
                 waiters.woken()
+                # From the move's sending: its own answer may come after some spectators'
+                # (one process answers both), and the player waits for it too.
+                sent = time.monotonic()
                 at = send_move(conn, gid, tokens, game, rng)
                 time.sleep(1.5)
-                woken = [w - at for g, w in waiters.woken() if g == gid]
+                woken = [w - sent for g, w in waiters.woken() if g == gid]
                 rounds.append(woken)
                 print(f"{spectators} {kind} spectators of one game: {len(woken)} woken, "
                       f"p50 {ms(percentile(woken, 0.5))}, p99 {ms(percentile(woken, 0.99))}, "
-                      f"max {ms(max(woken))}", flush=True)  # fmt: skip
+                      f"max {ms(max(woken))}; the move's own answer {ms(at - sent)}",
+                      flush=True)  # fmt: skip
             if any(len(r) != spectators for r in rounds):
                 print(f"  not every {kind} spectator was woken", flush=True)
             every[how] = [d for r in rounds for d in r]
@@ -368,9 +374,9 @@ def main() -> int:
             ("every waiter woken", len(delays) == expected),
             ("actions >= 80 % with waiters", during >= 0.8 * before),
             ("long-poll spectators p50 <= 50 ms", percentile(every["hold"], 0.5) <= 0.050),
-            ("long-poll spectators p99 <= 300 ms", percentile(every["hold"], 0.99) <= 0.300),
+            ("long-poll spectators p99 <= 150 ms", percentile(every["hold"], 0.99) <= 0.150),
             ("stream spectators p50 <= 50 ms", percentile(every["stream"], 0.5) <= 0.050),
-            ("stream spectators p99 <= 300 ms", percentile(every["stream"], 0.99) <= 0.300),
+            ("stream spectators p99 <= 150 ms", percentile(every["stream"], 0.99) <= 0.150),
             ("every spectator woken", all(len(d) == 3 * args.spectators for d in every.values())),
         ]
         for name, ok in checks:

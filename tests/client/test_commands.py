@@ -173,3 +173,15 @@ def test_lobby_commands_carry_their_request_body():
         "name": "Robo the Great",
     }
     assert "bot [STRATEGY] [NAME]" in HELP and "start watch" in HELP
+
+
+def test_pause_resume_and_opening_a_kept_seat(alice):
+    _, view, info = alice
+    assert parse("pause", view, info) == Command("pause", {"paused": True})
+    assert parse("Resume", view, info) == Command("pause", {"paused": False})
+    assert parse("unpause", view, info).action == {"paused": False}
+    with pytest.raises(InputError, match="takes no arguments"):
+        parse("pause now", view, info)
+    assert parse("open Bob Smith", view, info) == Command("open", text="Bob Smith")
+    with pytest.raises(InputError, match="Open whose seat"):
+        parse("open", view, info)

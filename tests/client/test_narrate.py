@@ -147,3 +147,25 @@ def test_a_seat_freed_in_the_lobby_does_not_rename_the_seats_that_moved_up():
         "carol discarded R2",
     ]
     assert n.names == ["alice", "carol"]
+
+
+def test_pauses_and_a_declined_seat_in_words():
+    n = narrator()
+    events = [
+        {"type": "pause", "seq": 1, "turn": 0, "paused": False, "changed": False, "votes": 1,
+         "needed": 2},
+        {"type": "pause", "seq": 2, "turn": 0, "paused": True, "changed": True, "votes": 0,
+         "needed": 2},
+        {"type": "pause", "seq": 3, "turn": 0, "paused": True, "changed": False, "votes": 1,
+         "needed": 2},
+        {"type": "pause", "seq": 4, "turn": 0, "paused": True, "changed": False, "votes": 0,
+         "needed": 2},
+        {"type": "decline", "seq": 5, "turn": 0, "name": "carol"},
+    ]  # fmt: skip
+    assert n.feed(events) == [
+        "Someone voted to pause (1 of 2 needed)",
+        "The game is paused",
+        "Someone voted to go on (1 of 2 needed)",
+        "A vote was taken back (0 of 2 needed)",
+        "carol declined: the seat is open",
+    ]

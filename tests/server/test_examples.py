@@ -246,6 +246,7 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
         name: out.send("createGame", name) for name in out.bodies["createGame"][2]["examples"]
     }
     guest, timed, seeded = tables["guest"], tables["timed"], tables["seeded"]
+    out.send("createPass", "watch", game_id=tables["locked"]["id"])
     for name in ("person", "program"):  # the guest's table seats 3
         out.send("joinGame", name, game_id=guest["id"])
     for name in ("bot", "person"):
@@ -267,6 +268,8 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
     out.send("createStreamTicket", "shadow", game_id=game_id)  # a spectator's
     out.send("chat", "line", tokens[1], game_id=game_id)
     out.send("writeNote", "note", tokens[0], game_id=game_id, card_order=1)
+    out.send("votePause", "pause", tokens[0], game_id=game_id)
+    out.send("votePause", "go_on", tokens[0], game_id=game_id)
     out.send("vote", "end", tokens[0], game_id=game_id)
     out.send("vote", "take_back", tokens[0], game_id=game_id)
     # A shared replay of that game, once it is over.
@@ -281,6 +284,9 @@ def test_every_request_body_example_is_accepted_by_the_server(examples_app: Flas
     out.send(
         "passReplayLead", "follower", lead, fill={"follower": follower["member"]}, room_id=room_id
     )
+    # The next game with the same seats.
+    out.send("openRematch", "same", tokens[0], game_id=game_id)
+    out.send("answerRematch", "join", tokens[1], game_id=game_id)
     # One account's life.
     out.send("register", "person")
     session = out.send("login", "person")["token"]

@@ -35,6 +35,8 @@ PASSWORD = "pw-Xylophone-Quartz-81"
 NEW_PASSWORD = "pw-Marmalade-Vortex-27"
 WRONG_PASSWORD = "pw-Wrongly-Guessed-55"
 METRICS_TOKEN = "metrics-Zebra-Okapi-64"
+TABLE_PASSWORD = "table-Walrus-Saffron-33"
+WRONG_TABLE_PASSWORD = "table-Guessed-Badly-90"
 
 
 def short_hash(secret: str) -> str:
@@ -112,6 +114,26 @@ def test_no_token_key_password_or_ticket_reaches_a_log_line(redis_url: str, tmp_
         used = ticket["ticket"]  # used once: a second try is refused, and logged
         assert get(port, f"{API}/games/{gid}/stream?ticket={used}", {}) == 401
         assert get(port, "/metrics", {"Authorization": f"Bearer {METRICS_TOKEN}"}) == 200
+        # A password table (docs/lobby.md): its password in bodies, a spectator's pass in a
+        # header and in a stream's query string.
+        locked = {"name": "lee", "password": TABLE_PASSWORD, "password_spectators": True}
+        status, _, table = api("POST", "/games", locked)
+        assert status == 201
+        tid = table["id"]
+        wrong = {"name": "guess", "password": WRONG_TABLE_PASSWORD}
+        assert api("POST", f"/games/{tid}/players", wrong)[0] == 403
+        right = {"name": "pal", "password": TABLE_PASSWORD}
+        assert api("POST", f"/games/{tid}/players", right)[0] == 201
+        status, _, granted = api("POST", f"/games/{tid}/passes", {"password": TABLE_PASSWORD})
+        assert status == 201
+        spectator_pass = granted["pass"]
+        assert get(port, f"{API}/games/{tid}", {"X-Table-Pass": spectator_pass}) == 200
+        assert get(port, f"{API}/games/{tid}", {"X-Table-Pass": "forged-Pass-Ibis-12"}) == 403
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        stream.request("GET", f"{API}/games/{tid}/stream?pass={spectator_pass}")
+        assert stream.getresponse().status == 200
+        stream.close()
+        secrets += [TABLE_PASSWORD, WRONG_TABLE_PASSWORD, spectator_pass, "forged-Pass-Ibis-12"]
         secrets += [session, api_key, seat, used]
         hashed.update({short_hash(t): t for t in (session, api_key, seat, used)})
 
@@ -207,5 +229,6 @@ def test_no_token_key_password_or_ticket_reaches_a_log_line(redis_url: str, tmp_
     me = by_route[f"{API}/accounts/me"]
     assert {line.get("auth") for line in me} >= {"bearer", "basic", "token"}
     assert {hashed[line["auth_hash"]] for line in me if "auth_hash" in line} >= {session, api_key}
-    stream = by_route[f"{API}/games/{{game_id}}/stream"]
+    streams = by_route[f"{API}/games/{{game_id}}/stream"]
+    stream = [line for line in streams if line.get("game_id") == gid]  # not the pass's
     assert {line.get("auth") for line in stream} == {"ticket"}

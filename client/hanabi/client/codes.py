@@ -57,6 +57,8 @@ class EventKind(StrEnum):
     REMOVE = "remove"
     START = "start"
     PLAYS = "plays"
+    PAUSE = "pause"  # a vote to pause or to go on (docs/lobby.md)
+    DECLINE = "decline"  # a seat kept at the next game was declined, and opened
 
 
 #: The rules engine's events: what a replay of the game is made of (the table's join,

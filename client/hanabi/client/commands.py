@@ -48,8 +48,11 @@ In the lobby:
                        search is conventions with a late-game search (hat with
                        it among search bots only)
   leave                give up your seat
+  open NAME            open the seat kept for NAME at the next game (host)
 To end a game early (score 0): vote end; it ends once half of the people seated voted
-(both of two). vote keep takes your vote back."""
+(both of two). vote keep takes your vote back.
+To pause (unrated games without a chess clock): pause votes to pause, resume votes to go
+on; it changes once as many voted as end a game. Clocks and deadlines stop meanwhile."""
 )
 
 
@@ -71,6 +74,8 @@ class CommandKind(StrEnum):
     QUIT = "quit"
     NOTE = "note"
     NEXT = "next"
+    PAUSE = "pause"  # a vote to pause, or (resume) to go on
+    OPEN = "open"  # the host opens a seat kept at the next game (docs/lobby.md)
 
 
 #: Every word a line may begin with, and what it asks for (``terminate now`` is a vote).
@@ -97,6 +102,10 @@ ALIASES = {
     "bot": CommandKind.BOT,
     "note": CommandKind.NOTE,
     "next": CommandKind.NEXT,
+    "pause": CommandKind.PAUSE,
+    "resume": CommandKind.PAUSE,
+    "unpause": CommandKind.PAUSE,
+    "open": CommandKind.OPEN,
     "terminate": CommandKind.VOTE,
     "vote": CommandKind.VOTE,
     "": CommandKind.REDRAW,
@@ -155,6 +164,15 @@ def parse(
                 _('Type "vote end" to vote to end the game, "vote keep" to take it back.')
             )
         return Command(kind, {"end": choice == ["end"]})
+    if kind == CommandKind.PAUSE:
+        if len(words) > 1:
+            raise InputError(_('"{command}" takes no arguments.', command=head))
+        return Command(kind, {"paused": head == "pause"})
+    if kind == CommandKind.OPEN:
+        name = line.strip()[len(words[0]) :].strip()
+        if not name:
+            raise InputError(_("Open whose seat? For example: open bob"))
+        return Command(kind, text=name)
     if kind in (CommandKind.START, CommandKind.BOT):
         return _lobby(kind, line.strip())
     if kind not in MOVES:

@@ -64,6 +64,9 @@ class Follower:
         # seat it looks as the client's own credential (an account: the server notes the
         # seeds whose cards it saw before playing them, docs/watching.md).
         self.client = Client(client.server, client.token, timeout=client.timeout, retries=0)
+        # a password table's spectator pass (Client.use_pass, docs/lobby.md) comes along
+        passes = {k: v for k, v in client.session.headers.items() if k.lower() == "x-table-pass"}
+        self.client.session.headers.update(passes)
         self.game_id = game_id
         self.inbox = inbox
         self.stop = stop

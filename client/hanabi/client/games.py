@@ -76,9 +76,14 @@ class GameCalls:
         options: Mapping[str, bool] | None = None,
         seed: str | None = None,
         deck: list[Mapping[str, Any]] | None = None,
+        password: str | None = None,
+        password_spectators: bool = False,
     ) -> Seat:
-        """Open a new table with ``name`` as its host at seat 0."""
+        """Open a new table with ``name`` as its host at seat 0; with ``password``, a
+        password table (spectators need it too with ``password_spectators``)."""
         body: dict[str, Any] = {"name": name}
+        if password is not None:
+            body.update(password=password, password_spectators=password_spectators)
         for key, value in (
             ("variant", variant),
             ("max_players", max_players),
@@ -156,12 +161,17 @@ class GameCalls:
                 return
             cursor = page.cursor
 
-    def join(self, game_id: str, name: str, *, plays: str | None = None) -> Seat:
+    def join(
+        self, game_id: str, name: str, *, plays: str | None = None, password: str | None = None
+    ) -> Seat:
         """Take the next free seat at a table in its lobby. ``plays``: the bot strategy of
-        the program that takes it (see :meth:`declare`), said with the join."""
+        the program that takes it (see :meth:`declare`), said with the join; ``password``:
+        a password table's (401 password_required, 403 wrong_password)."""
         body: dict[str, Any] = {"name": name}
         if plays is not None:
             body["plays"] = plays
+        if password is not None:
+            body["password"] = password
         data = self.transport._request(
             "POST", f"/games/{game_id}/players", json=body, idempotent=False
         ).json()
@@ -452,6 +462,52 @@ class GameCalls:
         """A vote to end the game (the server's ``POST /terminate``); the view after it."""
         data = self.transport._request("POST", f"/games/{game_id}/terminate", token=token).json()
         return data.get("game", data) if isinstance(data, dict) else data
+
+    # -- a table's lobby life (docs/lobby.md) ---------------------------------------
+
+    def use_pass(self, game_id: str, password: str) -> str:
+        """Watch a password table locked to spectators: its pass for ``password`` (403
+        wrong_password), sent from now on with every request of this client (the
+        ``X-Table-Pass`` header, good for that game only)."""
+        data = self.transport._request(
+            "POST", f"/games/{game_id}/passes", json={"password": password}, idempotent=False
+        ).json()
+        self.transport.session.headers[data["header"]] = data["pass"]
+        return str(data["pass"])
+
+    def vote_pause(self, game_id: str, paused: bool = True, *, token: str | None = None) -> View:
+        """Vote to pause the game (``paused``) or to go on; the same vote again changes
+        nothing, so it is retried like a read. Your view after it."""
+        return self.transport._request(
+            "POST", f"/games/{game_id}/pause", json={"paused": paused}, token=token
+        ).json()
+
+    def rematch(self, game_id: str, *, shuffle: bool = False, token: str | None = None) -> Seat:
+        """As the finished game's host, open the next game with the same seats: your seat
+        there and its token."""
+        data = self.transport._request(
+            "POST", f"/games/{game_id}/rematch", json={"shuffle": shuffle}, token=token,
+            idempotent=False,
+        ).json()  # fmt: skip
+        return _seat(data)
+
+    def answer_rematch(
+        self, game_id: str, join: bool = True, *, token: str | None = None
+    ) -> Seat | None:
+        """With the finished game's seat token: take your seat at its next game (the seat
+        and its new token), or decline it (None: the seat opens)."""
+        response = self.transport._request(
+            "POST", f"/games/{game_id}/rematch/answer", json={"join": join}, token=token,
+            idempotent=False,
+        )  # fmt: skip
+        return _seat(response.json()) if join else None
+
+    def open_kept_seat(self, game_id: str, name: str, *, token: str | None = None) -> View:
+        """As the next game's host, open the seat kept for ``name`` (who has not
+        answered): it goes to anyone. Your view after it."""
+        return self.transport._request(
+            "DELETE", f"/games/{game_id}/rematch/invited/{quote(name, safe='')}", token=token
+        ).json()
 
     def export(self, game_id: str) -> dict[str, Any]:
         """A finished game as hanab.live JSON."""

@@ -223,4 +223,21 @@ class Narrator:
             return _("{name} left", name=name), False, False
         if kind == EventKind.START:
             return _("The game started"), False, False
+        if kind == EventKind.PAUSE:
+            return pause_line(e), False, False
+        if kind == EventKind.DECLINE:
+            return _("{name} declined: the seat is open", name=name), False, False
         return None
+
+
+def pause_line(e: Mapping[str, Any]) -> str:
+    """A ``pause`` event in words: the table paused or went on, or a vote for it (who
+    voted is not said)."""
+    votes = {"votes": e.get("votes"), "needed": e.get("needed")}
+    if e.get("changed"):
+        return _("The game is paused") if e.get("paused") else _("The game goes on")
+    if not e.get("votes"):
+        return _("A vote was taken back ({votes} of {needed} needed)", **votes)
+    if e.get("paused"):
+        return _("Someone voted to go on ({votes} of {needed} needed)", **votes)
+    return _("Someone voted to pause ({votes} of {needed} needed)", **votes)

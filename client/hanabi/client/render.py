@@ -268,6 +268,8 @@ class TableRenderer:
         names = player_names(view)
         if current is None:
             return Text("")
+        if (view.get("pause") or {}).get("paused"):  # docs/lobby.md: nobody moves
+            return Text(_("Paused: type resume to vote to go on."), style="bold")
         if view.get("you") == current:
             line = Text(_("Your turn."), style="bold")
             line.append(" " + _("Clues: {clues}.", clues=clue_options(self.info)), style="")
@@ -296,6 +298,9 @@ class TableRenderer:
         lobby = game_status(view) == GameStatus.LOBBY
         if lobby:
             lines += self.players(view)
+            invited = (view.get("rematch") or {}).get("invited")
+            if invited:  # the next game with the same seats (docs/lobby.md)
+                lines.append(Text(_("Seats kept for: {names}", names=", ".join(invited))))
             if view.get("custom_deal"):
                 lines.append(Text(_(CUSTOM_DEAL), style="bold"))
             if join_hint and not is_full(view):

@@ -179,6 +179,8 @@ class TableScreen:
             _("Save the replay:  hanabi-client export {id} -o {id}.json", id=self.game_id),
             _("Step through it:  hanabi-client replay {id} --turn N", id=self.game_id),
         ]
+        if view.get("you") is not None:  # the host opens it, the others answer (lobby.md)
+            lines.append(_("Again, same seats: hanabi-client again {id}", id=self.game_id))
         if self.json_mode:
             self.emit({"type": "result", "result": view["result"], "game_id": self.game_id})
         else:

@@ -57,6 +57,14 @@ SENT = {
         N_("Your note may or may not have reached it"),
         N_("Your note was not sent"),
     ),
+    CommandKind.OPEN: (
+        N_("Your request may or may not have reached it"),
+        N_("Your request was not sent"),
+    ),
+    CommandKind.PAUSE: (
+        N_("Your vote may or may not have reached it"),
+        N_("Your vote was not sent"),
+    ),
 }
 
 MOVE_SENT = (N_("Your move may or may not have reached it"), N_("Your move was not sent"))
@@ -88,6 +96,8 @@ class TableCommands:
             CommandKind.LEAVE: self._leave,
             CommandKind.NOTE: self._note,
             CommandKind.NEXT: self._next,
+            CommandKind.PAUSE: self._pause,
+            CommandKind.OPEN: self._open_kept,
         }
         self.premove: PreMove | None = None
 
@@ -238,6 +248,30 @@ class TableCommands:
         end = command.action["end"]
         self.screen.show(self.client.vote(self.game_id, end, token=self.screen.token))
         return self.screen.over()
+
+    def _pause(self, command: Command) -> int | None:
+        """``pause`` / ``resume``: a vote; the table says the count (or the pause)."""
+        paused = command.action["paused"]
+        view = self.client.vote_pause(self.game_id, paused, token=self.screen.token)
+        pause = view.get("pause") or {}
+        if pause.get("paused") == paused:
+            said = _("The game is paused.") if paused else _("The game goes on.")
+        else:
+            said = _(
+                "Your vote counts: {votes} of {needed}.",
+                votes=pause.get("votes"),
+                needed=pause.get("needed"),
+            )
+        self.screen.notice = Text(said, style="bold")
+        self.screen.show(view, force=True)
+        return None
+
+    def _open_kept(self, command: Command) -> int | None:
+        """``open NAME``: the seat kept for NAME at this next game goes to anyone."""
+        view = self.client.open_kept_seat(self.game_id, command.text, token=self.screen.token)
+        self.screen.notice = Text(_("The seat kept for {name} is open.", name=command.text))
+        self.screen.show(view, force=True)
+        return None
 
     def _refused(self, exc: ApiError) -> None:
         screen = self.screen

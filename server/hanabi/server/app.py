@@ -51,9 +51,11 @@ from .table.leaving import Leaving
 from .table.listing import Listing
 from .table.lobby import Lobby
 from .table.notes import Notes
+from .table.pause import Pauses
 from .table.play import Play
 from .table.rated import RatedTables
 from .table.reads import Reads
+from .table.rematch import Rematches
 from .table.replays import Replays
 from .table.seeds import SeedPages
 from .table.services import Services
@@ -184,6 +186,8 @@ def build_services(settings: dict[str, Any]) -> Services:
             settings,
             SeedDeals(seed_store, spoilers, store),
         ),
+        pauses=Pauses(writes),
+        rematches=Rematches(writes, reads, SeedDeals(seed_store, spoilers, store)),
         play=Play(store, writes, reads, settings),
         votes=Votes(writes, reads),
         deadlines=Deadlines(store, writes, reads),

@@ -20,6 +20,7 @@ from ..tokens import SavedSeat, TokenStore
 from . import strategies
 from .common import Fail, default_name, print_json, server_flag
 from .seat import join_hint, sit
+from .tables import add_password_flag, password_of
 from .turns import move_clock
 
 #: Seats at a new table when neither --players nor the deck file says: as the web client's
@@ -63,6 +64,8 @@ def cmd_create(args: argparse.Namespace, client: Client, console: Console) -> in
         options=options,
         seed=args.seed,
         deck=deck,
+        password=password_of(args),
+        password_spectators=args.password_spectators,
     )
     saved = SavedSeat(client.server, seat.game_id, seat.seat, name, seat.token)
     TokenStore().save(saved)
@@ -309,6 +312,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
             "(always so at a rated table)"
         ),
     )
+    add_password_flag(p, create=True)
     p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")

@@ -24,6 +24,7 @@ from . import (
     seeds,
     social,
     strategies,
+    tables,
     turns,
     variants,
     watch,
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_parser(sub, common)
     watch.add_parser(sub, common)
     finished.add_parsers(sub, common)
+    tables.add_parser(sub, common)
     replays.add_parsers(sub, common)
     variants.add_parser(sub, common)
     strategies.add_parser(sub, common)

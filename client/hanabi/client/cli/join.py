@@ -14,6 +14,7 @@ from ..i18n import _
 from ..tokens import SavedSeat, TokenStore
 from .common import Fail, default_name, server_flag
 from .seat import sit, still_seated
+from .tables import add_password_flag, with_password
 
 
 def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
@@ -52,7 +53,7 @@ def cmd_join(args: argparse.Namespace, client: Client, console: Console) -> int:
         return sit(client, console, args, game_id, client.token, store_seat=None)
     name = args.me or args.name or default_name()
     try:
-        seat = client.join(game_id, name)
+        seat = with_password(args, lambda password: client.join(game_id, name, password=password))
     except ApiError as exc:
         if exc.status == 409 and exc.code == "seat_held":
             # that seat is someone's: its token is on the computer that joined with it
@@ -99,6 +100,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--name", help=_("your name (default: your saved seat, else $HANABI_NAME or login)")
     )
     p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
+    add_password_flag(p)
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")
     )

@@ -63,6 +63,10 @@ def show_games(
 COLUMNS = (N_("ID"), N_("STATUS"), N_("VARIANT"), N_("SEATS"), N_("PLAYERS"), N_("SCORE"))
 
 
+#: The mark of a password table in the listing.
+LOCK = "🔒"
+
+
 def pad(text: str, width: int) -> str:
     """``text`` padded with spaces to ``width`` terminal cells."""
     return text + " " * (width - cell_len(text))
@@ -78,6 +82,7 @@ def games_table(games: list[dict[str, Any]]) -> str:
         # watches gives theirs up): only a lobby has seats to fill.
         lobby = g.get("status") == GameStatus.LOBBY
         seats = f"{seated}/{g.get('max_players', '?') if lobby else seated}"
+        seats += LOCK if g.get("lock") else ""  # a password table (docs/lobby.md)
         score = "" if lobby else str(g.get("score", ""))
         if not lobby and g.get("score_hidden"):  # Throw It in a Hole: nobody sees it yet
             score = _("hidden until the end")
@@ -88,6 +93,8 @@ def games_table(games: list[dict[str, Any]]) -> str:
     lines = ["  ".join(pad(str(c), w) for c, w in zip(r, widths)).rstrip() for r in rows]
     if any(g.get("custom_deal") for g in games):
         lines.append(f"\n* {CUSTOM_DEAL[:1].lower()}{CUSTOM_DEAL[1:]}")
+    if any(g.get("lock") for g in games):
+        lines.append(LOCK + " " + _("a password table: join asks for its password"))
     return "\n".join(lines)
 
 

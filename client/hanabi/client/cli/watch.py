@@ -14,13 +14,14 @@ from ..pacing import DEFAULT_PACE
 from ..spectating import seat_asked
 from .common import Fail, server_flag, viewer_token
 from .seat import sit
+from .tables import add_password_flag, watch_locked
 
 
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
     # As the saved account, if any (what it watches is its own business: the server notes
-    # the seeds whose cards it saw before playing them, docs/seeds.md); a finished game
+    # the seeds whose cards it saw before playing them, docs/watching.md); a finished game
     # with a seat saved for it is looked at as that seat.
-    view = client.game(args.id)  # fail early and plainly on an unknown game
+    view = watch_locked(client, args, args.id)  # fail early and plainly on an unknown game
     if view.get("you") is not None and view["status"] == "playing":
         # the account sits here: the server shows it nothing but its own seat's view
         command = f"hanabi-client join {args.id}{server_flag(client)}"
@@ -81,6 +82,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
             pace=format(DEFAULT_PACE, "g"),
         ),
     )
+    add_password_flag(p)
     p.add_argument(
         "--shadow",
         metavar="PLAYER",

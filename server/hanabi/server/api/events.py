@@ -26,6 +26,7 @@ from .schemas.events import (
 )
 from .schemas.queries import EventsQuery, StreamQuery
 from .stream import GameStream
+from .tables import spectator_pass
 
 
 class Events(Resource):
@@ -51,6 +52,8 @@ class Events(Resource):
         token, account_id = viewer()
         record = svc.reads.load(game_id)
         who = svc.viewers.resolve(record, token, account_id)
+        if who.seat is None:  # a password table's spectators show its pass (docs/lobby.md)
+            spectator_pass(record, None)
         config = current_app.config
         limit = min(
             q.get("limit") or config["HANABI_EVENTS_PAGE"], config["HANABI_EVENTS_PAGE_MAX"]
@@ -114,7 +117,8 @@ class Stream(Resource):
             if not token_hash or (credential is not None and not holds_seat(record, token_hash)):
                 token_hash = None  # a spectator's ticket, or an account's that watches
         resolve = partial(stream_viewer, svc.viewers, token_hash, account_id, shadow)
-        resolve(record)  # 400/403/409 before the stream starts
+        if resolve(record).seat is None:  # a password table's spectators show its pass
+            spectator_pass(record, None, q.get("pass_"))  # (docs/lobby.md)
         config = current_app.config
         stream = GameStream(
             svc.reads,

@@ -53,6 +53,13 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
             "A table whose spectators see the public board only, not the hands",
             {"name": "alice", "max_players": 2, "options": {"spectators_see_hands": False}},
         ),
+        "locked": (
+            "A password table: friends join with its password, spectators need it too",
+            {"name": "alice", "password": "open sesame", "password_spectators": True},
+        ),
+    },
+    "createPass": {
+        "watch": ("A spectator's pass of a password table", {"password": "open sesame"})
     },
     "joinGame": {
         "person": ("A guest takes the next seat", {"name": "bob"}),
@@ -104,6 +111,12 @@ REQUEST_EXAMPLES: dict[str, dict[str, Example]] = {
             {"text": "chop? maybe r5"},
         ),
     },
+    "votePause": {
+        "pause": ("Vote to pause the game", {"paused": True}),
+        "go_on": ("Take that vote back (the table is not paused)", {"paused": False}),
+    },
+    "openRematch": {"same": ("The next game, the seats in the same order", {"shuffle": False})},
+    "answerRematch": {"join": ("Take my seat at the next game", {"join": True})},
     "vote": {
         "end": ("Vote to end the game", {"end": True}),
         "take_back": ("Take your vote back", {"end": False}),

@@ -12,7 +12,7 @@ from flask_restx import Resource
 
 from ..ops.serving import yield_to_others
 from ..storage.record import GameStatus, Record
-from ..table.seats import not_found
+from ..table.seats import not_found, seat_of
 from .context import hit_per_address, holding, services
 from .credentials import bearer_token, current_account, viewer
 from .http import if_none_match, json_response, load_body, load_query
@@ -20,6 +20,7 @@ from .operations import game_url, operation, schema
 from .schemas.queries import ListGamesQuery, PastQuery, ReplayQuery, WaitQuery
 from .schemas.requests import CreateGameSchema, SeatGrantSchema
 from .schemas.views import GamePageSchema, GameViewSchema, HanabLiveGameSchema
+from .tables import spectator_pass, spectator_stored
 
 
 class Games(Resource):
@@ -102,7 +103,8 @@ class Games(Resource):
             "for that seed by name is 409 deal_unavailable; an account may not hold two live "
             "seats on one deal (a seed, or a custom seed or deck): 409 same_deal_elsewhere. "
             "Neither names the seed (docs/seeds.md). An account's new table calls the "
-            "webhooks of the accounts that follow it (event friend_table, docs/chat.md)."
+            "webhooks of the accounts that follow it (event friend_table, docs/chat.md). `password`: a password table "
+            "(docs/lobby.md)."
         ),
         responses={201: (SeatGrantSchema, "The game, the host's seat and token")},
         headers={201: {"Location": "The game's URL"}},
@@ -141,7 +143,9 @@ class GameResource(Resource):
             "with options.spectators_see_hands is on), `public` (public information only: "
             "a rated table, one that hides hands, or an account playing the same deal at "
             "another table) or `shadow` (?shadow=). An account shown cards of a game dealt "
-            "a seed name spoils that seed for itself (docs/seeds.md, docs/watching.md)."
+            "a seed name spoils that seed for itself (docs/seeds.md, docs/watching.md). A password table locked to "
+            "spectators asks a viewer holding no seat for its pass (`X-Table-Pass`: POST "
+            "/games/{game_id}/passes): 401 password_required, 403 wrong_pass."
         ),
         query=WaitQuery,
         auth="optional",
@@ -169,6 +173,8 @@ class GameResource(Resource):
             raise not_found(game_id)
         version = raw[0]
         who = svc.viewers.resolve_stored(game_id, raw, token, account_id, shadow)
+        if who.seat is None:  # a password table's spectators show its pass (docs/lobby.md)
+            spectator_stored(game_id, raw)
         own = svc.reads.own_private(game_id, who.seat)  # a seat's notes: in its ETag and view
         etag = svc.reads.etag(version, who, own)
         if if_none_match(etag):
@@ -181,6 +187,8 @@ class GameResource(Resource):
                         raise not_found(game_id)
                     version = raw[0]
                     who = svc.viewers.resolve_stored(game_id, raw, token, account_id, shadow)
+                    if who.seat is None:
+                        spectator_stored(game_id, raw)
                     own = svc.reads.own_private(game_id, who.seat)
                     etag = svc.reads.etag(version, who, own)
             if if_none_match(etag):
@@ -207,6 +215,8 @@ def viewed(game_id: str) -> Record:
     svc = services()
     token, account_id = viewer()
     record = svc.reads.load(game_id)
+    # a password table's spectators show its pass (docs/lobby.md)
+    spectator_pass(record, seat_of(record.players, token, spectate=account_id is not None))
     svc.viewers.cards(record, token, account_id)
     return record
 

@@ -44,6 +44,7 @@ def install(app: Flask, settings: dict[str, Any]) -> None:
             "If-None-Match",
             "Last-Event-ID",
             "X-Request-ID",
+            "X-Table-Pass",  # a password table's spectator pass (docs/lobby.md)
         ],
         methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
         max_age=600,

@@ -38,6 +38,7 @@ from .replays import (
 from .seats import Bots, Players, Seat, Start
 from .seeds import Leaderboards, PlayerStats, Seed
 from .system import Health, Ready, Strategies
+from .tables import KeptSeat, Passes, Pause, Rematch, RematchAnswer
 from .turns import Deliveries, MyTurns, Webhook
 from .variants import VariantResource, Variants
 
@@ -80,6 +81,11 @@ ROUTES: tuple[tuple[Namespace, str, type[Resource]], ...] = (
     (games, GAME + "/past", Past),  # a seat's own past, during play (in-game replay)
     (games, GAME + "/notes", Notes),  # card notes: the bearer's own
     (games, GAME + "/notes/<int:card_order>", Note),
+    (games, GAME + "/passes", Passes),  # a password table's spectators (issue 48)
+    (games, GAME + "/pause", Pause),
+    (games, GAME + "/rematch", Rematch),  # the next game with the same seats
+    (games, GAME + "/rematch/answer", RematchAnswer),
+    (games, GAME + "/rematch/invited/<string:name>", KeptSeat),
     (accounts, "", AccountsResource),  # registering
     (accounts, "/me", Me),
     (accounts, "/me/sessions", AllSessions),

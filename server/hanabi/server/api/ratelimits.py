@@ -48,6 +48,8 @@ RATES: dict[str, tuple[str, str]] = {
     "replay": ("HANABI_LIMIT_REPLAY", "address"),
     "replay_lead": ("HANABI_LIMIT_REPLAY_LEAD", "room"),
     "note_seat": ("HANABI_LIMIT_NOTE_SEAT", "seat"),
+    "password": ("HANABI_LIMIT_PASSWORD", "address"),  # a table's password tried
+    "password_game": ("HANABI_LIMIT_PASSWORD_GAME", "game"),
     "webhook": ("HANABI_LIMIT_WEBHOOK", "address"),
     "chat_account": ("HANABI_LIMIT_CHAT_ACCOUNT", "account"),
     "chat_channel": ("HANABI_LIMIT_CHAT_CHANNEL", "channel"),

@@ -20,6 +20,7 @@ from .schemas.requests import (
     StartSchema,
 )
 from .schemas.views import GameViewSchema
+from .tables import count_guess
 
 
 class Players(Resource):
@@ -41,7 +42,9 @@ class Players(Resource):
             "`plays` (see PATCH /games/{game_id}/players/{seat}; 409 rated_no_bots at a "
             "rated table)."
             " An account holding a live seat at another table dealt the same deal (a seed "
-            "name, or a custom seed or deck) is refused: 409 same_deal_elsewhere."
+            "name, or a custom seed or deck) is refused: 409 same_deal_elsewhere. A password table (its `lock` not null) needs its "
+            "`password`: 401 password_required, 403 wrong_password; every join that sends one "
+            "counts against the address and the table (429 rate_limited)."
         ),
         responses={201: (SeatGrantSchema, "The seat and its token")},
         headers={201: {"Location": "The game's URL"}},
@@ -51,7 +54,10 @@ class Players(Resource):
         svc = services()
         body = load_body(schema(JoinSchema))
         hit_per_address("join")
-        outcome = svc.lobby.join(game_id, body.get("name"), current_account(), body["plays"])
+        count_guess(game_id, body.get("password"))  # a password table's guesses (lobby.md)
+        outcome = svc.lobby.join(
+            game_id, body.get("name"), current_account(), body["plays"], body.get("password")
+        )
         record = outcome.record
         data = {
             "id": record.id,

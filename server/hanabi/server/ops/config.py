@@ -43,6 +43,9 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_LIMIT_CHAT_SEAT": ("20/minute", str),  # chat lines per seat
     "HANABI_LIMIT_CHAT_GAME": ("60/minute", str),  # chat lines per game
     "HANABI_LIMIT_NOTE_SEAT": ("60/minute", str),  # card notes written per seat
+    # table passwords sent (joins, spectators' passes), counted before the hash (lobby.md)
+    "HANABI_LIMIT_PASSWORD": ("10/minute", str),  # per address, over every table
+    "HANABI_LIMIT_PASSWORD_GAME": ("60/hour", str),  # per table, from anywhere
     "HANABI_PAGE_MAX": (100, int),  # largest ?limit= of GET /games
     "HANABI_SEED_RESULTS_MAX": (100_000, int),  # results kept per seed (the best)
     "HANABI_BOARD_MAX": (1_000, int),  # games kept per leaderboard (variant and size)

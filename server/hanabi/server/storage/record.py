@@ -120,6 +120,15 @@ class Record:
     # false; table/viewers.py). Stored only when true: a game without it shows hands.
     hide_hands: bool = False
     imported: bool = False  # read from a hanab.live export (table/imports.py): counts nowhere
+    # issue 48, each absent from the blob while None (stored as before them):
+    password: dict[str, Any] | None = None  # table/passwords.py: salt, scrypt hash, spectate
+    pause: dict[str, Any] | None = None  # table/pause.py: {"on": bool, "votes": [seats]}
+    rematch: dict[str, Any] | None = None  # table/rematch.py: "next" | "from", "invited"...
+
+    @property
+    def paused(self) -> bool:
+        """Whether the table is paused by vote (table/pause.py): no move, no clock."""
+        return bool(self.pause and self.pause.get("on"))
 
     def __post_init__(self) -> None:
         self.status = GameStatus(self.status)  # as stored: its string
@@ -127,16 +136,17 @@ class Record:
     _BLOB = ("status", "variant", "options", "max_players", "seed", "deck", "host", "created",
              "updated", "turn", "event_count", "score", "result", "snapshot", "compact_log",
              "table_events", "chat_lines", "chat_bytes", "custom_deal", "rated", "votes",
-             "timing", "seed_name", "hide_hands", "imported")  # fmt: skip
+             "timing", "seed_name", "hide_hands", "imported", "password", "pause",
+             "rematch")  # fmt: skip
+    #: Fields left out of the blob while None (or false), so a game without them is
+    #: stored as before them.
+    _OPTIONAL = ("seed_name", "hide_hands", "imported", "password", "pause", "rematch")
 
     def blob(self) -> bytes:
         data = {STORED_AS.get(name, name): getattr(self, name) for name in self._BLOB}
-        if self.seed_name is None:
-            del data["seed_name"]  # a game without a seed name is stored as before names
-        if not self.hide_hands:
-            del data["hide_hands"]  # the default, stored as before the option
-        if not self.imported:
-            del data["imported"]  # a game played here is stored as before imports
+        for name in self._OPTIONAL:
+            if not data[name]:
+                del data[name]  # e.g. a game without a seed name is stored as before names
         if self.status is GameStatus.FINISHED:
             return b"Z" + zlib.compress(orjson.dumps(data), 9)
         data["chat"] = None  # table_events: only archives hold them (older states did too)

@@ -43,21 +43,46 @@ from .record import GameStatus, Record, SeatKind
 #: (:func:`clock_change`): "mover,per_turn,next,next_is_human,idle,base,seats,expire[,reset]"
 #: in ms (mover -1: nobody to charge; next -1: the game is over; base > 0: start every
 #: clock; reset > 0: a per-move clock, every seat's clock back to it after each move).
-#: Sets ``clock``: the JSON appended to the blob ("" when the game has no clock).
+#: ``P`` pauses (keeps the moment as ``ps`` and the deadline as ``pd``, and takes it off the
+#: deadlines set) and ``R`` goes on (moves ``ts`` and the deadline on by the time paused);
+#: see hanabi.server.table.pause.
+#: Sets ``clock``: the JSON appended to the blob ("" when the game has no clock; ``ps``
+#: in it while paused).
 CLOCK_LUA = """
 local clock = ''
 local dl = redis.call('HGET', KEYS[1], 'dl')
 dl = dl and tonumber(dl)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if ARGV[11] ~= '' then
+if ARGV[11] == 'P' then
+  if dl and now >= dl then return -3 end
+  if not redis.call('HGET', KEYS[1], 'ps') and redis.call('HGET', KEYS[1], 'ts') then
+    redis.call('HSET', KEYS[1], 'ps', now)
+    if dl then redis.call('HSET', KEYS[1], 'pd', dl) end
+    redis.call('HDEL', KEYS[1], 'dl')
+    redis.call('ZREM', KEYS[5], ARGV[6])
+  end
+elseif ARGV[11] == 'R' then
+  local ps = redis.call('HGET', KEYS[1], 'ps')
+  if ps then
+    local shift = now - tonumber(ps)
+    local ts = redis.call('HGET', KEYS[1], 'ts')
+    if ts then redis.call('HSET', KEYS[1], 'ts', tonumber(ts) + shift) end
+    local pd = redis.call('HGET', KEYS[1], 'pd')
+    if pd then
+      redis.call('HSET', KEYS[1], 'dl', tonumber(pd) + shift)
+      redis.call('ZADD', KEYS[5], tonumber(pd) + shift, ARGV[6])
+    end
+    redis.call('HDEL', KEYS[1], 'ps', 'pd')
+  end
+elseif ARGV[11] ~= '' then
   local f = {}
   for x in string.gmatch(ARGV[11], '[^,]+') do f[#f + 1] = tonumber(x) end
   local mover, per, nxt, human, idle, base, n = f[1], f[2], f[3], f[4], f[5], f[6], f[7]
   if f[8] == 1 and (not dl or now < dl) then return -4 end
   if mover >= 0 and dl and now >= dl then return -3 end
   if nxt < 0 then
-    redis.call('HDEL', KEYS[1], 'ts', 'left', 'dl')
+    redis.call('HDEL', KEYS[1], 'ts', 'left', 'dl', 'ps', 'pd')
     redis.call('ZREM', KEYS[5], ARGV[6])
   else
     local left = {}
@@ -93,8 +118,10 @@ if ARGV[11] ~= '' then
 end
 local ts = redis.call('HGET', KEYS[1], 'ts')
 if ts then
+  local ps = redis.call('HGET', KEYS[1], 'ps')
   clock = '{"ts":' .. ts .. ',"left":[' .. (redis.call('HGET', KEYS[1], 'left') or '')
-    .. '],"dl":' .. (redis.call('HGET', KEYS[1], 'dl') or 'null') .. '}'
+    .. '],"dl":' .. (redis.call('HGET', KEYS[1], 'dl') or 'null')
+    .. (ps and (',"ps":' .. ps) or '') .. '}'
 end
 """
 
@@ -206,6 +233,10 @@ end
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 0
 """
+
+
+#: The clock changes of a pause and of its end (:mod:`hanabi.server.table.pause`).
+PAUSE, RESUME = "P", "R"
 
 
 def clock_change(

@@ -92,8 +92,10 @@ def play_due_turn(store: Store, reads: Reads, play: Play, game_id: str) -> bool:
             metrics.action("bot")
             return True
         except Refused as exc:
-            if exc.code in ("stale_turn", "game_over", "game_not_found", "game_not_started"):
-                return False  # someone else moved (that commit set the due state)
+            if exc.code in (
+                "stale_turn", "game_over", "game_not_found", "game_not_started", "game_paused"
+            ):  # fmt: skip
+                return False  # someone else moved or paused (that commit set the due state)
             log.warning("bot %s move refused (%s) in game %s", strategy, exc.code, game_id)
     return False
 

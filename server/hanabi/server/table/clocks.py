@@ -102,6 +102,8 @@ def clocks_view(record: Any, now: int) -> dict[str, Any]:
     clock = state.clock
     if state.status is not GameStatus.PLAYING or not clock or not state.people:
         return out
+    if clock.get("ps") is not None:  # paused (pause.py): every clock stands still
+        now = min(now, clock["ps"])
     current = state.turn % len(state.people)
     left = []
     for seat, ms in enumerate(clock["left"]):

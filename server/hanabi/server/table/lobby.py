@@ -18,8 +18,10 @@ from . import rated
 from .accounts import Account
 from .clocks import timing_of
 from .dealing import SeedDeals
+from .passwords import Verified, lock_of
 from .rated import RatedTables
 from .refusals import Conflict, Forbidden, Invalid, from_engine
+from .rematch import drop_invitations
 from .restore import setup_of
 from .seats import (
     bot_name,
@@ -83,6 +85,8 @@ class Lobby:
             raise from_engine(Invalid, exc) from None
         token = new_token()
         now = now_ms()
+        password = body.get("password")  # kept as its scrypt hash only (passwords.py)
+        lock = None if password is None else lock_of(password, body["password_spectators"])
 
         def table(game_id: str) -> Record:
             return Record(
@@ -102,6 +106,7 @@ class Lobby:
                 timing=timing,
                 seed_name=seed_name,
                 hide_hands=see_hands is False and not is_rated,
+                password=lock,
             )
 
         joined = {"type": "join", "seat": 0, "name": name, "bot": None}
@@ -113,12 +118,15 @@ class Lobby:
         name: str | None,
         account: Account | None = None,
         plays: str | None = None,
+        password: str | None = None,
     ) -> Outcome:
         """Take the next seat; with ``account`` it is bound to it under its username.
         ``plays``: the bot strategy of the program taking it (see :meth:`declare`), said
-        with the join so that the table is never seen full without it."""
+        with the join so that the table is never seen full without it. ``password``: a
+        locked table's (passwords.py), checked after the table's other rules."""
         name = check_name(player_name(account, name))
         token = new_token()
+        verified = Verified(password)
 
         def change(record: Record) -> Outcome:
             if record.status is not GameStatus.LOBBY:  # a seat taken back, or a late comer
@@ -128,6 +136,7 @@ class Lobby:
             if plays is not None:
                 rated.check_bot(record)
             seatable(record, name, self.config["HANABI_MAX_LOBBY_EVENTS"])
+            verified.check(record)
             player = Player(name, None, hash_token(token), account and account.id, plays)
             record.players.append(player)
             seat = len(record.players) - 1
@@ -231,6 +240,7 @@ class Lobby:
                 notes.append(self.writes.note(record, {**event, "host": record.host}))
                 seat = None
             self.rated.check_start(record)
+            drop_invitations(record)  # a next game's unanswered invitations lapse
             self.seeds.deal(record)  # the seed's name and deck, now that the seats are known
             try:
                 game = Game(setup_of(record))

@@ -54,6 +54,10 @@ class Play:
                 )
             if record.status is GameStatus.FINISHED:
                 raise Conflict("game_over", "The game is over.")
+            if record.paused:
+                raise Conflict(
+                    "game_paused", "The game is paused: vote to go on before anyone moves."
+                )
             game = self.reads.live_game(record)
             try:
                 events = game.apply(action, seat)

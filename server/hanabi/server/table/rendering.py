@@ -17,6 +17,8 @@ from ..ops.times import iso
 from ..storage.record import GameStatus, Record
 from .clocks import timing_options
 from .last_action import last_action
+from .passwords import lock_view
+from .table_keys import pause_view, rematch_view
 from .viewers import Spectating, Viewer
 from .vote_count import votes_view
 
@@ -56,6 +58,8 @@ def render(record: Record, viewer: Viewer, game: Game | None) -> dict[str, Any]:
         out["last_action"] = last_action(
             record, game, viewer.eyes, reveal=sight is Spectating.FULL, hidden=public
         )
+        if record.paused:  # nobody moves while paused (pause.py)
+            out["legal_actions"] = []
     out["spectating"] = viewer.spectating
     if viewer.shadow is not None:
         out["shadow_seat"] = viewer.shadow
@@ -111,6 +115,9 @@ def with_table(out: dict[str, Any], record: Record, seat: int | None) -> dict[st
         you=seat,
         custom_deal=record.custom_deal,
         votes=votes_view(record, seat),
+        lock=lock_view(record),
+        pause=pause_view(record, seat),
+        rematch=rematch_view(record),
     )
     # A dealt name is a deck anyone may deal again by that name: while the game is on, a
     # seat learns it only if the creator chose it (docs/seeds.md).
@@ -178,6 +185,7 @@ def summary(record: Record) -> dict[str, Any]:
             **({"rated": True} if record.rated else {}),
             "spectators_see_hands": spectators_see_hands(record),
         },
+        "lock": lock_view(record),
         "turn": record.turn,
         **public_score(record),
         "result": record.result,

@@ -32,6 +32,7 @@ from ..storage.replays import RoomStore, RoomWrite, StoredRoom
 from ..storage.slots import ID_ALPHABET
 from .accounts import Account, Credential
 from .hypotheticals import Audience, Branch, apply_move, check_turn, room_view
+from .passwords import require_pass
 from .reads import Reads
 from .refusals import Conflict, Forbidden, NotFound, Refused, Unauthorized, Unavailable
 from .seats import hash_token, new_token, seat_by_hash, seat_of
@@ -79,7 +80,9 @@ class Replays:
         if record.status is not GameStatus.FINISHED:
             raise Conflict("game_not_finished", "Only a finished game can be shared as a replay.")
         if account is not None:
-            # anyone's finished game, unless the account plays its deal elsewhere (409)
+            # anyone's finished game, unless the account plays its deal elsewhere (409); a
+            # password table's: its seats only (lobby.md)
+            require_pass(record, seat_of(record.players, token, spectate=True), None)
             self.viewers.cards(record, token, account.id)
             owner, name = account.principal, account.username
         else:

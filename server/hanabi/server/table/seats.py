@@ -50,8 +50,8 @@ def not_found(game_id: str) -> Refused:
 
 def bot_due(record: Record) -> bool:
     """Whether a bot seat is to move (seats take turns in order from seat 0)."""
-    if record.status is not GameStatus.PLAYING or not record.players:
-        return False
+    if record.status is not GameStatus.PLAYING or not record.players or record.paused:
+        return False  # a paused table (pause.py): nobody moves
     return record.players[record.turn % len(record.players)].kind is SeatKind.BOT
 
 
@@ -147,10 +147,13 @@ def seatable(record: Record, name: str, max_events: int) -> None:
     """
     if record.status is not GameStatus.LOBBY:
         raise Conflict("game_started", "The game has already started.")
-    if len(record.players) >= record.max_players:
+    kept = [e["name"] for e in (record.rematch or {}).get("invited") or []]  # rematch.py
+    if len(record.players) + len(kept) >= record.max_players:
         raise Conflict("game_full", "Every seat at this table is taken.")
     require_room(record, max_events, len(record.players) + 1)
-    if any(name_key(p.name) == name_key(name) for p in record.players):
+    if any(
+        name_key(taken) == name_key(name) for taken in [*(p.name for p in record.players), *kept]
+    ):
         raise Conflict("name_taken", "Someone here is already called {name}.", name=repr(name))
 
 

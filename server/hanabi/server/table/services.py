@@ -23,8 +23,10 @@ from .leaving import Leaving
 from .listing import Listing
 from .lobby import Lobby
 from .notes import Notes
+from .pause import Pauses
 from .play import Play
 from .reads import Reads
+from .rematch import Rematches
 from .replays import Replays
 from .seeds import SeedPages
 from .settle import Settler
@@ -71,3 +73,5 @@ class Services:
     history: History  # finished games searched, and each variant's page
     tags: Tags  # tags on finished games
     imports: Imports  # hanab.live games read in as finished games
+    pauses: Pauses  # votes to pause a game and go on (issue 48)
+    rematches: Rematches  # the next game with the same seats (issue 48)

@@ -27,7 +27,9 @@ from .seats import bot_due, not_found
 
 MAX_RETRIES = 100
 #: Events the table makes (the engine's are rebuilt from the action log).
-TABLE_EVENTS = frozenset({"join", "leave", "remove", "start", "chat", "vote", "plays"})
+TABLE_EVENTS = frozenset(
+    {"join", "leave", "remove", "start", "chat", "vote", "plays", "pause", "decline"}
+)
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Outcome:
     game: Game | None = None
     action_entries: list[ActionEntry] = field(default_factory=list)  # to append to the log
     ends_by_deadline: bool = False  # the change ends the game by its deadline (deadlines.py)
+    clock: str = ""  # a clock change of its own: a pause or its end (pause.py)
 
 
 class Hooks:
@@ -120,7 +123,8 @@ class WriteLoop:
                     events=outcome.events,
                     delete=delete,
                     bot=bot,
-                    clock=clock_change(record, old_status, old_turn, outcome.ends_by_deadline),
+                    clock=outcome.clock
+                    or clock_change(record, old_status, old_turn, outcome.ends_by_deadline),
                 )
             except VersionConflict as conflict:
                 record = conflict.current or self.reads.load(game_id)

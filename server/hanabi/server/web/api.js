@@ -49,6 +49,8 @@ export async function call(method, path, { body, token, etag, signal } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   if (etag) headers["If-None-Match"] = etag;
+  const pass = passFor(path);
+  if (pass) headers["X-Table-Pass"] = pass; // a password table's spectator (tables.js)
   let response;
   try {
     response = await fetch(BASE + path, {
@@ -142,11 +144,28 @@ export function keepGuestName(name) {
   localStorage.setItem("hanabi.name", name);
 }
 
+// A password table's spectator pass (docs/lobby.md), kept for this tab only: it stands for
+// the table's password at that table, and goes with every request about it.
+const PASS = (gameId) => `hanabi.pass.${gameId}`;
+
+export function keepPass(gameId, pass) {
+  sessionStorage.setItem(PASS(gameId), pass);
+}
+
+export function passOf(gameId) {
+  return sessionStorage.getItem(PASS(gameId));
+}
+
+function passFor(path) {
+  const match = /^\/games\/([^/?]+)/.exec(path);
+  return match ? passOf(decodeURIComponent(match[1])) : null;
+}
+
 // -- the event stream --------------------------------------------------------------------
 
 const EVENT_TYPES = [
   "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
-  "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote",
+  "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "pause", "decline",
 ];
 
 /**
@@ -237,6 +256,8 @@ export function follow(gameId, { token, after = 0, shadow = null, onEvent, onVie
     params: () => {
       const query = new URLSearchParams({ after: String(last) });
       if (shadowed && !token) query.set("shadow", String(shadow));
+      const pass = passOf(gameId); // EventSource sends no header: a spectator's pass goes here
+      if (pass) query.set("pass", pass);
       return query;
     },
     token: () => token,

@@ -10,6 +10,7 @@ import { variantPicker } from "./picker.js";
 import { seedChoice } from "./leaderboards.js";
 import { moveClockField, turnsPanel } from "./turns.js";
 import { chatPanel, friendTables } from "./chat.js";
+import { lockBadge, passwordFields } from "./tables.js";
 import { handsHidden } from "./watching.js";
 import { reasonText, seatKind } from "./words.js";
 
@@ -99,7 +100,9 @@ export function showLobby(main, { variants, strategies }) {
       action = seated
         ? h("a", { class: "button", href }, _("Open"))
         : [
-            h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, _("Join")),
+            game.lock // a password table: the game's page asks for it (tables.js)
+              ? h("a", { class: "button primary", href }, _("Join"))
+              : h("button", { type: "button", class: "primary", disabled: game.players.length >= game.max_players, onclick: () => join(game) }, _("Join")),
             h("a", { class: "button", href }, _("Look")),
           ];
     } else if (game.status === "playing") {
@@ -117,7 +120,7 @@ export function showLobby(main, { variants, strategies }) {
       ? h("span", { class: "friends" }, _("Friends: {names}", { names: game.friends.join(_(", ")) }))
       : null; // followed accounts seated here (the server lists these tables first)
     const li = h("li", { class: game.friends?.length ? "game-row friend" : "game-row", "aria-label": `${variant}: ${people}` },
-      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`, friends ? " " : "", friends),
+      h("span", { class: "what" }, h("strong", { class: "variant-name" }, variant), ` · ${state}`, friends ? " " : "", friends, game.lock ? " " : null, lockBadge(game.lock)),
       h("span", { class: "who" }, people),
       h("span", { class: "row" }, action));
     return li;
@@ -153,7 +156,12 @@ async function yourGames(list, panel, row) {
   const rows = [];
   for (const held of api.keptSeats().slice(0, 10)) {
     try {
-      const game = await api.get(`/games/${encodeURIComponent(held.gameId)}`);
+      const path = `/games/${encodeURIComponent(held.gameId)}`;
+      // a table locked to spectators shows itself to its seat only (tables.js)
+      const game = await api.get(path).catch((error) => {
+        if (error instanceof api.ApiError && error.code === "password_required") return api.get(path, { token: held.token });
+        throw error;
+      });
       rows.push(row({ ...game, turn: game.turn, score: game.score }));
     } catch (error) {
       if (error instanceof api.ApiError && error.status === 404) api.forgetSeat(held.gameId);
@@ -216,6 +224,7 @@ function createForm(variants, strategies, identity, alert, account) {
   timed.addEventListener("change", () => (timer.hidden = !timed.checked));
   const seed = seedChoice();
   const turnBased = moveClockField();
+  const lock = passwordFields(); // a password table (tables.js)
 
   const form = h("form", {
     class: "panel create",
@@ -232,7 +241,7 @@ function createForm(variants, strategies, identity, alert, account) {
       if (timed.checked) options.timer = { base: Math.round(Number(minutes.value) * 60), per_turn: Number(bonus.value) || 0 };
       Object.assign(options, turnBased.options());
       try {
-        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options, seed: seed.value() }, { token: me.token });
+        const grant = await api.post("/games", { ...me.body, variant: variant.value(), max_players: Number(players.value), options, seed: seed.value(), ...lock.body() }, { token: me.token });
         api.keepSeat(grant.id, grant.seat, grant.token);
         for (let i = 0; i < seatBots; i++) {
           await api.post(`/games/${encodeURIComponent(grant.id)}/bots`, { strategy: strategy.value }, { token: grant.token });
@@ -257,7 +266,8 @@ function createForm(variants, strategies, identity, alert, account) {
     showHandsField,
     field(_("Timed"), timed),
     timer,
-    turnBased.el),
+    turnBased.el,
+    lock.el),
   h("button", { type: "submit", class: "primary" }, _("Create game")));
   return form;
 }

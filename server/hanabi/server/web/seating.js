@@ -4,6 +4,7 @@
 import { _ } from "./i18n.js";
 import * as api from "./api.js";
 import { field, h } from "./dom.js";
+import { joinPassword, lockBadge } from "./tables.js";
 import { seatKind } from "./words.js";
 
 /**
@@ -14,7 +15,7 @@ export function seatsPanel(game, strategies) {
   const v = game.view;
   const you = v.you;
   const host = you !== null && you === v.host;
-  const full = v.players.length >= v.max_players;
+  const full = v.players.length + (v.rematch?.invited?.length || 0) >= v.max_players;
   const id = encodeURIComponent(v.id);
   const seats = h(
     "ul",
@@ -37,10 +38,19 @@ export function seatsPanel(game, strategies) {
           : null,
       ),
     ),
-    Array.from({ length: v.max_players - v.players.length }, () => h("li", { class: "seat empty" }, _("free seat"))),
+    Array.from({ length: Math.max(0, v.max_players - v.players.length - (v.rematch?.invited?.length || 0)) }, () => h("li", { class: "seat empty" }, _("free seat"))),
   );
 
-  const parts = [h("h2", { id: "seats-h" }, _("Seats ({seated} of {max})", { seated: v.players.length, max: v.max_players })), seats];
+  const kept = v.rematch?.invited || []; // the next game with the same seats (tables.js)
+  const parts = [h("h2", { id: "seats-h" }, _("Seats ({seated} of {max})", { seated: v.players.length, max: v.max_players }), " ", lockBadge(v.lock)), seats];
+  if (kept.length) {
+    parts.push(h("p", { class: "muted" }, _("Seats kept for: {names}", { names: kept.join(_(", ")) }),
+      // the host opens a seat kept for someone who does not answer (tables.js, lobby.md)
+      host ? kept.map((name) => [" ", h("button", {
+        type: "button", class: "small", "aria-label": _("Open {name}'s seat", { name }),
+        onclick: () => game.act(() => api.call("DELETE", `/games/${id}/rematch/invited/${encodeURIComponent(name)}`, { token: game.token }).then((r) => r.data)),
+      }, _("Open seat"))]) : null));
+  }
 
   if (host) {
     const choice = h(
@@ -125,18 +135,20 @@ function joinForm(game) {
     "data-key": "join-name", "data-draft": true,
   });
   const asGuest = h("input", { type: "checkbox", name: "guest", "data-key": "join-guest", "data-draft": true });
+  const password = joinPassword(game.view);
   const form = h(
     "form",
     {
       class: "row",
       onsubmit: (event) => {
         event.preventDefault();
-        game.join(account && !asGuest.checked ? null : name.value.trim());
+        game.join(account && !asGuest.checked ? null : name.value.trim(), password?.value);
       },
     },
     account ? h("p", {}, _("You will sit as {name}.", { name: account.username })) : null,
     account ? field(_("Play as a guest"), asGuest) : null,
     field(_("Name"), name),
+    password ? field(_("Table password"), password) : null,
     h("button", { type: "submit", class: "primary" }, _("Join")),
   );
   return form;

@@ -15,12 +15,16 @@ import { movePanel } from "./moves.js";
 import { dressCard, lastMove, notesToggle } from "./notes.js";
 import { showReplay } from "./replay.js";
 import { seatsPanel } from "./seating.js";
+import { againPanel, lockBadge, passForm, pausePanel } from "./tables.js";
 import { onView as premoveOnView } from "./premove.js";
 import { noticeTurn, prefsPanel, useVariant } from "./prefs.js";
 import { efficiencyCounters } from "./stats.js";
 import { _, ngettext } from "./i18n.js";
 import { Narrator, reasonText, seatKind, VariantInfo } from "./words.js";
 import { cardsWithheld, lookAt, shadowBadge, shadowPicker, shadowRefused, wantedShadow, watchingEnded, watchingLine } from "./watching.js";
+
+/** A refusal that asks for a password table's pass. */
+const locked = (error) => error instanceof api.ApiError && (error.code === "password_required" || error.code === "wrong_pass");
 
 const STATUS = { lobby: _("Waiting for players"), playing: _("In play"), finished: _("Finished") };
 
@@ -79,10 +83,16 @@ class GamePage {
       view = await lookAt(this, token); // with the shadow the address asks for (watching.js)
       if (view.you === null && !api.seatToken(this.id)) this.spectator = true;
     } catch (error) {
+      if (locked(error)) return this.askPass();
       if (error instanceof api.ApiError && (error.status === 401 || error.status === 403) && token) {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
         this.spectator = true;
-        view = await lookAt(this, null);
+        try {
+          view = await lookAt(this, null); // watching.js
+        } catch (again) {
+          if (locked(again)) return this.askPass();
+          throw again;
+        }
       } else if (error instanceof api.ApiError && error.status === 404) {
         fill(this.main, h("h1", {}, _("No such game")),
           h("p", {}, error.message), h("p", {}, h("a", { href: "/" }, _("Back to the lobby"))));
@@ -94,6 +104,28 @@ class GamePage {
     if (!(await ensureVariant(this.variants, view.variant))) this.variants[view.variant] = bareVariant(view.variant, view);
     this.setView(view);
     this.open();
+  }
+
+  /** A password table locked to spectators: its password first (tables.js). */
+  askPass() {
+    fill(this.main, this.title, passForm(this.id, () => location.reload()));
+  }
+
+  /** A seat's finished game, until its host opens the next one (the stream ends with the
+   * game): a long-poll brings `rematch.next` (tables.js againPanel). */
+  async awaitRematch() {
+    if (this.awaitingRematch) return;
+    this.awaitingRematch = true;
+    let etag = null;
+    for (let round = 0; round < 40 && !this.view.rematch?.next; round++) {
+      try {
+        const r = await api.call("GET", `${this.path}${etag ? "?wait=25" : ""}`, { token: this.viewer, etag });
+        etag = r.etag;
+        if (r.status === 200) this.setView(r.data);
+      } catch {
+        return; // a reload asks again
+      }
+    }
   }
 
   /** A rated game's rating changes come a moment after its end: wait for them. */
@@ -158,6 +190,7 @@ class GamePage {
     useVariant(this.info); // colour-blind labels (prefs.js)
     premoveOnView(this); // a queued move goes on this seat's turn (premove.js)
     if (view.status === "finished" && view.options.rated && !view.result?.rating_changes) this.awaitRatings();
+    if (view.status === "finished" && view.you !== null && !view.rematch?.next) this.awaitRematch();
     this.schedule();
   }
 
@@ -188,8 +221,9 @@ class GamePage {
     }
   }
 
-  async join(name) {
+  async join(name, password) {
     const body = name ? { name } : {};
+    if (password) body.password = password; // a password table (tables.js)
     const token = name ? null : api.session()?.token;
     if (name) api.keepGuestName(name);
     const grant = await this.act(() => api.post(`${this.path}/players`, body, { token }));
@@ -219,7 +253,9 @@ class GamePage {
       : _("Hanabi: {status} ({id})", { status: STATUS[v.status], id: v.id });
     noticeTurn(this, myTurn); // a sound as the turn comes (prefs.js)
     const timed = v.options.timer ? _(" Timed: {base} s each, +{per_turn} s a move.", v.options.timer) : "";
-    this.status.textContent = _("{status}.", { status: STATUS[v.status] }) + " " + this.whoYouAre() + (v.options.rated ? _(" Rated game.") : "") + timed;
+    const paused = v.pause?.paused ? " " + _("Paused.") : "";
+    this.status.textContent = _("{status}.", { status: STATUS[v.status] }) + " " + this.whoYouAre() + (v.options.rated ? _(" Rated game.") : "") + timed + paused;
+    if (v.lock) this.status.append(" ", lockBadge(v.lock));
     // a finished game's chat is closed (the server refuses a line): its lines stay, the box goes
     const canChat = v.you !== null && v.status !== "finished";
     this.chatPanel.hidden = !canChat && !this.chatList.children.length;
@@ -248,7 +284,8 @@ class GamePage {
         this.logPanel(events),
         v.status === "playing" ? prefsPanel(this) : null);
       fill(this.cols.moves,
-        this.past ? historyPanel(this) : v.status === "playing" ? this.controls() : null,
+        pausePanel(this),
+        this.past ? historyPanel(this) : v.status === "playing" && !v.pause?.paused ? this.controls() : null,
         discardPile(this.info, shown));
       const end = v.status === "finished" ? this.endPanel() : null;
       const first = this.body.firstElementChild;
@@ -378,6 +415,7 @@ class GamePage {
       h("h2", { id: "end-h" }, _("Game over: score {score} of {max}", { score: r.score, max: this.info.variant.max_score })),
       h("p", {}, _("The game ended: {reason}.", { reason: reasonText(r.reason) })),
       changes,
+      againPanel(this),
       v.seed ? seedPanel(v.seed, v.id) : null,
       tagsPanel(v), // docs/history.md
       // a finished game is everyone's to replay and export (docs/seeds.md), but for an

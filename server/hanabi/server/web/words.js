@@ -321,6 +321,14 @@ export class Narrator {
         const votes = { votes: e.votes, needed: e.needed };
         return { text: e.end ? _("Someone voted to end the game ({votes} of {needed} needed)", votes) : _("A vote to end the game was taken back ({votes} of {needed} needed)", votes), kind: "system" };
       }
+      case "pause": {
+        const votes = { votes: e.votes, needed: e.needed };
+        if (e.changed) return { text: e.paused ? _("The game is paused") : _("The game goes on"), kind: "system" };
+        if (!e.votes) return { text: _("A vote was taken back ({votes} of {needed} needed)", votes), kind: "system" };
+        return { text: e.paused ? _("Someone voted to go on ({votes} of {needed} needed)", votes) : _("Someone voted to pause ({votes} of {needed} needed)", votes), kind: "system" };
+      }
+      case "decline":
+        return { text: _("{name} declined: the seat is open", { name: e.name }), kind: "system" };
       case "game_over":
         return { text: _("Game over ({reason}): score {score}", { reason: reasonText(e.reason), score: e.score }), kind: "system" };
       case "chat":

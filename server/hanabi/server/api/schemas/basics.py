@@ -18,6 +18,7 @@ PLAYER_ACTIONS = tuple(k.value for k in ActionKind if k is not ActionKind.TERMIN
 EVENT_TYPES = (
     "clue", "play", "misplay", "strike", "discard", "clue_token", "draw", "final_round",
     "terminate", "game_over", "chat", "join", "leave", "remove", "start", "vote", "plays",
+    "pause", "decline",
 )  # fmt: skip
 #: Why a game of this service ends: the rules' reasons for its variants and options
 #: (hanab.live's max-possible and all-or-nothing endings with those table options), and

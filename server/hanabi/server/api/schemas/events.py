@@ -32,7 +32,11 @@ class EventSchema(Schema):
     person's seat declared), leave {seat,name,bot,host} (a player left;
     later seats moved up; ``host`` is the host's seat after it), remove {seat,name,bot,host}
     (the host freed a seat), plays {seat,name,plays} (the program in a person's seat said
-    which bot strategy it plays; null: a person plays it), start {} (the deal follows)."""
+    which bot strategy it plays; null: a person plays it), start {} (the deal follows),
+    pause {paused,changed,votes,needed} (a vote to pause or to go on: ``paused`` is the
+    table's state after it, ``changed`` whether this vote changed it, ``votes`` the votes
+    to change it now; no seat), decline {name} (a player
+    of the last game declined the next one: their seat opened; docs/lobby.md)."""
 
     seq = integer(required=True, metadata={"description": "Position in the log, from 1."})
     type = fields.String(
@@ -64,7 +68,10 @@ class EventSchema(Schema):
     )
     end = JsonBoolean(metadata={"description": "vote: a vote to end (false: taken back)"})
     votes = integer(metadata={"description": "vote: votes to end after this one"})
-    needed = integer(metadata={"description": "vote: votes that end the game"})
+    needed = integer(metadata={"description": "vote: votes that end the game; pause: that "
+                               "change it"})  # fmt: skip
+    paused = JsonBoolean(metadata={"description": "pause: the table is paused after it"})
+    changed = JsonBoolean(metadata={"description": "pause: this vote paused or went on"})
 
 
 class ActionResultSchema(Schema):

@@ -105,6 +105,14 @@ class StreamQuery(QueryString):
         },
     )
     shadow = shadow_field(" With a ticket issued with a `shadow`, the ticket's seat is shadowed.")
+    pass_ = fields.String(
+        data_key="pass",
+        validate=validate.Length(1, 100),
+        metadata={
+            "description": "A password table's spectator pass (POST /games/{game_id}/passes), "
+            "for a browser's EventSource, which sends no X-Table-Pass header."
+        },
+    )
 
 
 class RoomStreamQuery(QueryString):

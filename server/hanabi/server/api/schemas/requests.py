@@ -31,6 +31,7 @@ from .basics import (
 )
 from .plain import Schema  # marshmallow's, refusing in plain words
 from .table_options import TableOptionsSchema
+from .tables import password_field
 from .variants import variant_field
 from .views import GameViewSchema, TimerSchema
 
@@ -86,6 +87,16 @@ class CreateGameSchema(Schema):
             "for it until it ends. See docs/seeds.md."
         },
     )
+    password = password_field(
+        False,
+        "A password table (docs/lobby.md): listed like any other, but joining needs this "
+        "password. Kept only as a salted scrypt hash; never shown.",
+    )
+    password_spectators = JsonBoolean(
+        load_default=False,
+        metadata={"description": "With `password`: spectators need it too (a pass, "
+                  "POST /games/{game_id}/passes)."},
+    )  # fmt: skip
     deck = fields.List(
         fields.Nested(DeckCardSchema),
         validate=validate.Length(1, DECK_MAX),
@@ -120,6 +131,7 @@ class SeatUpdateSchema(Schema):
 class JoinSchema(Schema):
     name = text_field(NAME_MAX, "name", NAME_PATTERN, required=False)  # an account's: its username
     plays = plays_field(load_default=None)
+    password = password_field(False, "A password table's password (its `lock` is not null).")
 
 
 class BotSeatSchema(Schema):

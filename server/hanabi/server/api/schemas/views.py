@@ -23,6 +23,7 @@ from .basics import (
 )
 from .notes import LastActionSchema, view_notes_field
 from .plain import Schema  # marshmallow's, refusing in plain words
+from .tables import PauseSchema, RematchSchema, lock_field
 
 #: A view's ``spectating`` values (hanabi.server.table.viewers.Spectating).
 SPECTATING = ["full", "hands", "public", "shadow"]
@@ -312,6 +313,13 @@ class GameViewSchema(Schema):
     )  # fmt: skip
     result = fields.Nested(ResultSchema, allow_none=True, required=True)
     votes = fields.Nested(VotesSchema, required=True)
+    lock = lock_field()
+    pause = fields.Nested(PauseSchema, metadata={"description": "Pausing by vote (docs/lobby.md)."})
+    rematch = fields.Nested(
+        RematchSchema,
+        allow_none=True,
+        metadata={"description": "The next game with the same seats (docs/lobby.md)."},
+    )
     last_action = fields.Nested(
         LastActionSchema,
         required=True,
@@ -350,6 +358,7 @@ class GameSummarySchema(Schema):
     host = integer(required=True)
     custom_deal = custom_deal_field()
     options = fields.Nested(SummaryOptionsSchema, required=True)
+    lock = lock_field()
     turn = integer(required=True)
     score = nullable_integer(metadata={"description": HIDDEN_IN_HOLE})
     score_hidden = score_hidden_field()
