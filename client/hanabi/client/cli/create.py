@@ -304,7 +304,6 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--detach", action="store_true", help=_("only create; take your seat later with join")
     )
     p.add_argument("--rated", action="store_true", help=_("a rated game (log in first)"))
-    add_password_flag(p, create=True)
     p.add_argument(
         "--hide-hands",
         action="store_true",
@@ -313,6 +312,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
             "(always so at a rated table)"
         ),
     )
+    add_password_flag(p, create=True)
     p.add_argument("--guest", action="store_true", help=_("play as a guest, not as your account"))
     p.add_argument(
         "--no-clear", action="store_true", help=_("do not clear the screen between redraws")

@@ -19,7 +19,7 @@ from .tables import add_password_flag, watch_locked
 
 def cmd_watch(args: argparse.Namespace, client: Client, console: Console) -> int:
     # As the saved account, if any (what it watches is its own business: the server notes
-    # the seeds whose cards it saw before playing them, docs/seeds.md); a finished game
+    # the seeds whose cards it saw before playing them, docs/watching.md); a finished game
     # with a seat saved for it is looked at as that seat.
     view = watch_locked(client, args, args.id)  # fail early and plainly on an unknown game
     if view.get("you") is not None and view["status"] == "playing":

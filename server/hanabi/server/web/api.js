@@ -255,9 +255,9 @@ export function follow(gameId, { token, after = 0, shadow = null, onEvent, onVie
     path: `/games/${encodeURIComponent(gameId)}`,
     params: () => {
       const query = new URLSearchParams({ after: String(last) });
+      if (shadowed && !token) query.set("shadow", String(shadow));
       const pass = passOf(gameId); // EventSource sends no header: a spectator's pass goes here
       if (pass) query.set("pass", pass);
-      if (shadowed && !token) query.set("shadow", String(shadow));
       return query;
     },
     token: () => token,

@@ -88,7 +88,7 @@ class GamePage {
         api.forgetSeat(this.id); // a stale token: look on as a spectator
         this.spectator = true;
         try {
-          view = await lookAt(this, null);
+          view = await lookAt(this, null); // watching.js
         } catch (again) {
           if (locked(again)) return this.askPass();
           throw again;
