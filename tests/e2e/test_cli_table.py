@@ -3,6 +3,7 @@ resuming, a server that goes away, a stale turn after a network retry."""
 
 from __future__ import annotations
 
+import pytest
 from e2e_support import SUITS, FaultProxy, Terminal, client_env, full_deck, write_deck
 
 from hanabi.client.api import Client
@@ -130,6 +131,7 @@ def test_bad_input_gets_a_reason_and_the_prompt_again(live_server, tmp_path):
             bob.kill()
 
 
+@pytest.mark.serial  # a restart and a reconnect timed: alone
 def test_a_server_that_goes_away_mid_game(own_server, tmp_path):
     game_id, alice, bob = seat_two(own_server.url, tmp_path)
     env = client_env(own_server.url, tmp_path)

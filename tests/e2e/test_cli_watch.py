@@ -8,6 +8,7 @@ import re
 import time
 
 import pexpect
+import pytest
 from e2e_support import SUITS, Terminal, client_env, full_deck
 
 from hanabi.client.api import Client
@@ -15,6 +16,7 @@ from hanabi.client.api import Client
 FIRSTS = [(s, r) for r in range(1, 6) for s in SUITS]
 
 
+@pytest.mark.serial  # bots paced at 0.02 s a move: alone
 def test_start_watch_shows_every_move_once_in_order(live_server, tmp_path):
     env = client_env(live_server.url, tmp_path)
     # a custom seed: a deal with no name, whose replay is anyone's (docs/seeds.md)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
 from playwright.sync_api import Page, expect
 from web_support import Browsing, wait_until
 
@@ -88,6 +89,7 @@ def test_the_lobby_chat_says_notifies_a_mention_and_mutes(web: Browsing) -> None
     expect(guest.get_by_text("Log in to chat with everyone in the lobby.")).to_be_visible()
 
 
+@pytest.mark.serial  # the lobby's first table: no other test's tables
 def test_following_puts_a_friends_new_table_first_and_notifies(web: Browsing) -> None:
     ann_name, bob_name = f"ann_{secrets.token_hex(4)}", f"bob_{secrets.token_hex(4)}"
     ann = notified(web)

@@ -39,14 +39,15 @@ def test_a_table_ended_by_vote_keeps_its_max_score_and_closes_its_chat(
 
 
 def card_layout(page: Page) -> list[tuple[float, float]]:
-    """Each card's width and its row (top), hand after hand."""
+    """Each card's width and its row (its top from the first card's), hand after hand: a
+    line above the hands (what a spectator is shown) may differ, not the cards' rows."""
     cards = page.locator(".hands .card")
     for _ in range(20):  # a view drawn again between two measures: measure again
         expect(cards).to_have_count(10)
-        top = page.locator(".hands").bounding_box()
         boxes = [cards.nth(i).bounding_box() for i in range(10)]
-        if top is not None and None not in boxes:
-            return [(box["width"], box["y"] - top["y"]) for box in boxes]
+        if None not in boxes:
+            top = boxes[0]["y"]  # type: ignore[index]
+            return [(box["width"], box["y"] - top) for box in boxes]  # type: ignore[index]
         page.wait_for_timeout(50)
     raise AssertionError("the hands never held still")
 
