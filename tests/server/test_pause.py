@@ -81,7 +81,7 @@ def test_a_move_clock_stands_still_while_paused(client: FlaskClient):
     assert abs(table.view(0)["clocks"][0] - left) < 0.05
     table.post("/pause", 0, {"paused": False})
     on = table.post("/pause", 1, {"paused": False}).get_json()
-    assert left - 0.5 <= on["clocks"][0] <= left
+    assert left - 0.5 <= on["clocks"][0] <= left + 0.05  # the estimate of Redis's clock
     assert _at(on["deadline"]) - _at(on["server_time"]) > 3590
 
 
