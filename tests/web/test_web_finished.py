@@ -5,6 +5,7 @@ two-seat table, dealt from a seed) and looked at in the browser."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 from web_support import Browsing, WebServer, api_table, counter_value
 
@@ -56,6 +57,7 @@ def hands_width(page: Page) -> float:
     return page.locator(".hands").bounding_box()["width"]
 
 
+@pytest.mark.serial  # cards' rows measured twice: alone, no other page drawing
 def test_the_replay_numbers_turns_as_the_board_and_keeps_the_cards_room(
     web: Browsing, web_server: WebServer
 ) -> None:
