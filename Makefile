@@ -6,9 +6,9 @@ PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 PYTEST_ARGS ?=
 # make test runs the suite on this many pytest-xdist workers (whole files per worker), then
-# the tests marked serial (they time wake-ups or flood sockets) alone. Four on two cores:
-# most files wait on a browser, a subprocess or a socket (9:15 against 14:35 on two).
-TEST_JOBS   ?= 4
+# the tests marked serial (they time wake-ups or flood sockets) alone. Two: four ran the
+# parallel part in 7:30 instead of about 12 minutes, but some timed tests failed under them.
+TEST_JOBS   ?= 2
 XDIST       := -n $(TEST_JOBS) --dist loadfile
 
 # Message catalogues (docs/i18n.md): the .po sources in locale/ are the only ones; compiled
