@@ -10,7 +10,7 @@ from ..table.viewers import seated
 from .context import hit_per_address, services
 from .credentials import bearer_token, current_account, viewer
 from .http import json_response, load_body, load_optional_body
-from .operations import game_url, operation, schema
+from .operations import operation, schema
 from .schemas.requests import (
     BotSeatResultSchema,
     BotSeatSchema,
@@ -20,7 +20,7 @@ from .schemas.requests import (
     StartSchema,
 )
 from .schemas.views import GameViewSchema
-from .tables import count_guess
+from .tables import count_guess, seat_grant
 
 
 class Players(Resource):
@@ -58,14 +58,7 @@ class Players(Resource):
         outcome = svc.lobby.join(
             game_id, body.get("name"), current_account(), body["plays"], body.get("password")
         )
-        record = outcome.record
-        data = {
-            "id": record.id,
-            "seat": outcome.seat,
-            "token": outcome.token,
-            "game": svc.reads.render(record, outcome.seat),
-        }
-        return json_response(data, 201, {"Location": game_url(record.id)})
+        return seat_grant(svc, outcome)
 
 
 class Seat(Resource):

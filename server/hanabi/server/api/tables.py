@@ -55,7 +55,8 @@ def spectator_stored(game_id: str, raw: tuple[int, bytes, bytes]) -> None:
     spectator_pass(Record.load(game_id, *raw), None)
 
 
-def _grant(svc: Any, outcome: Any) -> Response:
+def seat_grant(svc: Any, outcome: Any) -> Response:
+    """201 with a seat taken (a join, a rematch's seat): the game, the seat, its token."""
     record = outcome.record
     data = {
         "id": record.id,
@@ -139,7 +140,7 @@ class Rematch(Resource):
     def post(self, game_id: str) -> Response:
         svc = services()
         body = load_optional_body(schema(RematchRequestSchema))
-        return _grant(svc, svc.rematches.open(game_id, bearer_token(), body["shuffle"]))
+        return seat_grant(svc, svc.rematches.open(game_id, bearer_token(), body["shuffle"]))
 
 
 class KeptSeat(Resource):
@@ -186,4 +187,4 @@ class RematchAnswer(Resource):
         outcome = svc.rematches.answer(game_id, bearer_token(), body["join"])
         if not body["join"]:
             return Response(status=204)
-        return _grant(svc, outcome)
+        return seat_grant(svc, outcome)
