@@ -10,39 +10,10 @@ import secrets
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_web_turns import WATCH_NOTIFICATIONS, account_client, register
 from web_support import Browsing, wait_until
 
 from hanabi.client.api import Client
-
-PASSWORD = "correct horse battery"
-WATCH_NOTIFICATIONS = """
-window.__notes = [];
-const Real = window.Notification;
-class Watched extends Real {
-  constructor(title, options) {
-    super(title, options);
-    window.__notes.push({ title, body: options && options.body });
-  }
-}
-window.Notification = Watched;
-"""
-
-
-def register(page: Page, username: str) -> None:
-    page.goto("/")
-    page.get_by_role("button", name="Log in or register").click()
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_role("button", name="Register", exact=True).click()
-    account = page.get_by_role("navigation", name="Account")
-    expect(account.get_by_role("link", name=username)).to_be_visible()
-
-
-def account_client(url: str, username: str) -> Client:
-    client = Client(url, retries=0)
-    client.register(username, PASSWORD)
-    client.login(username, PASSWORD)
-    return client
 
 
 def notified(web: Browsing) -> Page:
