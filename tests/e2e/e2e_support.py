@@ -49,7 +49,7 @@ class LiveServer:
             start_new_session=True,  # its own process group, so a crash takes the workers too
         )
         client = Client(self.url, retries=0)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a loaded machine boots slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.proc.returncode}")
@@ -59,7 +59,7 @@ class LiveServer:
             except ApiError:
                 time.sleep(0.05)
         self.crash()
-        raise RuntimeError("the server did not answer /health in 20 s")
+        raise RuntimeError("the server did not answer /health in 60 s")
 
     def crash(self) -> None:
         """Kill the master and its workers at once, as a power cut would."""

@@ -102,7 +102,11 @@ def make_world(server: LiveServer, home: Path) -> World:
     apis[ann].start(turn_based)
     view = apis[ann].game(turn_based)
     apis[ann].act(turn_based, 0, next(a for a in view["legal_actions"] if a["type"] == "clue"))
-    receiver.wait(2, within=30)  # the failed try and the one after (a busy machine: slow)
+    try:  # the failed try and the one after (a busy machine: slow)
+        receiver.wait(2, within=60)
+    except AssertionError as exc:  # what the server says it did, for the report
+        raise AssertionError(f"{exc}; bob's delivery log: {apis[bob].webhook_deliveries()}; "
+                             f"the game: {apis[ann].game(turn_based)}") from None  # fmt: skip
     names = {ann, bob, "alice", "carol", seeded, host.game_id, turn_based}  # ids: names too
     return World(server, envs | {"ann": envs[ann], "bob": envs[bob]}, seed, host.game_id,
                  turn_based, names)  # fmt: skip

@@ -59,11 +59,15 @@ CODE = re.compile(
     r"|\b(?=\w*[A-Z])(?=\w*[a-z])[A-Za-z]{12,14}\b"
 )
 
-#: The page's text and its elements' labels, titles and placeholders; but the variant
-#: search's placeholder, whose examples are words of the variant names (that is what the
-#: search finds: :func:`Audit.search_hint`).
+#: The page's text and its elements' labels, titles and placeholders; but what people
+#: wrote (chat lines, marked ``lang=""``: a language the page does not know; other tests
+#: on the same server chat in the lobby in English) and the variant search's placeholder,
+#: whose examples are words of the variant names (that is what the search finds:
+#: :func:`Audit.search_hint`).
 READ = """() => {
-  const parts = [document.body.innerText];
+  let text = document.body.innerText;
+  for (const el of document.querySelectorAll('[lang=""]')) text = text.replace(el.innerText, ' ');
+  const parts = [text];
   for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
     for (const a of ['aria-label', 'title', 'placeholder']) {
       const skip = a === 'placeholder' && el.dataset.key === 'variant-search';

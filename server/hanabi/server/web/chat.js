@@ -6,7 +6,7 @@
 
 import * as api from "./api.js";
 import { alertBox, fill, h } from "./dom.js";
-import { _ } from "./i18n.js";
+import { _, lang } from "./i18n.js";
 
 /** Lines kept on the page (the server keeps its own newest 200). */
 const SHOWN = 200;
@@ -28,7 +28,7 @@ export function notifyButton() {
 
 function when(stamp) {
   const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(date.getTime()) ? "" : date.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
 }
 
 /**
@@ -89,7 +89,7 @@ export function chatPanel({ path, account, title, where, reader = () => account?
     return h("li", { class: mentionsMe ? "chat-line mention" : "chat-line", "data-seq": String(line.seq), "data-name": line.name },
       h("time", { datetime: line.at }, when(line.at)), " ",
       h("a", { class: "chat-name", href: `/players/${encodeURIComponent(line.name)}` }, line.name), ": ",
-      h("span", { class: "chat-text" }, line.text), tools);
+      h("span", { class: "chat-text", lang: "", dir: "auto" }, line.text), tools);
   }
 
   function add(lines) {

@@ -503,7 +503,7 @@ class GamePage {
 
   addChat(event) {
     const name = event.name || this.view?.players[event.seat]?.name || _("seat {seat}", { seat: event.seat });
-    this.chatList.append(h("li", {}, h("span", { class: "speaker" }, `${name}: `), h("span", { class: "said" }, event.text)));
+    this.chatList.append(h("li", {}, h("span", { class: "speaker" }, `${name}: `), h("span", { class: "said", lang: "", dir: "auto" }, event.text)));
     this.chatList.scrollTop = this.chatList.scrollHeight;
     this.chatPanel.hidden = false;
   }
