@@ -8,8 +8,9 @@ PYTEST_ARGS ?=
 # make test runs the suite on this many pytest-xdist workers (whole files per worker), then
 # the tests marked serial (they time wake-ups or flood sockets) alone. Two: four ran the
 # parallel part in 7:30 instead of about 12 minutes, but some timed tests failed under them.
+# Files go out in collection order, the longest first (tests/conftest.py, LONGEST).
 TEST_JOBS   ?= 2
-XDIST       := -n $(TEST_JOBS) --dist loadfile
+XDIST       := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 
 # Message catalogues (docs/i18n.md): the .po sources in locale/ are the only ones; compiled
 # here (not committed) into each package that reads them, and the web client's JSON.

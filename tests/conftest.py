@@ -26,6 +26,46 @@ os.environ.setdefault("HANABI_RATED_MIN_GAMES", "0")
 os.environ.setdefault("HANABI_WARM_VARIANTS", "0")
 
 
+#: The files that take longest (seconds on one worker, 2-core machine, 2026-12-07), longest
+#: first. make test hands whole files to its workers in collection order (xdist's
+#: ``--no-loadscope-reorder``: by default it puts the files with most tests first, which
+#: left these one-test browser files to the end, one worker busy and the other idle).
+LONGEST = (
+    "tests/web/test_web_play.py",  # 93-142
+    "tests/web/test_web_no_english.py",  # 99
+    "tests/e2e/test_cli_live_no_english_rooms.py",  # 98
+    "tests/server/test_contract.py",  # 60-93
+    "tests/server/test_docs_browser.py",  # 68-83
+    "tests/web/test_web_table_screen.py",  # 76
+    "tests/e2e/test_cli_live_no_english.py",  # 68-76
+    "tests/web/test_web_watching.py",  # 43-65
+    "tests/web/test_web_suits.py",  # 27-56
+    "tests/e2e/test_docs_walkthrough.py",  # 41-54
+    "tests/web/test_web_accounts.py",  # 50
+    "tests/contract/test_generated_clients.py",  # 49
+    "tests/client/test_install.py",  # 49
+    "tests/server/test_attack_44.py",  # 34
+    "tests/web/test_web_shared_replay.py",  # 31
+    "tests/web/test_web_tables.py",  # 32
+    "tests/e2e/test_cli_watch_hands.py",  # 31
+    "tests/bots/test_bots_legality.py",  # 30
+    "tests/e2e/test_cli_table.py",  # 33
+    "tests/e2e/test_cli_bot.py",  # 31
+    "tests/e2e/test_cli_commands.py",  # 28
+    "tests/bots/test_bots_search.py",  # 28
+    "tests/web/test_web_history.py",  # 26
+    "tests/bots/test_bots_scores.py",  # 26
+    "tests/e2e/test_cli_chat.py",  # 23
+    "tests/client/test_cli_no_english.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first (:data:`LONGEST`), the rest in their order."""
+    rank = {path: i for i, path in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(LONGEST)))
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """URL of a Redis server for tests: ``$REDIS_URL`` if set, else a private throwaway one,
