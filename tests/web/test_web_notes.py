@@ -59,6 +59,11 @@ def test_a_note_is_written_on_a_card_and_the_last_move_is_highlighted(
     api.act(table.game_id, 1, {"type": "play", "card": card}, token=table.tokens[1])
     expect(ann.locator('[data-key="last-move"]')).to_contain_text("bob ")
     expect(ann.locator('[data-key="last-move"] .last-card')).to_have_count(1)
+    # in the page's ink, the suit on its border: a yellow letter on white cannot be read
+    ink = ann.locator('[data-key="last-move"] .last-card').evaluate(
+        "el => [getComputedStyle(el).color, getComputedStyle(document.body).color]"
+    )
+    assert ink[0] == ink[1], ink
     expect(ann.locator(".hands .card.last-touched")).to_have_count(0)
     # after the end everyone's notes are on the cards, with their author, in the replay too
     table.end_by_vote()

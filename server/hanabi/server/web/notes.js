@@ -13,6 +13,7 @@ import { h } from "./dom.js";
 import { _ } from "./i18n.js";
 import { smartLine } from "./smartnotes.js";
 import { cardMark } from "./stats.js";
+import { lookOfSuit, paint, symbol } from "./suits.js";
 import { Narrator } from "./words.js";
 
 export const NOTE_MAX = 100;
@@ -151,7 +152,11 @@ export function lastMove(info, view) {
   const line = narrator.line(last);
   if (!line) return null;
   const moved = ["play", "misplay", "discard"].includes(last.type) && last.suit != null && last.rank != null;
-  const shown = moved ? h("span", { class: `mini last-card ${info.suitClass(last.suit)}` }, info.cardText(last.suit, last.rank)) : null;
+  // painted as the discard pile's cards are: the page's ink (a yellow letter on white is
+  // unreadable), the suit's colour on the border and in its symbol
+  const look = moved ? lookOfSuit(info, last.suit) : null;
+  const shown = moved ? paint(h("span", { class: "mini last-card", "data-suit": last.suit },
+    look ? symbol(look) : null, info.cardText(last.suit, last.rank)), look) : null;
   return h("p", { class: "panel last-move", "data-key": "last-move" },
     h("strong", {}, _("Last move:")), " ", line.text, shown ? " " : null, shown);
 }
