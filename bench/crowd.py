@@ -18,9 +18,6 @@ from __future__ import annotations
 import argparse
 import random
 import resource
-import shutil
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api import API, Conn, new_game, send_move
-from scale import Waiters, ms, start_server
+from scale import Waiters, ms, report, start_server, stop_server
 from timing import percentile
 
 KINDS = {"hold": "long-poll", "stream": "event-stream"}
@@ -84,17 +81,10 @@ def main() -> int:
                   flush=True)  # fmt: skip
             checks += [(f"{kind} spectators p50 <= 50 ms", p50 <= 0.050),
                        (f"{kind} spectators p99 <= 150 ms", p99 <= 0.150)]  # fmt: skip
-        for name, ok in checks:
-            print(f"  {'ok  ' if ok else 'MISS'} {name}")
-        return 0 if all(ok for _, ok in checks) else 1
+        return report(checks)
     finally:
         waiters.stop()
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        shutil.rmtree(data, ignore_errors=True)
+        stop_server(proc, data)
 
 
 if __name__ == "__main__":

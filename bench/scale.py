@@ -236,6 +236,24 @@ def start_server(workers: int | None) -> tuple[subprocess.Popen[bytes], int, str
     return proc, port, data
 
 
+def stop_server(proc: subprocess.Popen[bytes], data: str) -> None:
+    """Stop what :func:`start_server` started (SIGTERM, then a kill after 20 s) and remove
+    its data."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def report(checks: list[tuple[str, bool]]) -> int:
+    """Print each target as met or missed; the exit status: 0 when all are met."""
+    for name, ok in checks:
+        print(f"  {'ok  ' if ok else 'MISS'} {name}")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
 def action_rate(port: int, clients: int, seconds: float, seed: int) -> float:
     """Actions per second from ``clients`` threads each playing games flat out."""
     counts = [0] * clients
@@ -379,18 +397,11 @@ def main() -> int:
             ("stream spectators p99 <= 150 ms", percentile(every["stream"], 0.99) <= 0.150),
             ("every spectator woken", all(len(d) == 3 * args.spectators for d in every.values())),
         ]
-        for name, ok in checks:
-            print(f"  {'ok  ' if ok else 'MISS'} {name}")
-        return 0 if all(ok for _, ok in checks) else 1
+        return report(checks)
     finally:
         if waiters is not None:
             waiters.stop()
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        shutil.rmtree(data, ignore_errors=True)
+        stop_server(proc, data)
 
 
 if __name__ == "__main__":
