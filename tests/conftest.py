@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -24,6 +25,12 @@ os.environ.setdefault("HANABI_RATED_MIN_AGE_H", "0")
 os.environ.setdefault("HANABI_RATED_MIN_GAMES", "0")
 # Servers under test build variants when asked, not all 2,428 in the background at start.
 os.environ.setdefault("HANABI_WARM_VARIANTS", "0")
+
+# Ctrl-C reaches the clients the tests start. A shell runs a background job (`make test &`,
+# nohup) with SIGINT ignored, and its children inherit that: the CLI tests that press
+# Ctrl-C would wait forever. A handler of our own becomes the default again across exec.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 #: The files that take longest (seconds on one worker, 2-core machine, 2026-12-07), longest
