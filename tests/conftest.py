@@ -25,6 +25,10 @@ os.environ.setdefault("HANABI_RATED_MIN_AGE_H", "0")
 os.environ.setdefault("HANABI_RATED_MIN_GAMES", "0")
 # Servers under test build variants when asked, not all 2,428 in the background at start.
 os.environ.setdefault("HANABI_WARM_VARIANTS", "0")
+# Every test checks the key layout of what it does: a command or script whose keys span
+# Cluster hash slots fails on the single Redis as it would on a Cluster (the Cluster pass
+# then runs only the tests marked cluster: what a Cluster does differently).
+os.environ.setdefault("HANABI_CHECK_SLOTS", "on")
 
 # Ctrl-C reaches the clients the tests start. A shell runs a background job (`make test &`,
 # nohup) with SIGINT ignored, and its children inherit that: the CLI tests that press

@@ -109,7 +109,12 @@ def build_services(settings: dict[str, Any]) -> Services:
         GameStatus.PLAYING: settings["HANABI_PLAYING_TTL"],
         GameStatus.FINISHED: settings["HANABI_FINISHED_TTL"],
     }
-    store = Store(settings["REDIS_URL"], ttls, settings["HANABI_LOBBY_LISTED_S"])
+    store = Store(
+        settings["REDIS_URL"],
+        ttls,
+        settings["HANABI_LOBBY_LISTED_S"],
+        check_slots=enabled(settings["HANABI_CHECK_SLOTS"]),
+    )
     redis_memory.warn_if_evicting(store.redis)  # games must never be evicted
     rooms = RoomStore(store.redis, store.sharded)
     chat_store = ChatStore(store.redis, store.sharded)

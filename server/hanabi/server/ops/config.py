@@ -26,6 +26,9 @@ SETTINGS: dict[str, tuple[Any, type]] = {
     "HANABI_MAX_WAITERS": (7_500, int),  # long-polls and streams held per process at once
     "HANABI_STREAM_MAX": (3600.0, float),  # seconds an event stream stays open (clients resume)
     "HANABI_KEEPALIVE": (15.0, float),  # seconds between keep-alive comments on a stream
+    # "on": a single Redis refuses commands whose keys span hash slots, as a Cluster does
+    # (development and the test suite: storage/slot_check.py)
+    "HANABI_CHECK_SLOTS": ("off", str),
     "HANABI_LIMITS": ("on", str),  # "off": no per-address limits (benchmarks, trusted setups)
     "HANABI_TRUSTED_PROXIES": ("", str),  # comma-separated proxies whose X-Forwarded-For counts
     "HANABI_MAX_WAITING_PER_ADDRESS": (100, int),  # long-polls and streams one address holds

@@ -9,13 +9,16 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
+from .slot_check import SlotCheckedRedis
+
 log = logging.getLogger("hanabi.server")
 
 
-def connect(url: str) -> tuple[redis.Redis, bool, bool]:
+def connect(url: str, check_slots: bool = False) -> tuple[redis.Redis, bool, bool]:
     """A client for ``url``: (client, whether it is a Cluster, whether the server has
     sharded pub/sub). Connection pools block for a moment when every connection is busy
-    (1,000 woken waiters reading at once) instead of failing."""
+    (1,000 woken waiters reading at once) instead of failing. ``check_slots``: on a single
+    Redis, refuse what a Cluster would refuse (:mod:`.slot_check`)."""
     options: dict[str, Any] = {
         "socket_connect_timeout": 2,
         "socket_timeout": 5,
@@ -39,4 +42,5 @@ def connect(url: str) -> tuple[redis.Redis, bool, bool]:
         )
         return client, True, sharded
     pool = redis.BlockingConnectionPool.from_url(url, **options)
-    return redis.Redis(connection_pool=pool), False, sharded
+    kind = SlotCheckedRedis if check_slots else redis.Redis
+    return kind(connection_pool=pool), False, sharded

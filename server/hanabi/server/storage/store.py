@@ -83,8 +83,15 @@ class NotDue(Exception):
 class Store(GameIndex):
     """The game store on one Redis or a Redis Cluster."""
 
-    def __init__(self, url: str, ttls: dict[str, int], lobby_listed_s: float = 600) -> None:
-        self.redis, self.cluster, self.sharded = connect(url)
+    def __init__(
+        self,
+        url: str,
+        ttls: dict[str, int],
+        lobby_listed_s: float = 600,
+        *,
+        check_slots: bool = False,
+    ) -> None:
+        self.redis, self.cluster, self.sharded = connect(url, check_slots)
         self.publish = "SPUBLISH" if self.sharded else "PUBLISH"
         self.ttls = ttls  # status -> seconds
         self.lobby_listed_ms = int(lobby_listed_s * 1000)  # see the lobby index (module doc)
