@@ -40,8 +40,6 @@ PLAIN_BASES = {
     "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "str", "int",
 }  # fmt: skip
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 @cache
 def modules(package: str) -> dict[str, Path]:

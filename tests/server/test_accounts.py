@@ -20,6 +20,8 @@ from flask.testing import FlaskClient
 from hanabi.server import create_app
 from hanabi.server.api.schemas import accounts as a
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 
 def test_register_and_me(aclient: FlaskClient) -> None:
     name = username("Ann")

@@ -17,8 +17,6 @@ from redis.cluster import RedisCluster
 from hanabi.server import create_app
 from hanabi.server.ops.config import load_config
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 @pytest.fixture
 def r(app: Flask) -> Iterator[redis.Redis]:

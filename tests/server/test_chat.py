@@ -18,6 +18,8 @@ from flask.testing import FlaskClient
 from hanabi.server import create_app
 from hanabi.server.api.schemas.chat import ChatLineResultSchema, ChatPageSchema, MutesSchema
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 LOBBY = f"{API}/chat/lobby"
 
 

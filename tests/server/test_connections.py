@@ -26,7 +26,7 @@ from hanabi.server.ops.redis_process import free_port
 from hanabi.server.ops.serving import raise_open_files
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = [pytest.mark.once, pytest.mark.serial]
+pytestmark = pytest.mark.serial
 
 #: SO_LINGER on, 0 s: the test's own sockets close with a reset and leave no TIME_WAIT.
 RESET = struct.pack("ii", 1, 0)

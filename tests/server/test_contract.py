@@ -27,8 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC_FILE = ROOT / "openapi.yaml"
 NOT_API = {API, f"{API}/docs"}  # the Swagger UI page, and flask-restx's 404-only root
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 def test_openapi_yaml_is_valid_openapi_31() -> None:
     doc = yaml.safe_load(SPEC_FILE.read_text())

@@ -21,7 +21,6 @@ from hanabi.server.api.spec import TITLE, spec_yaml
 from hanabi.server.ops.redis_process import free_port
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = pytest.mark.once
 
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

@@ -27,7 +27,6 @@ from hanabi.server.ops.data_dir import LOCK_NAME, PASSWORD_NAME
 from hanabi.server.ops.redis_process import free_port
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = pytest.mark.once
 
 
 class Launched:

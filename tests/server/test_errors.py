@@ -13,8 +13,6 @@ from flask.testing import FlaskClient
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisClusterProcess, RedisProcess, free_port
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 def test_unknown_routes_are_404_problems(client: FlaskClient) -> None:
     for path in ("/nope", "/web/nope.js", f"{API}", f"{API}/nope", f"{API}/games/x/y/z"):

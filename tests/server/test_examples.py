@@ -28,8 +28,6 @@ DOC_URI = "urn:hanabi:openapi"
 NAME_MAPS = {"properties", "patternProperties", "$defs", "schemas", "paths", "responses",
              "content", "headers", "securitySchemes", "examples"}  # fmt: skip
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 def document() -> dict[str, Any]:
     return yaml.safe_load(spec_yaml())

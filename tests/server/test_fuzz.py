@@ -26,7 +26,6 @@ from hanabi.server.api.schemas.plain import Schema
 from hanabi.server.api.spec import routes
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi.yaml"
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 PROBLEM = "application/problem+json"
 HUGE = "1" * 4301  # one digit past what int() reads

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from flask import Flask, Response
 
 from hanabi.server import create_app
 from hanabi.server.api.headers import DOCUMENTS, STRICT
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = pytest.mark.once
 
 #: What a rule's variable parts are filled with: a plain word, and a file name that a rule
 #: serving files from a folder (the web client's, the docs') answers with a page.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import pytest
 from account_helpers import played, seat_table, session
 from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
@@ -15,6 +16,8 @@ from hanabi.server.api.schemas.history import (
     SearchPageSchema,
     VariantHistorySchema,
 )
+
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
 
 
 def search(client: FlaskClient, **query: Any) -> dict[str, Any]:

@@ -18,8 +18,6 @@ NOT_YOUR_TURN = {
     "ru": ("Конфликт", "Сейчас не ваш ход."),
 }
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 @pytest.mark.parametrize(
     ("header", "tag"),

@@ -17,8 +17,6 @@ from hanabi.server.api.language import say
 from hanabi.server.api.spec import build_spec
 from hanabi.server.table.refusals import Invalid, from_engine
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 BAD_BODY = {"name": "", "max_players": 9, "seed": 5, "colours": True}
 FIELD_MESSAGES = {
     "zh-CN": {

@@ -7,9 +7,12 @@ import copy
 import secrets
 from typing import Any
 
+import pytest
 from account_helpers import FAST, played, seat_table, session
 from api_helpers import API, assert_problem, bearer, make_table
 from flask.testing import FlaskClient
+
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
 
 
 def exported(client: FlaskClient) -> dict[str, Any]:

@@ -16,8 +16,6 @@ from hanabi.game import VARIANTS, catalogue
 from hanabi.server.api.spec import spec_yaml
 from hanabi.server.ops.redis_process import free_port
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 @pytest.mark.parametrize(
     "body",

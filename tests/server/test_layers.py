@@ -18,8 +18,6 @@ import ast
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 import hanabi.server
 
 SERVER = Path(hanabi.server.__file__).parent
@@ -34,8 +32,6 @@ FORBIDDEN = {
 }
 TRANSPORT = ("flask", "flask_restx", "flask_cors", "flask_swagger_ui", "werkzeug", "marshmallow")
 STATUSES = {"lobby", "playing", "finished"}
-
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 
 def module_name(path: Path) -> str:

@@ -13,6 +13,8 @@ import pytest
 from api_helpers import API, Table, bearer, make_table
 from flask.testing import FlaskClient
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 LOBBY = f"{API}/games?status=lobby&limit=100"
 
 

@@ -17,6 +17,8 @@ from flask.testing import FlaskClient
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 WINDOW = 3  # seconds: HANABI_LOBBY_LISTED_S of these tests
 LOBBIES = f"{API}/games?status=lobby&limit=100"
 

@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from account_helpers import FAST
 from api_helpers import API
 from process_helpers import Http, _stop, _wait_healthy
@@ -29,7 +28,6 @@ from hanabi.server.ops.redis_process import free_port
 from hanabi.server.ops.serving import gunicorn_command
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = pytest.mark.once
 
 PASSWORD = "pw-Xylophone-Quartz-81"
 NEW_PASSWORD = "pw-Marmalade-Vortex-27"

@@ -14,11 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
 import hanabi.server
-
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 #: Imported before the forks: libraries, and hanabi-core (another distribution, which
 #: imports nothing of the server); no ``hanabi.server`` module is loaded yet.

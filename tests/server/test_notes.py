@@ -20,6 +20,8 @@ from test_stream import Stream, stream_url
 from hanabi.server import create_app
 from hanabi.server.storage.notes import NoteStore, TooManyNotes
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 SECRET = "finesse-on-r3-xyzzy"
 RATE = 8  # notes a seat may write a minute in this module's app
 

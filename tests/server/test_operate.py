@@ -23,8 +23,6 @@ from hanabi.server.ops.redis_process import free_port
 
 HEX_ID = re.compile(r"[0-9a-f]{32}")
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 def test_every_response_carries_a_request_id_the_client_s_if_sane(app: Flask) -> None:
     client = app.test_client()

@@ -28,8 +28,6 @@ from hanabi.server.storage.connect import connect
 from hanabi.server.storage.keys import due_key
 from hanabi.server.storage.slots import BUCKETS
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 class Server:
     """gunicorn on a free port with its stdout and stderr in files; started once every

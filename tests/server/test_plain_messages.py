@@ -83,8 +83,6 @@ BAD_BODIES = [
     ),
 ]
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 @pytest.mark.parametrize(("body", "errors", "detail"), BAD_BODIES)
 def test_a_bad_create_body_is_refused_in_plain_words(

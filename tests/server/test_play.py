@@ -15,6 +15,8 @@ from hanabi.server.api.schemas.events import ActionResultSchema, ChatResultSchem
 from hanabi.server.api.schemas.views import GameViewSchema, HanabLiveGameSchema
 from hanabi.server.table.refusals import Refused
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 
 def _clue_for(view: dict[str, Any], target: int) -> dict[str, Any]:
     return next(a for a in view["legal_actions"] if a["type"] == "clue" and a["target"] == target)

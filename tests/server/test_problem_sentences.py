@@ -17,8 +17,6 @@ from hanabi.game import VARIANTS, Setup, SetupError
 from hanabi.server import create_app
 from hanabi.server.table.refusals import plural
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 def counted(detail: str) -> list[tuple[int, str]]:
     """Every "<number> <word>" in a sentence."""

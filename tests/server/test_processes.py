@@ -23,8 +23,6 @@ from process_helpers import Http, _stop, _wait_healthy, launcher
 from hanabi.server.ops.redis_process import free_port
 from hanabi.server.ops.serving import gunicorn_command
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 @pytest.fixture(scope="module")
 def port(redis_url: str) -> Iterator[int]:

@@ -23,6 +23,8 @@ from hanabi.server.storage.settling import PENDING
 from hanabi.server.table import ratings
 from hanabi.server.table.writes import Hooks
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 LOSS = ratings.change(1500, 25, 0)  # -8.935194: a terminated game scores 0
 
 

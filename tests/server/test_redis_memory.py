@@ -12,7 +12,6 @@ from hanabi.server import create_app
 from hanabi.server.ops.redis_process import RedisProcess
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = pytest.mark.once
 
 NO_THREADS = {"HANABI_BOT_WORKER": 0, "HANABI_SETTLE_SWEEP": 0}
 

@@ -19,7 +19,6 @@ from hanabi.server.ops.data_dir import PASSWORD_NAME, DataDirBusy, DataDirLock
 from hanabi.server.ops.redis_process import Listen, RedisProcess, find_redis_server, ping
 
 #: Serving, logs, headers and the launcher are the same on any Redis: run once.
-pytestmark = pytest.mark.once
 
 
 def _port_is_free(port: int) -> bool:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 import hanabi.server
 from hanabi.server.api.refusals import BY_KIND, STATUS, status_of
 from hanabi.server.table import refusals
@@ -16,8 +14,6 @@ from hanabi.server.table.refusals import Conflict, Invalid, Refused
 
 SERVER = Path(hanabi.server.__file__).parent
 KINDS = {kind.__name__: kind for kind in (Refused, *BY_KIND)}
-
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 
 def raised_codes() -> list[tuple[str, str, str]]:

@@ -22,6 +22,8 @@ from test_stream import Stream
 from hanabi.server import create_app
 from hanabi.server.api.schemas.replays import FollowerGrantSchema, RoomGrantSchema, RoomSchema
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 ROOMS = f"{API}/replays"
 
 

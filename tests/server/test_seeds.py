@@ -19,6 +19,8 @@ from hanabi.server.storage.keys import game_keys
 from hanabi.server.storage.seeds import member_of, rank_score
 from hanabi.server.table.seeds import SeedName, named_deck, parse
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 
 def dealt(client: FlaskClient, table: Table) -> str:
     """The seed a table in play was dealt, as stored (its seats see it once it is over)."""

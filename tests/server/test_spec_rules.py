@@ -12,8 +12,6 @@ import yaml
 from hanabi.server.api.spec import spec_yaml
 from hanabi.server.api.spec_rules import SpecRuleError, conform
 
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
-
 
 def _nodes(node: Any) -> list[dict[str, Any]]:
     out = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from account_helpers import seat_table, session
 from api_helpers import Table, make_table
 from flask.testing import FlaskClient
@@ -14,6 +15,8 @@ from hanabi.server.storage.record import Record
 from hanabi.server.storage.spoilers import SpoilerStore
 from hanabi.server.table.seeds import deal_key
 from hanabi.server.table.spoilers import Spoilers
+
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
 
 
 def services(app: Any) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import redis
 from api_helpers import API, make_table
 from flask import Flask
@@ -10,6 +11,8 @@ from redis.cluster import RedisCluster
 
 from hanabi.server import create_app
 from hanabi.server.storage.record import ActionEntry, GameStatus, Record, SeatKind
+
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
 
 
 def _keys(r: redis.Redis, gid: str) -> list[str]:

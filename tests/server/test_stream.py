@@ -25,6 +25,8 @@ from test_redaction import Checker, _pick
 from hanabi.game import Action, Game, Setup
 from hanabi.server import create_app
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 
 @pytest.fixture(scope="module")
 def app(redis_url: str) -> Iterator[Flask]:

@@ -11,13 +11,10 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 from process_helpers import Http, _stop, _wait_healthy, gunicorn, launcher
 
 from hanabi.server.ops.launcher import main
 from hanabi.server.ops.redis_process import RedisProcess, RedisSupervisor, free_port
-
-pytestmark = pytest.mark.once  # its own Redis processes: the same on any Redis
 
 
 def _children(pid: int) -> dict[int, tuple[str, str]]:

@@ -20,6 +20,8 @@ from hanabi.server.api.schemas.views import GameViewSchema
 from hanabi.server.storage.keys import game_keys
 from hanabi.server.table.bots import BotWorker
 
+pytestmark = pytest.mark.cluster  # run again on a Redis Cluster (make test-cluster)
+
 DAY = 24 * 3600
 #: The keys of an entry: public facts only (no hand, card or deck in any form).
 ENTRY_KEYS = {"game_id", "variant", "players", "seat", "turn", "score", "move_clock",

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-import pytest
 from api_helpers import API, assert_problem, assert_valid
 from flask.testing import FlaskClient
 
 from hanabi.game import VARIANTS, catalogue
 from hanabi.server.api.schemas.variants import VariantDescriptionSchema, VariantPageSchema
-
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 
 def page(client: FlaskClient, query: str = "") -> dict:

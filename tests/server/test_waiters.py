@@ -25,7 +25,8 @@ from hanabi.server.ops.redis_process import free_port
 WAITERS = 300
 GAMES = 10
 
-pytestmark = pytest.mark.serial  # measures wake-up times: alone, not beside another worker
+# measures wake-up times: alone, not beside another worker; and again on a Redis Cluster
+pytestmark = [pytest.mark.serial, pytest.mark.cluster]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from api_helpers import API, assert_problem, assert_valid, bearer, make_table
 from flask.testing import FlaskClient
 
@@ -15,8 +14,6 @@ from hanabi.server.api.schemas.system import StrategyListSchema
 from hanabi.server.api.web_pages import WEB
 
 ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.once  # the same on any Redis: not run again on the cluster
 
 
 def test_the_page_answers_every_path_a_person_opens(client: FlaskClient) -> None:
