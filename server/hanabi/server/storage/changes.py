@@ -13,6 +13,10 @@ A waiter holds no thread of its own: under gunicorn's gevent worker (``make run`
 are greenlets, so an idle waiter costs a socket and a few hundred bytes. The same code runs
 with real threads (the Flask test client, a threaded server).
 
+The listener sleeps in ``select`` on its pub/sub sockets and a pipe of its own, so an idle
+process costs nothing: a message wakes it, and so does a request that needs a new
+subscription (it writes a byte to the pipe).
+
 Correctness does not depend on a message arriving: a waiter that finds no version announced
 yet reads the stored one after its subscription is confirmed, and a listener that lost its
 connection reads every watched game's version again before it wakes anyone.
@@ -20,8 +24,10 @@ connection reads every watched game's version again before it wakes anyone.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import select
 import threading
 import time
 from collections import deque
@@ -38,9 +44,9 @@ log = logging.getLogger("hanabi.server")
 
 #: How long a game's channel stays subscribed after its last waiter left (seconds).
 LINGER = 30.0
-#: How long the listener blocks for a message before it looks at its to-do list (seconds):
-#: it bounds the delay of a new subscription, not of a wake-up.
-TICK = 0.01
+#: The longest the listener sleeps with nothing to do (seconds): it sweeps unused
+#: subscriptions on waking. Messages and new subscriptions wake it at once.
+IDLE = 0.25
 #: How long a new waiter waits for Redis to confirm its subscription before it relies on a
 #: read of the stored version alone (seconds).
 CONFIRM = 1.0
@@ -95,6 +101,7 @@ class ChangeHub:
         self._lock = threading.Lock()
         self._games: dict[str, _Game] = {}
         self._todo: deque[tuple[str, str]] = deque()  # ("subscribe" | "unsubscribe", id)
+        self._bell: tuple[int, int] | None = None  # the listener's wake-up pipe (read, write)
         self._pid: int | None = None
         self.waiting = 0  # waiters held right now, for limits and metrics
         self.draining = False  # the process is stopping: waits return at once (drain())
@@ -176,6 +183,7 @@ class ChangeHub:
             if game is None:
                 game = self._games[game_id] = _Game()
                 self._todo.append(("subscribe", game_id))
+                self._ring()
             game.waiters += 1
             game.last_used = time.monotonic()
             return game
@@ -217,7 +225,17 @@ class ChangeHub:
             self._pid = pid
             self._games.clear()
             self._todo.clear()
+            self._bell = os.pipe()
+            for end in self._bell:
+                os.set_blocking(end, False)
             threading.Thread(target=self._listen, name="hanabi-changes", daemon=True).start()
+
+    def _ring(self) -> None:
+        """Wake the listener to look at its to-do list."""
+        if self._bell is not None:
+            # a full pipe (BlockingIOError) has wake-ups enough for the listener to read
+            with contextlib.suppress(BlockingIOError):
+                os.write(self._bell[1], b".")
 
     def _listen(self) -> None:
         while True:
@@ -241,9 +259,10 @@ class ChangeHub:
 
     def _serve(self, subscriber: _Subscriber) -> None:
         last_sweep = time.monotonic()
+        assert self._bell is not None
         while True:
             self._run_todo(subscriber)
-            message = subscriber.get(TICK)
+            message = subscriber.get(0)
             while message is not None:
                 kind, name = message["type"], message["channel"]
                 kind = kind.decode() if isinstance(kind, bytes) else kind
@@ -260,6 +279,10 @@ class ChangeHub:
             if now - last_sweep > 1.0:
                 last_sweep = now
                 self._sweep(now)
+            # Every buffered message is read: sleep until a socket or the bell has news.
+            subscriber.wait(self._bell[0], IDLE)
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._bell[0], 4096)
 
     def _run_todo(self, subscriber: _Subscriber) -> None:
         while True:
@@ -327,6 +350,17 @@ class _Subscriber:
         else:
             self.nodes[node].unsubscribe(name)
         self.count -= 1
+
+    def wait(self, bell: int, timeout: float) -> None:
+        """Sleep until a node's connection or ``bell`` (a file descriptor) can be read, or
+        ``timeout`` seconds pass. Only once :meth:`get` found nothing: a message already
+        read into a connection's buffer does not show on its socket."""
+        sockets = [
+            p.connection._sock
+            for p in self.nodes.values()
+            if p.connection is not None and p.connection._sock is not None
+        ]
+        select.select([bell, *sockets], [], [], timeout)
 
     def get(self, timeout: float) -> dict[str, Any] | None:
         """The next message from any node, waiting at most ``timeout`` in all."""
