@@ -1,5 +1,6 @@
-"""What the terminal client's no-English audits share (docs/i18n.md, "The no-English
-audit"): the words that stay English on purpose and how a text's English words are found.
+"""What the no-English audits share (docs/i18n.md, "The no-English audit"): the words that
+stay English on purpose, how a text's English words are found, and which language each
+live audit walks in `make test`.
 ``tests/client/test_cli_no_english.py`` reads the help, ``tests/e2e/test_cli_live_no_english.py``
 what the commands print against a live server."""
 
@@ -8,6 +9,8 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Iterable, Iterator
+
+import pytest
 
 #: Names that stay as they are: the program and the game, the service's wire words.
 KEPT = {"hanabi", "client", "Hanabi", "hanab", "live", "json", "JSON", "API", "URL", "HTTP",
@@ -46,3 +49,13 @@ def parsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.Arg
         if isinstance(action, argparse._SubParsersAction):
             for child in dict.fromkeys(action.choices.values()):
                 yield from parsers(child)
+
+
+def in_short_form(request: pytest.FixtureRequest, lang: str, audited: str) -> None:
+    """`make test` walks each live surface in one language, ``audited`` (the web pages in
+    Chinese, the commands in Russian, the lobby and rooms in Chinese: both languages on
+    both clients); tests/test_i18n_catalogues.py checks that each catalogue is whole, and
+    English that skips the catalogue shows in either language. ``pytest -m slow`` walks
+    every surface in both."""
+    if lang != audited and "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip(f"the {lang} walk of this surface: pytest -m slow")

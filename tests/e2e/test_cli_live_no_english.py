@@ -29,7 +29,7 @@ from hanabi.client.commands import ALIASES
 from hanabi.client.tokens import SavedSeat, TokenStore
 from hanabi.client.variants import VariantInfo
 from hanabi.game import VARIANTS, catalogue
-from no_english import english, parsers
+from no_english import english, in_short_form, parsers
 from webhook_receiver import Receiver
 
 FIRSTS = [(s, r) for r in range(1, 6) for s in SUITS]
@@ -138,7 +138,10 @@ def allowed_names(world: World) -> tuple[set[str], set[str]]:
 
 
 @pytest.mark.parametrize("lang", ["ru", "zh"])
-def test_no_english_in_the_live_output(world: World, lang: str, tmp_path: Path) -> None:
+def test_no_english_in_the_live_output(
+    world: World, lang: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    in_short_form(request, lang, "ru")
     ann, bob, nobody = world.envs["ann"], world.envs["bob"], world.envs["nobody"]
     commands = {
         "variants": (["variants", "--q", "rainbow", "--limit", "4"], nobody),

@@ -21,16 +21,17 @@ from test_cli_bot import play_as_human
 from test_cli_live_no_english import World, allowed_names, run
 
 from hanabi.client.api import Client
-from no_english import KEPT, english
+from no_english import KEPT, english, in_short_form
 
 PASSWORD = "a long enough password"
 world = live.world  # that audit's fixture: a server of this module's own, and its data
 
 
-@pytest.mark.parametrize("lang", ["ru", "zh"])
+@pytest.mark.parametrize("lang", ["zh", "ru"])
 def test_no_english_at_the_lobby_the_bot_the_accounts_and_the_rooms(
-    world: World, lang: str, tmp_path
+    world: World, lang: str, tmp_path, request: pytest.FixtureRequest
 ) -> None:
+    in_short_form(request, lang, "zh")
     with ThreadPoolExecutor(4) as pool:
         jobs = {
             "create/join": pool.submit(lobby, world, lang, tmp_path),
