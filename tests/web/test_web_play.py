@@ -22,13 +22,15 @@ from web_support import (
 
 
 def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
+    """3 Suits: a deck of 30 cards, played out in about 22 turns (No Variant's 50 take 42;
+    the turns are the same, and the browser's time is the suite's)."""
     ann = web.person()
     host = f"ann-{secrets.token_hex(3)}"  # a name no other table in the lobby has
-    game_id = create_game(ann, host, players=2)
+    game_id = create_game(ann, host, players=2, variant="3 Suits")
     bob = web.person()
     bob.goto("/")
     # the open table shows up in bob's lobby, which follows the listing live
-    row = bob.get_by_role("listitem", name=f"No Variant: {host}")
+    row = bob.get_by_role("listitem", name=f"3 Suits: {host}")
     expect(row).to_be_visible()
     bob.get_by_label("Name", exact=True).fill("bob")
     row.get_by_role("button", name="Join").click()
@@ -51,7 +53,7 @@ def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
     )
     for i in range(5):
         expect(theirs.nth(i)).to_have_accessible_name(
-            re.compile(rf"^Slot {i + 1}: (red|yellow|green|blue|white) [1-5]")
+            re.compile(rf"^Slot {i + 1}: (red|green|blue) [1-5]")
         )
 
     turns = 0
@@ -65,11 +67,11 @@ def test_two_people_play_a_game_to_its_end(web: Browsing) -> None:
             final_round.append(counter(mover, "Final round"))
         take_turn(mover, turns)
         turns += 1
-        assert turns < 120, "the game does not end"
+        assert turns < 60, "the game does not end"
     assert final_round == ["2 turns left", "1 turn left"]
     for page in pages:
         expect(
-            page.get_by_role("heading", name=re.compile(r"^Game over: score \d+ of 25$"))
+            page.get_by_role("heading", name=re.compile(r"^Game over: score \d+ of 15$"))
         ).to_be_visible()
         expect(page.get_by_text("The game ended: the deck ran out.")).to_be_visible()
         # a button: the export of a game dealt a seed needs the seat's token

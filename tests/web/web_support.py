@@ -160,7 +160,8 @@ def take_turn(page: Page, turn_no: int) -> None:
         page.keyboard.press("1")
         expect(page.get_by_role("button", name="Discard")).to_be_enabled()
         page.keyboard.press("d")
-    expect(counter_value(page, "Turn")).not_to_have_text(before)
+    # polled every 50 ms: expect() backs off to a second between looks, and this is every turn
+    wait_until(lambda: counter(page, "Turn") != before, what="the move to show")
 
 
 @dataclass
