@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,9 @@ from process_helpers import Http, _stop, gunicorn
 
 from hanabi.server import create_app
 from hanabi.server.ops.redis_process import free_port
+from hanabi.server.storage import changes
+from hanabi.server.storage.connect import connect
+from hanabi.server.storage.keys import channel
 
 WAITERS = 300
 GAMES = 10
@@ -174,3 +179,38 @@ def test_past_the_waiter_limit_a_long_poll_is_refused_with_retry_after(redis_url
         thread.join(10)
     assert [r.status_code for r in held] == [304, 304]
     assert app.extensions["hanabi"].changes.waiting == 0
+
+
+def test_a_listener_with_nothing_left_to_watch_sleeps(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once its last game lingered out, a process's change listener sleeps in select and
+    costs no CPU (it polled every 10 ms once; a later draft spun on the unsubscription's
+    unread confirmation)."""
+    monkeypatch.setattr(changes, "LINGER", 0.2)
+    client, cluster, sharded = connect(redis_url)
+    game = "idlelistenr1"
+    key = "{game:" + game + "}:idle-version"
+    client.set(key, 1, ex=60)
+    hub = changes.ChangeHub(client, lambda g: int(client.get(key) or 0), sharded=sharded,
+                            cluster=cluster)  # fmt: skip
+    before = set(threading.enumerate())
+    woken: list[int | None] = []
+    waiter = threading.Thread(target=lambda: woken.append(hub.wait(game, 1, 10)))
+    waiter.start()
+    time.sleep(0.3)  # held, subscribed
+    client.set(key, 2, ex=60)
+    client.execute_command("SPUBLISH" if sharded else "PUBLISH", channel(game), 2)
+    waiter.join(10)
+    assert woken == [2]
+    (listener,) = [t for t in set(threading.enumerate()) - before if t.name == "hanabi-changes"]
+    time.sleep(1.5)  # the game lingers out and is unsubscribed
+
+    def cpu() -> float:
+        stat = Path(f"/proc/self/task/{listener.native_id}/stat").read_text()
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    start = cpu()
+    time.sleep(2)
+    assert cpu() - start < 0.1, "the idle listener keeps the CPU busy"

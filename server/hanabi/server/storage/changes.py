@@ -262,7 +262,7 @@ class ChangeHub:
         assert self._bell is not None
         while True:
             self._run_todo(subscriber)
-            message = subscriber.get(0)
+            message = subscriber.get()
             while message is not None:
                 kind, name = message["type"], message["channel"]
                 kind = kind.decode() if isinstance(kind, bytes) else kind
@@ -274,7 +274,7 @@ class ChangeHub:
                         game.announce(int(message["data"]))
                     elif kind in ("subscribe", "ssubscribe"):
                         game.confirmed.set()
-                message = subscriber.get(0)
+                message = subscriber.get()
             now = time.monotonic()
             if now - last_sweep > 1.0:
                 last_sweep = now
@@ -318,7 +318,6 @@ class _Subscriber:
         self.cluster = cluster
         self.nodes: dict[str, Any] = {}  # node name (or "") -> PubSub
         self.where: dict[str, str] = {}  # channel -> node name
-        self.count = 0  # channels subscribed
 
     def _pubsub_for(self, name: str) -> Any:
         node = ""
@@ -339,7 +338,6 @@ class _Subscriber:
                 pubsub.ssubscribe(name)
             else:
                 pubsub.subscribe(name)
-            self.count += 1
 
     def unsubscribe(self, name: str) -> None:
         node = self.where.pop(name, None)
@@ -349,27 +347,26 @@ class _Subscriber:
             self.nodes[node].sunsubscribe(name)
         else:
             self.nodes[node].unsubscribe(name)
-        self.count -= 1
 
     def wait(self, bell: int, timeout: float) -> None:
-        """Sleep until a node's connection or ``bell`` (a file descriptor) can be read, or
-        ``timeout`` seconds pass. Only once :meth:`get` found nothing: a message already
-        read into a connection's buffer does not show on its socket."""
+        """Sleep until a subscribed node's connection or ``bell`` (a file descriptor) can
+        be read, or ``timeout`` seconds pass. Only once :meth:`get` found nothing: a
+        message already read into a connection's buffer does not show on its socket. A
+        connection with no subscription left has nothing unread (redis-py counts it
+        unsubscribed only once the last confirmation is read) and is not watched."""
         sockets = [
             p.connection._sock
             for p in self.nodes.values()
-            if p.connection is not None and p.connection._sock is not None
+            if p.subscribed and p.connection is not None and p.connection._sock is not None
         ]
         select.select([bell, *sockets], [], [], timeout)
 
-    def get(self, timeout: float) -> dict[str, Any] | None:
-        """The next message from any node, waiting at most ``timeout`` in all."""
-        if self.count <= 0:
-            time.sleep(timeout)
-            return None
-        share = timeout / len(self.nodes)
+    def get(self) -> dict[str, Any] | None:
+        """The next message any node has for us already, without waiting (None: none).
+        Confirmations count: an unsubscription's is read too, or its socket would stay
+        readable and wake :meth:`wait` for nothing."""
         for pubsub in self.nodes.values():
-            message = pubsub.get_message(timeout=share)
+            message = pubsub.get_message(timeout=0)
             if message is not None:
                 return message
         return None
