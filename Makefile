@@ -6,8 +6,8 @@ PY          := $(VENV)/bin/python
 STAMP       := $(VENV)/.installed
 PYTEST_ARGS ?=
 # make test runs the suite on this many pytest-xdist workers (whole files per worker), then
-# the tests marked serial (they time wake-ups or flood sockets) alone. Two: four ran the
-# parallel part in 7:30 instead of about 12 minutes, but some timed tests failed under them.
+# the tests marked serial (they time wake-ups or flood sockets) alone. Two, on 2 cores: the
+# browser and the servers keep both busy (three took 11:32 where two took 10:42, 2026-12-07).
 # Files go out in collection order, the longest first (tests/conftest.py, LONGEST).
 TEST_JOBS   ?= 2
 XDIST       := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
