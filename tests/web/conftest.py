@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import api_calls
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 from web_support import Browsing, WebServer, chromium_path
 
 from hanabi.client.api import ApiError, Client
@@ -25,6 +25,10 @@ from hanabi.server.ops.redis_process import free_port
 from hanabi.server.ops.serving import gunicorn_command
 
 WEB_DB = 8  # a Redis database of its own: no other suite's cleanup touches these games
+# expect() waits as long as the pages' actions do (Browsing.person: 15 s), not its own 5 s:
+# on a loaded 2-core machine a change can take seconds to reach a page (make test runs two
+# browsers and their servers at once); a page that never shows it still fails.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
