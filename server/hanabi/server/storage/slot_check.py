@@ -9,7 +9,8 @@ every test checks the key layout of every path it takes; the Cluster pass then n
 what a Cluster does differently (nodes, redirections, per-node pub/sub).
 
 Keys are found as redis-py's Cluster client finds them: Redis's own command table
-(``COMMAND``), asked once per connection; a script's keys are its ``numkeys`` arguments.
+(``COMMAND``), asked once per client (and ``COMMAND GETKEYS`` for the few commands whose
+keys move); a script's keys are its ``numkeys`` arguments.
 """
 
 from __future__ import annotations
