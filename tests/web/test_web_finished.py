@@ -39,22 +39,40 @@ def test_a_table_ended_by_vote_keeps_its_max_score_and_closes_its_chat(
     assert ann.get_by_role("button", name="Send").count() == 0
 
 
-def card_layout(page: Page) -> list[tuple[float, float]]:
-    """Each card's width and its row (its top from the first card's), hand after hand: a
-    line above the hands (what a spectator is shown) may differ, not the cards' rows."""
-    cards = page.locator(".hands .card")
-    for _ in range(20):  # a view drawn again between two measures: measure again
-        expect(cards).to_have_count(10)
-        boxes = [cards.nth(i).bounding_box() for i in range(10)]
-        if None not in boxes:
-            top = boxes[0]["y"]  # type: ignore[index]
-            return [(box["width"], box["y"] - top) for box in boxes]  # type: ignore[index]
-        page.wait_for_timeout(50)
-    raise AssertionError("the hands never held still")
+def card_layout(page: Page) -> tuple[float, list[tuple[float, float]]]:
+    """The hands' width, and each card's width and row (its top from the first card's),
+    hand after hand: a line above the hands (what a spectator is shown) may differ, not the
+    cards' rows.
 
-
-def hands_width(page: Page) -> float:
-    return page.locator(".hands").bounding_box()["width"]
+    The page redraws its view when news arrives, so everything is measured in one step in
+    the page, and a measure counts once two frames in a row agree. (Measured one card at a
+    time, a line drawn above the hands between two measures moved the later cards: CI saw
+    card 0 39 px above the rest; and a redraw left no hands to measure.)"""
+    expect(page.locator(".hands .card")).to_have_count(10)
+    measure = """async () => {
+        const frame = () => new Promise((done) => requestAnimationFrame(done));
+        const layout = () => {
+            const hands = document.querySelector('.hands');
+            const cards = [...document.querySelectorAll('.hands .card')].map(
+                (card) => card.getBoundingClientRect());
+            if (!hands || cards.length !== 10) return null;
+            const top = cards[0].top;
+            return [hands.getBoundingClientRect().width,
+                    cards.map((box) => [box.width, box.top - top])];
+        };
+        let last = JSON.stringify(layout());
+        for (let tries = 0; tries < 100; tries += 1) {
+            await frame();
+            const now = JSON.stringify(layout());
+            if (now === last && now !== 'null') return JSON.parse(now);
+            last = now;
+        }
+        return null;
+    }"""
+    found = page.evaluate(measure)
+    assert found is not None, "the hands never held still"
+    width, cards = found
+    return width, [(w, top) for w, top in cards]
 
 
 @pytest.mark.serial  # cards' rows measured twice: alone, no other page drawing
@@ -69,7 +87,7 @@ def test_the_replay_numbers_turns_as_the_board_and_keeps_the_cards_room(
         page = web.person(width=width, height=height)
         page.goto(f"/games/{table.game_id}")
         expect(counter_value(page, "Turn")).to_have_text(str(last))
-        table_cards, table_hands = card_layout(page), hands_width(page)
+        table_layout = card_layout(page)
         page.get_by_role("button", name="Watch the replay").click()
         slider = page.get_by_role("slider", name="Turn")
         expect(slider).to_have_attribute("min", "1")
@@ -77,8 +95,9 @@ def test_the_replay_numbers_turns_as_the_board_and_keeps_the_cards_room(
         expect(page.locator("output")).to_have_text(f"{last} of {last} (the end)")
         expect(counter_value(page, "Turn")).to_have_text(str(last))
         # the replay's controls take no room from the hands: the same cards, the same rows
-        assert hands_width(page) == table_hands, (width, "the replay squeezes the hands")
-        assert card_layout(page) == table_cards, (width, "the replay moves the cards")
+        hands, cards = card_layout(page)
+        assert hands == table_layout[0], (width, "the replay squeezes the hands")
+        assert cards == table_layout[1], (width, "the replay moves the cards")
         # the slider, the board and the log's mark say the same turn, from 1 (the deal)
         log = page.get_by_role("list", name="Game log")
         shown = log.locator("li[aria-current=step]")
