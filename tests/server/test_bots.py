@@ -22,7 +22,7 @@ from hanabi.server import create_app
 from hanabi.server.api.schemas.events import EventPageSchema
 from hanabi.server.api.schemas.requests import BotSeatResultSchema
 from hanabi.server.ops.redis_process import free_port
-from hanabi.server.storage.slots import new_game_id
+from hanabi.server.storage.slots import bucket_slots, new_game_id, slot_of
 from hanabi.server.table.bots import BotWorker
 
 
@@ -129,10 +129,14 @@ def test_a_lobby_left_to_bots_is_gone(client: FlaskClient) -> None:
     assert_problem(client.get(table.url), 404, "game_not_found")
 
 
-def test_game_ids_are_letters_and_digits() -> None:
+def test_game_ids_are_letters_and_digits_in_a_buckets_slot() -> None:
     ids = {new_game_id() for _ in range(5000)}
     assert len(ids) == 5000
     assert all(re.fullmatch(r"[A-Za-z0-9]{12}", i) for i in ids)  # 62**12 > 2**71
+    # the last character is found from the CRC's algebra: hashing the whole id agrees
+    assert all(slot_of(i) in bucket_slots() for i in ids)
+    # every character of the alphabet is drawn, in every place
+    assert all(len({i[place] for i in ids}) == 62 for place in range(12))
 
 
 # -- bots play ---------------------------------------------------------------------------
