@@ -50,6 +50,9 @@ class Reads:
         self.views = LRU(cache_size)
         self.finished = LRU(256)
         self.records = LRU(cache_size)  # id -> (version, players, blob)
+        # (id, version) -> Record, shared by the streams a change wakes: read only. A crowd
+        # needs one entry; a game with one stream gains nothing from keeping its record.
+        self.parsed = LRU(min(cache_size, 256))
         self.past = LRU(256)  # (id, seat, turn) -> a seat's view then (it never changes)
         #: Keys each view served gets fresh, past the cache (card notes); the composition
         #: sets it.
@@ -150,9 +153,18 @@ class Reads:
 
     def record_at(self, game_id: str, version: int) -> Record | None:
         """The game at ``version`` or later (a version a change announced): see
-        :meth:`load_raw`; None if it is gone."""
+        :meth:`load_raw`; None if it is gone. Parsed once per version in this process and
+        shared by every caller (the streams of 1,000 spectators woken by one change), so
+        the record is theirs to read, never to change."""
         raw = self.load_raw(game_id, version)
-        return None if raw is None else Record.load(game_id, *raw)
+        if raw is None:
+            return None
+        key = (game_id, raw[0])
+        record = self.parsed.get(key)
+        if record is None:
+            record = self.loads.do(("parse", *key), lambda: Record.load(game_id, *raw))
+            self.parsed.put(key, record)
+        return record
 
     def cached_view(
         self, game_id: str, version: int, viewer: Viewer, own: Own | None = None
