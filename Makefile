@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Files go out in collection order, the longest first (tests/conftest.py, LONGEST).
 TEST_JOBS   ?= 2
 XDIST       := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
-# Python keeps compiled modules (__pycache__/, ignored by git) even where the machine says
+# Python may keep compiled modules (__pycache__/, ignored by git) even where the machine says
 # otherwise: with PYTHONDONTWRITEBYTECODE set, every pytest process rewrote the asserts of
 # all 462 test modules again (collection 10 s of CPU against 4.4 s), and every server and
 # client the tests start compiled the project's modules again.
@@ -55,12 +55,10 @@ help:
 
 venv: $(STAMP) $(I18N_STAMP)
 
-# --no-compile: a module is compiled when first imported (and kept: see the top), not every
-# module of every package at install (this install took 27 s compiling, 22 s without).
 $(STAMP): shared/pyproject.toml server/pyproject.toml client/pyproject.toml requirements-dev.txt
 	test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install --no-compile $(EDITABLE) -e shared -e server -e client -r requirements-dev.txt
+	$(PY) -m pip install $(EDITABLE) -e shared -e server -e client -r requirements-dev.txt
 	touch $@
 
 i18n: $(STAMP)
