@@ -369,8 +369,11 @@ class GamePage {
   }
 
   async send(action) {
+    const chosen = JSON.stringify([this.sel, this.keyMode]);
     const result = await this.act(() => api.post(`${this.path}/actions`, { ...action, turn: this.view.turn }, { token: this.token }));
-    if (result) {
+    // the choice that made the move is spent; one made while the move was on its way (the
+    // stream can show the next turn before the move's own answer comes) is the person's next
+    if (result && JSON.stringify([this.sel, this.keyMode]) === chosen) {
       this.sel = { card: null, target: this.sel.target, clue: null, menu: null };
       this.keyMode = null;
     }
