@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import hanabi.game
+from import_cycles import cycles
 
 ROOT = Path(hanabi.game.__file__).parent
 
@@ -28,23 +29,9 @@ def imports(path: Path, modules: set[str]) -> set[str]:
     return found
 
 
-def cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
-    """A path start -> ... -> start, if there is one."""
-    stack, seen = [(start, [start])], set()
-    while stack:
-        node, path = stack.pop()
-        for nxt in graph[node]:
-            if nxt == start:
-                return [*path, start]
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, [*path, nxt]))
-    return None
-
-
 def test_the_engine_has_no_import_cycle() -> None:
     modules = {p.stem for p in ROOT.glob("*.py") if p.stem != "__init__"}
     graph = {m: imports(ROOT / f"{m}.py", modules) for m in modules}
     assert graph["game"] and graph["catalogue"]  # the walk sees the imports
-    cycles = [c for m in sorted(modules) if (c := cycle_from(m, graph))]
-    assert not cycles, " ; ".join(" -> ".join(c) for c in cycles)
+    found = cycles(graph)
+    assert not found, " ; ".join(" -> ".join(c) for c in found)

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 import hanabi.server
+from import_cycles import cycles
 
 #: Imported before the forks: libraries, and hanabi-core (another distribution, which
 #: imports nothing of the server); no ``hanabi.server`` module is loaded yet.
@@ -109,28 +110,6 @@ def at_import(tree: ast.AST) -> list[ast.stmt]:
     return found
 
 
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Import cycles of ``graph``: each as a path back to where it started."""
-    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
-    found: list[list[str]] = []
-
-    def walk(name: str, path: list[str]) -> None:
-        state[name] = 1
-        path.append(name)
-        for nxt in sorted(graph[name]):
-            if state.get(nxt) == 1:
-                found.append([*path[path.index(nxt) :], nxt])
-            elif nxt not in state:
-                walk(nxt, path)
-        path.pop()
-        state[name] = 2
-
-    for name in sorted(graph):
-        if name not in state:
-            walk(name, [])
-    return found
-
-
 def test_no_server_module_meets_an_import_cycle() -> None:
     root = Path(hanabi.server.__file__).parent
     graph = import_graph(root, "hanabi.server")
@@ -170,7 +149,11 @@ def test_a_cycle_is_found() -> None:
             "def f():\n    from .e import E\n"
         )
         (package / "e.py").write_text("from .d import f\nE = 3\n")
-        assert cycles(import_graph(package, "pkg")) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"]]
+        assert cycles(import_graph(package, "pkg")) == [
+            ["pkg.a", "pkg.b", "pkg.c", "pkg.a"],
+            ["pkg.b", "pkg.c", "pkg.a", "pkg.b"],
+            ["pkg.c", "pkg.a", "pkg.b", "pkg.c"],
+        ]
     script = SCRIPT.format(libraries=LIBRARIES, names=["hanabi_cycle_a"])
     cycle = {
         "hanabi_cycle_a.py": "from hanabi_cycle_b import B\nA = 1\n",
